@@ -1,0 +1,351 @@
+/*
+ * rollfric — cone complementarity contact solver with sliding, rolling and
+ * spinning friction (Tasora & Anitescu 2013; Acary et al. 2018).
+ *
+ * This is the solver core's public C API. It has no Bullet dependency.
+ *
+ * The model (see README "The model"):
+ *   each contact i carries six impulse multipliers over one time step
+ *       gamma_i = (gn, gu, gw, tn, tu, tw)
+ *   normal force impulse, two sliding (tangential) force impulses, the
+ *   spinning torque impulse about n and two rolling torque impulses about
+ *   u and w.  Units: N s for the first three, N m s for the last three.
+ *   They must lie in
+ *       Y_i = { mu gn >= |(gu,gw)|,  rho gn >= |(tu,tw)|,  sigma gn >= |tn| }
+ *   with mu [-] the sliding friction coefficient, rho [m] the rolling and
+ *   sigma [m] the spinning friction length.  A zero coefficient forces its
+ *   components to zero.  The local velocity of the contact is
+ *       u_i = (vn + bn, vu, vw, wn, wu, ww) + (bias_u ... bias_w)
+ *   (relative linear and angular velocity of A with respect to B in the
+ *   contact frame, m/s and rad/s) and the step solves the cone
+ *   complementarity problem   gamma in Y,  u_hat in Y*,  <gamma, u_hat> = 0
+ *   with u = N gamma + r.  u_hat = u for the associated (convex) model of
+ *   Tasora (40), u_hat = u + (mu|u_t| + rho|w_r| + sigma|w_n|, 0, ...) for the
+ *   De Saxce model (Acary Prop. 3.1, generalised with spin).
+ *
+ * Conventions:
+ *   - Every fallible function returns an rf_status (RF_OK == 0) and, when
+ *     given a non-NULL rf_error, fills it with a message naming the input
+ *     that was wrong.  On error nothing is written to output arguments.
+ *   - Handles are owned by the caller: create with *_create, free with
+ *     *_destroy.  Arrays passed in are copied; nothing keeps a pointer to
+ *     caller memory after a call returns.
+ *   - All functions are reentrant: there is no global mutable state.
+ */
+#ifndef ROLLFRIC_ROLLFRIC_H
+#define ROLLFRIC_ROLLFRIC_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define RF_API
+#else
+#define RF_API __attribute__((visibility("default")))
+#endif
+
+#define RF_VERSION_MAJOR 0
+#define RF_VERSION_MINOR 1
+#define RF_VERSION_PATCH 0
+
+/* ------------------------------------------------------------------ */
+/* Status and errors                                                   */
+/* ------------------------------------------------------------------ */
+
+typedef enum rf_status {
+    RF_OK = 0,
+    RF_ERR_NULL = 1,      /* a required pointer argument was NULL */
+    RF_ERR_INVALID = 2,   /* an argument is out of its domain (negative
+                             coefficient, non-orthonormal frame, ...) */
+    RF_ERR_RANGE = 3,     /* an index is out of range */
+    RF_ERR_NONFINITE = 4, /* a NaN or an infinity in the input */
+    RF_ERR_NOMEM = 5,     /* an allocation failed */
+    RF_ERR_IO = 6,        /* a file could not be opened, read or written */
+    RF_ERR_FORMAT = 7,    /* a problem file is malformed */
+    RF_ERR_STATE = 8      /* the call does not fit the object's state (e.g.
+                             a body-form call on a local-form problem) */
+} rf_status;
+
+/* A status and the message that explains it (NUL-terminated). */
+typedef struct rf_error {
+    rf_status status;
+    char message[256];
+} rf_error;
+
+/* Short static English name of a status code ("ok", "null pointer", ...).
+ * Never NULL. */
+RF_API const char *rf_status_string(rf_status status);
+
+/* Library version as "MAJOR.MINOR.PATCH" (static string). */
+RF_API const char *rf_version(void);
+
+/* ------------------------------------------------------------------ */
+/* Cone projection                                                     */
+/* ------------------------------------------------------------------ */
+
+/* Components of one contact's 6-vectors, in this order everywhere. */
+enum {
+    RF_N = 0,      /* normal */
+    RF_U = 1,      /* first sliding direction */
+    RF_W = 2,      /* second sliding direction */
+    RF_SPIN = 3,   /* spinning, about n */
+    RF_ROLL_U = 4, /* rolling, about u */
+    RF_ROLL_W = 5  /* rolling, about w */
+};
+
+/* Exact Euclidean projection of x onto Y(mu, rho, sigma), the intersection
+ * of the sliding, rolling and spinning cones (Tasora App. C; DESIGN §3).
+ * A zero coefficient forces its components to zero.  out may alias x.
+ * The result satisfies Moreau's decomposition: out in Y, out - x in Y*,
+ * <out, out - x> = 0, and projecting out again returns out.
+ * Errors: RF_ERR_NULL (x or out), RF_ERR_NONFINITE (x or a coefficient),
+ * RF_ERR_INVALID (a negative coefficient); out is then left untouched. */
+RF_API rf_status rf_project_contact(const double x[6], double mu, double rho,
+                                    double sigma, double out[6]);
+
+/* Distance-like membership tests used by tests and tools.
+ * rf_cone_violation: how far x is outside Y (max of the three cone
+ * inequalities' violation and of -gn; 0 when x in Y).
+ * rf_dual_cone_violation: the same for Y* = { un >= mu|u_t| + rho|w_r| +
+ * sigma|w_n| } (components with a zero coefficient are free in Y*).
+ * Both return NaN for NULL x or negative/non-finite coefficients. */
+RF_API double rf_cone_violation(const double x[6], double mu, double rho,
+                                double sigma);
+RF_API double rf_dual_cone_violation(const double u[6], double mu, double rho,
+                                     double sigma);
+
+/* Build an orthonormal right-handed frame (n, t1, t2) from a normal n
+ * (normalised on output).  Errors: RF_ERR_NULL, RF_ERR_NONFINITE,
+ * RF_ERR_INVALID (|n| < 1e-12). */
+RF_API rf_status rf_contact_frame(double n[3], double t1[3], double t2[3]);
+
+/* ------------------------------------------------------------------ */
+/* Problems                                                            */
+/* ------------------------------------------------------------------ */
+
+/* A problem is either in body form (bodies + contacts; N = D^T M^-1 D is
+ * never formed) or in local form (u = W gamma + q with W given).  One
+ * handle can be reused step after step: rf_problem_begin_bodies() keeps
+ * the memory it already has and grows it only when counts grow, so a
+ * simulation that rebuilds its problem every step allocates only while the
+ * scene grows. */
+typedef struct rf_problem rf_problem;
+
+/* Bodies in body form.  Units: kg^-1, (kg m^2)^-1, m/s, rad/s, all in the
+ * world frame.  A fixed body (RF_BODY_FIXED) receives no impulse; its
+ * velocity is used as given (zero for static, the body velocity for
+ * kinematic objects). */
+enum { RF_BODY_DYNAMIC = 0, RF_BODY_FIXED = 1 };
+
+typedef struct rf_body_desc {
+    int flags;              /* RF_BODY_DYNAMIC or RF_BODY_FIXED */
+    double inv_mass;        /* >= 0, 1/kg (ignored when fixed) */
+    double inv_inertia[9];  /* world inverse inertia, row-major, symmetric
+                               positive semi-definite (ignored when fixed) */
+    double v[3];            /* free linear velocity v* = v + h f/m, m/s */
+    double w[3];            /* free angular velocity, rad/s */
+} rf_body_desc;
+
+/* Index used in rf_contact_desc for "the static world" (a fixed body with
+ * zero velocity that need not be declared). */
+#define RF_WORLD (-1)
+
+/* One 6D contact in body form.  Frame (n, t1, t2) must be orthonormal
+ * (within 1e-6); n points from B to A, so a positive normal impulse pushes
+ * A along +n.  r_a = p - x_A and r_b = p - x_B are the lever arms (m) from
+ * each body's centre of mass to the contact point, world frame. */
+typedef struct rf_contact_desc {
+    int body_a, body_b;  /* body indices, or RF_WORLD; a != b */
+    double n[3], t1[3], t2[3];
+    double r_a[3], r_b[3];
+    double mu;       /* sliding friction coefficient, >= 0 */
+    double rho;      /* rolling friction length, m, >= 0 */
+    double sigma;    /* spinning friction length, m, >= 0 */
+    double bias[6];  /* added to the local velocity u (m/s, rad/s): bias[0]
+                        is the normal stabilisation term Phi/h (negative
+                        when penetrating); bias[1..5] are target relative
+                        velocities (conveyors), normally 0 */
+} rf_contact_desc;
+
+/* Create an empty problem.  Errors: RF_ERR_NULL, RF_ERR_NOMEM. */
+RF_API rf_status rf_problem_create(rf_problem **out, rf_error *err);
+
+/* Free a problem and everything it owns.  NULL is accepted. */
+RF_API void rf_problem_destroy(rf_problem *p);
+
+/* Start (re)building a body-form problem with nbody bodies and ncon
+ * contacts; every body and contact must then be set before solving
+ * (unset bodies are fixed with zero velocity, unset contacts are
+ * rejected by rf_solve).  Errors: RF_ERR_NULL, RF_ERR_INVALID (negative
+ * count), RF_ERR_NOMEM. */
+RF_API rf_status rf_problem_begin_bodies(rf_problem *p, int nbody, int ncon,
+                                         rf_error *err);
+
+/* Set body i.  Errors: RF_ERR_NULL, RF_ERR_RANGE, RF_ERR_NONFINITE,
+ * RF_ERR_INVALID (negative inv_mass, inv_inertia not symmetric or with a
+ * negative diagonal), RF_ERR_STATE (not a body-form problem). */
+RF_API rf_status rf_problem_set_body(rf_problem *p, int i,
+                                     const rf_body_desc *body, rf_error *err);
+
+/* Set contact i.  Errors: RF_ERR_NULL, RF_ERR_RANGE (i or a body index),
+ * RF_ERR_NONFINITE, RF_ERR_INVALID (negative coefficient, frame not
+ * orthonormal, body_a == body_b, two fixed bodies), RF_ERR_STATE. */
+RF_API rf_status rf_problem_set_contact(rf_problem *p, int i,
+                                        const rf_contact_desc *c,
+                                        rf_error *err);
+
+/* Make p a local-form problem u = W gamma + q with ncon 6D contacts.  W is
+ * (6 ncon x 6 ncon), row-major dense, symmetric positive semi-definite
+ * (symmetry is checked to 1e-9 relative, definiteness is not); q is
+ * (6 ncon); mu, rho, sigma are (ncon).  Everything is copied.
+ * Errors: RF_ERR_NULL, RF_ERR_INVALID, RF_ERR_NONFINITE, RF_ERR_NOMEM. */
+RF_API rf_status rf_problem_set_local_dense(rf_problem *p, int ncon,
+                                            const double *W, const double *q,
+                                            const double *mu, const double *rho,
+                                            const double *sigma, rf_error *err);
+
+/* Same with W in compressed sparse rows: row_ptr (6 ncon + 1), col and
+ * val (row_ptr[6 ncon]).  Column indices within a row need not be sorted
+ * but must be distinct and in range. */
+RF_API rf_status rf_problem_set_local_csr(rf_problem *p, int ncon,
+                                          const int *row_ptr, const int *col,
+                                          const double *val, const double *q,
+                                          const double *mu, const double *rho,
+                                          const double *sigma, rf_error *err);
+
+/* Counts (0 for NULL). */
+RF_API int rf_problem_num_contacts(const rf_problem *p);
+RF_API int rf_problem_num_bodies(const rf_problem *p);
+/* 1 when p is in local form, 0 in body form or empty. */
+RF_API int rf_problem_is_local(const rf_problem *p);
+
+/* Assemble the local form of a body-form problem: W = D^T M^-1 D (CSR,
+ * only the blocks of contacts that share a dynamic body) and
+ * q = D^T v* + bias.  dst becomes a local-form problem with the same
+ * coefficients.  Errors: RF_ERR_NULL, RF_ERR_STATE (src not body form or
+ * incomplete), RF_ERR_NOMEM. */
+RF_API rf_status rf_problem_to_local(const rf_problem *src, rf_problem *dst,
+                                     rf_error *err);
+
+/* Local velocities u = N gamma + r of all contacts (6 ncon, out).
+ * gamma is (6 ncon).  Errors: RF_ERR_NULL, RF_ERR_NONFINITE,
+ * RF_ERR_STATE (empty or incomplete problem). */
+RF_API rf_status rf_problem_local_velocity(rf_problem *p, const double *gamma,
+                                           double *u, rf_error *err);
+
+/* Body velocities after the impulses: v+ = v* + M^-1 D gamma, written to
+ * v (3 nbody) and w (3 nbody); fixed bodies keep their velocity.
+ * Errors: as rf_problem_local_velocity, and RF_ERR_STATE for a local-form
+ * problem. */
+RF_API rf_status rf_problem_body_velocity(rf_problem *p, const double *gamma,
+                                          double *v, double *w, rf_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Solving                                                             */
+/* ------------------------------------------------------------------ */
+
+typedef enum rf_model {
+    RF_MODEL_ASSOCIATED = 0, /* convex CCP, Tasora (40) (with dilatancy) */
+    RF_MODEL_DESAXCE = 1     /* De Saxce modified velocity, Acary Prop. 3.1 */
+} rf_model;
+
+typedef enum rf_solver_kind {
+    RF_SOLVER_JACOBI = 0,     /* projected Jacobi, Tasora (46) with K = 0 */
+    RF_SOLVER_GS = 1,         /* projected block Gauss-Seidel, sequential */
+    RF_SOLVER_GS_COLORED = 2, /* block Gauss-Seidel over a contact-graph
+                                 colouring, colours in parallel */
+    RF_SOLVER_APGD = 3        /* accelerated projected gradient descent */
+} rf_solver_kind;
+
+typedef struct rf_config {
+    rf_solver_kind solver; /* default RF_SOLVER_APGD */
+    rf_model model;        /* default RF_MODEL_ASSOCIATED */
+    int max_iter;          /* iterations (sweeps), >= 1; default 1000 */
+    double tol;            /* stop when the residual <= tol; 0 runs exactly
+                              max_iter iterations; default 1e-8 */
+    int warm_start;        /* 1: gamma passed to rf_solve is the start
+                              (projected onto Y first); 0: start at 0.
+                              default 1 */
+    int threads;           /* OpenMP threads, 0 = OpenMP's default */
+    double omega;          /* Jacobi/GS step scale; 0 = automatic: 1/lambda
+                              for Jacobi (lambda estimated by power
+                              iteration on B^1/2 N B^1/2), 1 for GS.
+                              default 0 */
+    double lambda;         /* Tasora (46) relaxation in (0, 1]; default 1 */
+    int local_iter;        /* GS: max inner iterations of the one-contact
+                              solve; default 50 */
+    int residual_every;    /* compute the residual every k iterations when
+                              tol > 0 (costs one N product for Jacobi/GS);
+                              default 1 */
+} rf_config;
+
+/* Fill cfg with the defaults documented above.  NULL is ignored. */
+RF_API void rf_config_default(rf_config *cfg);
+
+/* Check a configuration.  Errors: RF_ERR_NULL, RF_ERR_INVALID (with the
+ * field named), RF_ERR_NONFINITE. */
+RF_API rf_status rf_config_validate(const rf_config *cfg, rf_error *err);
+
+typedef struct rf_stats {
+    int contacts;     /* number of contacts */
+    int iterations;   /* iterations (sweeps) done */
+    double residual;  /* natural-map residual of the returned gamma
+                         (rf_residual's measure, for cfg->model) */
+    int converged;    /* 1 when residual <= tol */
+    double seconds;   /* wall time of the solve */
+    int colors;       /* colours used (RF_SOLVER_GS_COLORED), else 0 */
+} rf_stats;
+
+/* Solve the problem.  gamma (6 ncon) holds the warm start on entry when
+ * cfg->warm_start, and the best iterate found (smallest residual) on
+ * return.  cfg NULL = defaults; stats may be NULL.  Not converging is not
+ * an error: check stats->converged.  Errors: RF_ERR_NULL (p or gamma),
+ * RF_ERR_INVALID (cfg), RF_ERR_NONFINITE (warm start or problem data),
+ * RF_ERR_STATE (empty or incomplete problem), RF_ERR_NOMEM; gamma is left
+ * untouched on error. */
+RF_API rf_status rf_solve(rf_problem *p, const rf_config *cfg, double *gamma,
+                          rf_stats *stats, rf_error *err);
+
+/* Siconos' residual of gamma for the given model:
+ *   sqrt(sum_i |gamma_i - Proj_Y(gamma_i - u_hat_i)|^2)
+ *     / max(|r|, |gamma|, |u|)         (denominator 1 if all are 0)
+ * with u = N gamma + r (r = q in local form).  Errors: as
+ * rf_problem_local_velocity. */
+RF_API rf_status rf_residual(rf_problem *p, rf_model model,
+                             const double *gamma, double *residual,
+                             rf_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Problem files (Siconos rolling-friction format)                     */
+/* ------------------------------------------------------------------ */
+
+/* Read a local-form problem from a text file (format: README "Problem
+ * files").  Dimension 5 files (n, t1, t2, r1, r2; mu then mu_r per
+ * contact) are embedded in 6D with the spin component forced to zero
+ * (sigma = 0); dimension 6 files (n, t1, t2, spin, r1, r2; mu, rho, sigma)
+ * are read as they are.  *dim receives the file's dimension (may be NULL).
+ * Errors: RF_ERR_NULL, RF_ERR_IO, RF_ERR_FORMAT (with the line number and
+ * what was expected), RF_ERR_NONFINITE, RF_ERR_INVALID, RF_ERR_NOMEM. */
+RF_API rf_status rf_problem_read(rf_problem *p, const char *path, int *dim,
+                                 rf_error *err);
+
+/* Write a local-form problem to a file in the same format, with dimension
+ * dim (5 is allowed only when every sigma is 0 and W, q have no spin
+ * coupling).  Errors: RF_ERR_NULL, RF_ERR_STATE, RF_ERR_INVALID, RF_ERR_IO. */
+RF_API rf_status rf_problem_write(const rf_problem *p, const char *path,
+                                  int dim, rf_error *err);
+
+/* Convert between a file's component order and ours for one contact:
+ * dimension 5 (n, t1, t2, r1, r2) <-> 6D with spin 0.  Dimension 6 files
+ * use our order.  These are plain copies. */
+RF_API void rf_contact_from_dim5(const double in5[5], double out6[6]);
+RF_API void rf_contact_to_dim5(const double in6[6], double out5[5]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ROLLFRIC_ROLLFRIC_H */
