@@ -49,26 +49,31 @@ typedef struct rf_csr {
 } rf_csr;
 
 /* Work memory owned by a problem; sized by rf__work_reserve before a solve
- * and reused across solves. */
+ * and reused across solves (grown only).  Roles per solver are documented
+ * in each solver file. */
 typedef struct rf_work {
-    int cap_con, cap_body, cap_blocks;
-    /* per contact, 6 ncon each */
+    int cap_con, cap_body, cap_ent, cap_blk, cap_partial;
+    /* per contact, (ncon x 6) each */
     double *g0, *g1, *g2, *g3; /* gamma iterates / scratch */
-    double *u0, *u1, *u2;      /* N gamma (+ r) products / scratch */
+    double *u0, *u1, *u2, *u3; /* local velocities N gamma + r / scratch */
+    double *r;                 /* free local velocity r (q in local form) */
     double *best;              /* best iterate so far */
-    double *step;              /* per contact step length (ncon) */
-    double *wblk;              /* per contact W_ii, 36 ncon (GS only) */
-    /* per body, 6 nbody each (linear then angular) */
+    double *step;              /* (ncon) per contact step length */
+    /* GS only, (ncon x 36) each: W_ii and its Cholesky factor (lower,
+       row-major; ok flag in chol_ok) */
+    double *wblk, *wchol;
+    unsigned char *chol_ok;    /* (ncon) */
+    /* per body, (nbody x 6) each: linear then angular velocity */
     double *bv0, *bv1;
-    /* body -> contacts index: bc_ptr (nbody + 1), bc_ent (2 ncon) with
-       entry = 2 * contact + side (side 0 = A, 1 = B) */
+    /* body -> contacts index over dynamic bodies: bc_ptr (nbody + 1),
+       bc_ent (2 ncon), entry = 2 * contact + side (0 = A, 1 = B), in
+       increasing contact order */
     int *bc_ptr, *bc_ent;
-    int cap_ent;
-    /* colouring (GS coloured): color_ptr (ncolor + 1), color_con (ncon) */
-    int *color_ptr, *color_con, *color_of;
+    /* colouring (coloured GS): contacts of colour c are
+       color_con[color_ptr[c] .. color_ptr[c+1]) */
+    int *color_ptr, *color_con, *color_of, *color_mark;
     int ncolor;
-    /* per-thread-count-independent reduction partials */
-    double *partial; /* (cap_blocks * 4) */
+    double *partial; /* reduction partials, 4 per block */
 } rf_work;
 
 struct rf_problem {
@@ -114,6 +119,10 @@ int rf__all_finite(const double *x, size_t n);
 /* Grow *ptr to hold at least n elements of size elem (contents kept). */
 int rf__grow(void **ptr, int *cap, int n, size_t elem);
 rf_status rf__work_reserve(rf_problem *p, rf_error *err);
+/* The GS arrays (wblk, wchol, chol_ok). */
+rf_status rf__work_reserve_blocks(rf_problem *p, rf_error *err);
+/* Resolved OpenMP thread count: requested if > 0, else OpenMP's default. */
+int rf__threads(int requested);
 void rf__work_free(rf_work *w);
 void rf__csr_free(rf_csr *m);
 rf_status rf__csr_reserve(rf_csr *m, int n, int nnz, rf_error *err);
@@ -132,23 +141,33 @@ static inline double rf__desaxce_shift(const double u[6], double mu,
 }
 
 /* --- operators (jacobian.c) --- */
-/* Body index built once per solve: body -> contacts. */
+/* Body -> contacts index (work.bc_ptr / bc_ent); needs rf__work_reserve. */
 rf_status rf__build_body_index(rf_problem *p, rf_error *err);
-/* out = N gamma (+ r when add_r): matrix-free in body form, CSR in local
-   form.  Uses work.bv0 in body form.  Parallel, deterministic. */
+/* out = N gamma, plus r when add_r (so out = u): matrix-free in body form
+   (uses work.bv0), CSR in local form.  Parallel, deterministic. */
 void rf__apply_N(rf_problem *p, const double *gamma, double *out, int add_r,
                  int threads);
-/* The 6x6 diagonal block W_ii into blk (row-major). */
+/* The 6x6 diagonal block W_ii = D_i^T M^-1 D_i (row-major). */
 void rf__diag_block(const rf_problem *p, int i, double blk[36]);
 /* r (6 ncon): D^T v* + bias in body form, q in local form. */
-void rf__free_velocity(const rf_problem *p, double *r, int threads);
-/* Body velocity deltas M^-1 D gamma into bv (6 nbody). */
-void rf__body_impulse(const rf_problem *p, const double *gamma, double *bv,
-                      int threads);
-/* u_i = D_i^T (v + dv) + bias_i for one contact with body velocity deltas
-   dv (6 nbody, may be NULL). */
-void rf__contact_velocity(const rf_problem *p, int i, const double *dv,
+void rf__free_velocity(rf_problem *p, double *r, int threads);
+/* Body velocities v* + M^-1 D gamma into vel (nbody x 6). */
+void rf__body_velocity(rf_problem *p, const double *gamma, double *vel,
+                       int threads);
+/* u_i = D_i^T vel + bias_i for one contact, vel (nbody x 6). */
+void rf__contact_velocity(const rf_problem *p, int i, const double *vel,
                           double u[6]);
+/* vel += M^-1 D_i dg for the dynamic bodies of contact i. */
+void rf__contact_apply(const rf_problem *p, int i, const double dg[6],
+                       double *vel);
+/* Contacts coupled to contact i (sharing a dynamic body in body form, a
+   non-zero W block in local form), i included, sorted ascending, into nb;
+   mark (ncon) must hold values != i on entry for every contact.  Returns
+   the count. */
+int rf__neighbours(const rf_problem *p, int i, int *mark, int *nb);
+/* Problem complete and solvable (problem.c). */
+rf_status rf__check_complete(const rf_problem *p, const char *fn,
+                             rf_error *err);
 
 /* --- reductions (residual.c) --- */
 /* Sum of f over blocks, deterministic: partial per RF_REDUCE_BLOCK
@@ -160,18 +179,51 @@ double rf__residual(const rf_problem *p, rf_model model, const double *gamma,
                     const double *u, const double *r, int threads);
 
 /* --- solvers --- */
+/* What a solver reports back to rf_solve. */
 typedef struct rf_solve_out {
     int iterations;
-    double residual;
+    double residual; /* of the returned gamma, for cfg->model */
     int converged;
     int colors;
 } rf_solve_out;
 
-void rf__solve_jacobi(rf_problem *p, const rf_config *cfg, double *gamma,
-                      rf_solve_out *out);
-void rf__solve_gs(rf_problem *p, const rf_config *cfg, double *gamma,
-                  rf_solve_out *out);
-void rf__solve_apgd(rf_problem *p, const rf_config *cfg, double *gamma,
-                    rf_solve_out *out);
+/* Convergence tracking shared by the solvers: keeps the iterate of least
+   residual in work.best when tol > 0; with tol == 0 (a fixed iteration
+   count) it keeps nothing and rf__tracker_finish returns the last
+   iterate. */
+typedef struct rf_tracker {
+    rf_model model;
+    double tol;
+    int threads;
+    int track;     /* tol > 0 */
+    int converged; /* last residual <= tol */
+    double best_res;
+} rf_tracker;
+
+void rf__tracker_init(rf_tracker *tr, rf_problem *p, const rf_config *cfg,
+                      const double *g, const double *u, int threads);
+/* g the current iterate, u = N g + r. */
+void rf__tracker_update(rf_tracker *tr, rf_problem *p, const double *g,
+                        const double *u, int it);
+/* Copy the result to gamma and fill out (residual, iterations, converged);
+   uses work.u3 when tol == 0. */
+void rf__tracker_finish(rf_tracker *tr, rf_problem *p, double *gamma,
+                        const double *g, int it, rf_solve_out *out);
+/* step[i] = 6 / tr(W_ii) (Jacobi's B_i), 0 for an empty block. */
+void rf__block_steps(rf_problem *p, double *step, int threads);
+/* Power-iteration estimate of lambda_max(B^1/2 N B^1/2), B = diag(step);
+   uses work.g3, work.u3. */
+double rf__estimate_lambda(rf_problem *p, const double *step, int threads);
+
+/* Solver kernels.  On entry: the problem is complete and validated, work
+   memory is reserved, the body index is built (body form), work.r holds
+   r, gamma holds a start point in Y.  On return gamma holds the best
+   iterate.  threads > 0. */
+void rf__solve_jacobi(rf_problem *p, const rf_config *cfg, int threads,
+                      double *gamma, rf_solve_out *out);
+void rf__solve_gs(rf_problem *p, const rf_config *cfg, int threads,
+                  double *gamma, rf_solve_out *out);
+void rf__solve_apgd(rf_problem *p, const rf_config *cfg, int threads,
+                    double *gamma, rf_solve_out *out);
 
 #endif /* ROLLFRIC_INTERNAL_H */

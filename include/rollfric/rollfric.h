@@ -192,7 +192,8 @@ RF_API rf_status rf_problem_set_body(rf_problem *p, int i,
 
 /* Set contact i.  Errors: RF_ERR_NULL, RF_ERR_RANGE (i or a body index),
  * RF_ERR_NONFINITE, RF_ERR_INVALID (negative coefficient, frame not
- * orthonormal, body_a == body_b, two fixed bodies), RF_ERR_STATE. */
+ * orthonormal, body_a == body_b), RF_ERR_STATE.  A contact between two
+ * fixed bodies is rejected by rf_solve (bodies may be set after contacts). */
 RF_API rf_status rf_problem_set_contact(rf_problem *p, int i,
                                         const rf_contact_desc *c,
                                         rf_error *err);
@@ -276,10 +277,7 @@ typedef struct rf_config {
                               default 0 */
     double lambda;         /* Tasora (46) relaxation in (0, 1]; default 1 */
     int local_iter;        /* GS: max inner iterations of the one-contact
-                              solve; default 50 */
-    int residual_every;    /* compute the residual every k iterations when
-                              tol > 0 (costs one N product for Jacobi/GS);
-                              default 1 */
+                              solve; default 20 */
 } rf_config;
 
 /* Fill cfg with the defaults documented above.  NULL is ignored. */

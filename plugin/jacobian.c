@@ -1,0 +1,455 @@
+/*
+ * The contact Jacobian D and the products built on it (DESIGN §1, §4;
+ * Tasora App. B written with world-frame angular velocities).
+ *
+ * Contact i between bodies A and B with frame (e0, e1, e2) = (n, t1, t2)
+ * and lever arms r_A, r_B.  The rows of D_i^T acting on body A are
+ *
+ *   k = 0..2 (forces):   (e_k, r_A x e_k)
+ *   k = 3..5 (torques):  (0,   e_{k-3})
+ *
+ * and their negatives on body B, so that
+ *
+ *   u_k     = e_k . (v_A - v_B) + (r_A x e_k) . w_A - (r_B x e_k) . w_B
+ *   u_{3+k} = e_k . (w_A - w_B)
+ *
+ * and gamma_i applies to A the force F = sum_k g_k e_k and the torque
+ * sum_k g_k (r_A x e_k) + sum_k g_{3+k} e_k (the opposite to B).
+ *
+ * N gamma = D^T M^-1 D gamma is computed in two passes, never formed:
+ *   1. per body: sum the impulses of its contacts (in contact order, from
+ *      the body -> contacts index) and apply M^-1;
+ *   2. per contact: read the two bodies' velocity changes through D_i^T.
+ * Each pass writes only its own slots: no races, no atomics, and the
+ * result does not depend on the number of threads.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+rf_status rf__build_body_index(rf_problem *p, rf_error *err)
+{
+    rf_work *w = &p->work;
+    rf_status st = rf__work_reserve(p, err);
+    if (st != RF_OK) {
+        return st;
+    }
+    int *ptr = w->bc_ptr;
+    memset(ptr, 0, (size_t)(p->nbody + 1) * sizeof(int));
+    for (int i = 0; i < p->ncon; ++i) {
+        for (int s = 0; s < 2; ++s) {
+            int b = p->con_body[2 * i + s];
+            if (b != RF_WORLD && p->body_flags[b] == RF_BODY_DYNAMIC) {
+                ptr[b + 1]++;
+            }
+        }
+    }
+    for (int b = 0; b < p->nbody; ++b) {
+        ptr[b + 1] += ptr[b];
+    }
+    /* Fill in contact order, advancing ptr[b] as a cursor, then shift
+       ptr back by one body. */
+    for (int i = 0; i < p->ncon; ++i) {
+        for (int s = 0; s < 2; ++s) {
+            int b = p->con_body[2 * i + s];
+            if (b != RF_WORLD && p->body_flags[b] == RF_BODY_DYNAMIC) {
+                w->bc_ent[ptr[b]++] = 2 * i + s;
+            }
+        }
+    }
+    for (int b = p->nbody; b > 0; --b) {
+        ptr[b] = ptr[b - 1];
+    }
+    ptr[0] = 0;
+    return RF_OK;
+}
+
+static inline void mat3_vec(const double *M, const double x[3], double y[3])
+{
+    y[0] = M[0] * x[0] + M[1] * x[1] + M[2] * x[2];
+    y[1] = M[3] * x[0] + M[4] * x[1] + M[5] * x[2];
+    y[2] = M[6] * x[0] + M[7] * x[1] + M[8] * x[2];
+}
+
+/* Impulse (force F, torque T) that gamma_i applies to side s of contact i,
+   sign included (+ for A, - for B). */
+static inline void contact_impulse(const rf_problem *p, int i, int s,
+                                   const double *g, double F[3], double T[3])
+{
+    const double *e = p->con_frame + 9 * i;
+    const double *j = (s == 0 ? p->con_jac_a : p->con_jac_b) + 9 * i;
+    const double sg = s == 0 ? 1.0 : -1.0;
+    for (int c = 0; c < 3; ++c) {
+        F[c] = sg * (g[0] * e[c] + g[1] * e[3 + c] + g[2] * e[6 + c]);
+        T[c] = sg * (g[0] * j[c] + g[1] * j[3 + c] + g[2] * j[6 + c] +
+                     g[3] * e[c] + g[4] * e[3 + c] + g[5] * e[6 + c]);
+    }
+}
+
+/* bv[b] = base[b] + M_b^-1 (sum of impulses of gamma on b); base may be
+   NULL (zero).  Fixed bodies get base (their own velocity) only. */
+static void body_pass(const rf_problem *p, const double *gamma,
+                      const double *base, double *bv, int threads)
+{
+    const rf_work *w = &p->work;
+    const int nbody = p->nbody;
+#pragma omp parallel for schedule(static) num_threads(threads) if (nbody > 512)
+    for (int b = 0; b < nbody; ++b) {
+        double P[3] = {0.0, 0.0, 0.0}, L[3] = {0.0, 0.0, 0.0};
+        for (int k = w->bc_ptr[b]; k < w->bc_ptr[b + 1]; ++k) {
+            int e = w->bc_ent[k];
+            int i = e >> 1;
+            double F[3], T[3];
+            contact_impulse(p, i, e & 1, gamma + 6 * i, F, T);
+            for (int c = 0; c < 3; ++c) {
+                P[c] += F[c];
+                L[c] += T[c];
+            }
+        }
+        double dw[3];
+        mat3_vec(p->body_inv_inertia + 9 * b, L, dw);
+        const double im = p->body_inv_mass[b];
+        double *out = bv + 6 * b;
+        for (int c = 0; c < 3; ++c) {
+            double b0 = base ? base[6 * b + c] : 0.0;
+            double b1 = base ? base[6 * b + 3 + c] : 0.0;
+            out[c] = b0 + im * P[c];
+            out[3 + c] = b1 + dw[c];
+        }
+    }
+}
+
+void rf__contact_velocity(const rf_problem *p, int i, const double *vel,
+                          double u[6])
+{
+    const double *e = p->con_frame + 9 * i;
+    const double *ja = p->con_jac_a + 9 * i;
+    const double *jb = p->con_jac_b + 9 * i;
+    static const double zero[6] = {0, 0, 0, 0, 0, 0};
+    const int a = p->con_body[2 * i], b = p->con_body[2 * i + 1];
+    const double *va = a == RF_WORLD ? zero : vel + 6 * a;
+    const double *vb = b == RF_WORLD ? zero : vel + 6 * b;
+    const double dv[3] = {va[0] - vb[0], va[1] - vb[1], va[2] - vb[2]};
+    const double dw[3] = {va[3] - vb[3], va[4] - vb[4], va[5] - vb[5]};
+    const double *bias = p->con_bias + 6 * i;
+    for (int k = 0; k < 3; ++k) {
+        const double *ek = e + 3 * k;
+        const double *jak = ja + 3 * k, *jbk = jb + 3 * k;
+        u[k] = ek[0] * dv[0] + ek[1] * dv[1] + ek[2] * dv[2] +
+               jak[0] * va[3] + jak[1] * va[4] + jak[2] * va[5] -
+               jbk[0] * vb[3] - jbk[1] * vb[4] - jbk[2] * vb[5] + bias[k];
+        u[3 + k] = ek[0] * dw[0] + ek[1] * dw[1] + ek[2] * dw[2] + bias[3 + k];
+    }
+}
+
+void rf__contact_apply(const rf_problem *p, int i, const double dg[6],
+                       double *vel)
+{
+    for (int s = 0; s < 2; ++s) {
+        int b = p->con_body[2 * i + s];
+        if (b == RF_WORLD || p->body_flags[b] != RF_BODY_DYNAMIC) {
+            continue;
+        }
+        double F[3], T[3], dw[3];
+        contact_impulse(p, i, s, dg, F, T);
+        mat3_vec(p->body_inv_inertia + 9 * b, T, dw);
+        const double im = p->body_inv_mass[b];
+        double *v = vel + 6 * b;
+        for (int c = 0; c < 3; ++c) {
+            v[c] += im * F[c];
+            v[3 + c] += dw[c];
+        }
+    }
+}
+
+/* CSR product out = W x (+ q). */
+static void csr_pass(const rf_problem *p, const double *x, int add_q,
+                     double *out, int threads)
+{
+    const rf_csr *W = &p->W;
+    const int m = W->n;
+#pragma omp parallel for schedule(static) num_threads(threads) if (m > 3072)
+    for (int r = 0; r < m; ++r) {
+        double s = add_q ? p->q[r] : 0.0;
+        for (int k = W->row_ptr[r]; k < W->row_ptr[r + 1]; ++k) {
+            s += W->val[k] * x[W->col[k]];
+        }
+        out[r] = s;
+    }
+}
+
+void rf__apply_N(rf_problem *p, const double *gamma, double *out, int add_r,
+                 int threads)
+{
+    if (p->kind == RF_KIND_LOCAL) {
+        csr_pass(p, gamma, add_r, out, threads);
+        return;
+    }
+    double *bv = p->work.bv0;
+    body_pass(p, gamma, add_r ? p->body_vel : NULL, bv, threads);
+    const int ncon = p->ncon;
+    if (add_r) {
+#pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
+        for (int i = 0; i < ncon; ++i) {
+            rf__contact_velocity(p, i, bv, out + 6 * i);
+        }
+        return;
+    }
+    /* Without r: no bias and fixed bodies contribute nothing. */
+#pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
+    for (int i = 0; i < ncon; ++i) {
+        double u[6];
+        rf__contact_velocity(p, i, bv, u);
+        const double *bias = p->con_bias + 6 * i;
+        for (int k = 0; k < 6; ++k) {
+            out[6 * i + k] = u[k] - bias[k];
+        }
+    }
+}
+
+void rf__free_velocity(rf_problem *p, double *r, int threads)
+{
+    if (p->kind == RF_KIND_LOCAL) {
+        memcpy(r, p->q, (size_t)6 * p->ncon * sizeof(double));
+        return;
+    }
+    const int ncon = p->ncon;
+#pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
+    for (int i = 0; i < ncon; ++i) {
+        rf__contact_velocity(p, i, p->body_vel, r + 6 * i);
+    }
+}
+
+void rf__body_velocity(rf_problem *p, const double *gamma, double *vel,
+                       int threads)
+{
+    body_pass(p, gamma, p->body_vel, vel, threads);
+}
+
+/* Jacobian rows of contact i on side s with the side's sign: lin[k] and
+   ang[k] (k = 0..5) such that u_k gets lin[k].v_s + ang[k].w_s. */
+static void jacobian_rows(const rf_problem *p, int i, int s, double lin[6][3],
+                          double ang[6][3])
+{
+    const double *e = p->con_frame + 9 * i;
+    const double *j = (s == 0 ? p->con_jac_a : p->con_jac_b) + 9 * i;
+    const double sg = s == 0 ? 1.0 : -1.0;
+    for (int k = 0; k < 3; ++k) {
+        for (int c = 0; c < 3; ++c) {
+            lin[k][c] = sg * e[3 * k + c];
+            ang[k][c] = sg * j[3 * k + c];
+            lin[3 + k][c] = 0.0;
+            ang[3 + k][c] = sg * e[3 * k + c];
+        }
+    }
+}
+
+/* blk += J_{i,si} M_b^-1 J_{j,sj}^T for body b shared by contacts i, j. */
+static void add_coupling(const rf_problem *p, int b, int i, int si, int j,
+                         int sj, double *blk)
+{
+    double li[6][3], ai[6][3], lj[6][3], aj[6][3];
+    jacobian_rows(p, i, si, li, ai);
+    jacobian_rows(p, j, sj, lj, aj);
+    const double im = p->body_inv_mass[b];
+    const double *I = p->body_inv_inertia + 9 * b;
+    for (int l = 0; l < 6; ++l) {
+        double Ia[3];
+        mat3_vec(I, aj[l], Ia);
+        for (int k = 0; k < 6; ++k) {
+            blk[6 * k + l] +=
+                im * (li[k][0] * lj[l][0] + li[k][1] * lj[l][1] +
+                      li[k][2] * lj[l][2]) +
+                ai[k][0] * Ia[0] + ai[k][1] * Ia[1] + ai[k][2] * Ia[2];
+        }
+    }
+}
+
+static int side_dynamic(const rf_problem *p, int i, int s)
+{
+    int b = p->con_body[2 * i + s];
+    return b != RF_WORLD && p->body_flags[b] == RF_BODY_DYNAMIC;
+}
+
+/* Block W_ij = D_i^T M^-1 D_j (row-major 6x6), zero if no shared body. */
+static void coupling_block(const rf_problem *p, int i, int j, double blk[36])
+{
+    memset(blk, 0, 36 * sizeof(double));
+    for (int si = 0; si < 2; ++si) {
+        if (!side_dynamic(p, i, si)) {
+            continue;
+        }
+        for (int sj = 0; sj < 2; ++sj) {
+            int b = p->con_body[2 * i + si];
+            if (side_dynamic(p, j, sj) && p->con_body[2 * j + sj] == b) {
+                add_coupling(p, b, i, si, j, sj, blk);
+            }
+        }
+    }
+}
+
+void rf__diag_block(const rf_problem *p, int i, double blk[36])
+{
+    if (p->kind == RF_KIND_LOCAL) {
+        const rf_csr *W = &p->W;
+        memset(blk, 0, 36 * sizeof(double));
+        for (int k = 0; k < 6; ++k) {
+            int r = 6 * i + k;
+            for (int e = W->row_ptr[r]; e < W->row_ptr[r + 1]; ++e) {
+                int c = W->col[e] - 6 * i;
+                if (c >= 0 && c < 6) {
+                    blk[6 * k + c] = W->val[e];
+                }
+            }
+        }
+        return;
+    }
+    coupling_block(p, i, i, blk);
+}
+
+static void sort_ints(int *v, int n)
+{
+    /* insertion sort: neighbour lists are short */
+    for (int a = 1; a < n; ++a) {
+        int x = v[a], c = a - 1;
+        while (c >= 0 && v[c] > x) {
+            v[c + 1] = v[c];
+            --c;
+        }
+        v[c + 1] = x;
+    }
+}
+
+int rf__neighbours(const rf_problem *p, int i, int *mark, int *nb)
+{
+    int n = 0;
+    if (p->kind == RF_KIND_LOCAL) {
+        const rf_csr *W = &p->W;
+        for (int e = W->row_ptr[6 * i]; e < W->row_ptr[6 * i + 6]; ++e) {
+            int j = W->col[e] / 6;
+            if (mark[j] != i) {
+                mark[j] = i;
+                nb[n++] = j;
+            }
+        }
+        if (mark[i] != i) { /* an all-zero diagonal block */
+            mark[i] = i;
+            nb[n++] = i;
+        }
+        sort_ints(nb, n);
+        return n;
+    }
+    const rf_work *w = &p->work;
+    for (int s = 0; s < 2; ++s) {
+        if (!side_dynamic(p, i, s)) {
+            continue;
+        }
+        int b = p->con_body[2 * i + s];
+        for (int k = w->bc_ptr[b]; k < w->bc_ptr[b + 1]; ++k) {
+            int j = w->bc_ent[k] >> 1;
+            if (mark[j] != i) {
+                mark[j] = i;
+                nb[n++] = j;
+            }
+        }
+    }
+    if (mark[i] != i) { /* no dynamic body: only itself */
+        mark[i] = i;
+        nb[n++] = i;
+    }
+    sort_ints(nb, n);
+    return n;
+}
+
+rf_status rf_problem_to_local(const rf_problem *src_c, rf_problem *dst,
+                              rf_error *err)
+{
+    static const char fn[] = "rf_problem_to_local";
+    if (src_c == NULL || dst == NULL) {
+        return rf__fail(err, RF_ERR_NULL, "%s: %s is NULL", fn,
+                        src_c == NULL ? "src" : "dst");
+    }
+    if (src_c == dst) {
+        return rf__fail(err, RF_ERR_INVALID, "%s: src and dst are the same",
+                        fn);
+    }
+    if (src_c->kind != RF_KIND_BODY) {
+        return rf__fail(err, RF_ERR_STATE, "%s: src is not in body form", fn);
+    }
+    rf_status st = rf__check_complete(src_c, fn, err);
+    if (st != RF_OK) {
+        return st;
+    }
+    /* The body index lives in src's work memory (not its data). */
+    rf_problem *src = (rf_problem *)src_c;
+    st = rf__build_body_index(src, err);
+    if (st != RF_OK) {
+        return st;
+    }
+    const int ncon = src->ncon, m = 6 * ncon;
+    int *mark = malloc((size_t)(ncon > 0 ? ncon : 1) * sizeof(int));
+    int *nb = malloc((size_t)(ncon > 0 ? ncon : 1) * sizeof(int));
+    int *row_ptr = malloc((size_t)(m + 1) * sizeof(int));
+    double *q = malloc((size_t)(m > 0 ? m : 1) * sizeof(double));
+    int *col = NULL;
+    double *val = NULL;
+    st = RF_ERR_NOMEM;
+    if (!mark || !nb || !row_ptr || !q) {
+        goto done;
+    }
+    /* Count, then fill. */
+    for (int i = 0; i < ncon; ++i) {
+        mark[i] = -1;
+    }
+    size_t nnz = 0;
+    for (int i = 0; i < ncon; ++i) {
+        nnz += 36 * (size_t)rf__neighbours(src, i, mark, nb);
+    }
+    if (nnz > (size_t)1 << 30) {
+        st = rf__fail(err, RF_ERR_INVALID, "%s: W too large", fn);
+        goto done;
+    }
+    col = malloc((nnz > 0 ? nnz : 1) * sizeof(int));
+    val = malloc((nnz > 0 ? nnz : 1) * sizeof(double));
+    if (!col || !val) {
+        goto done;
+    }
+    for (int i = 0; i < ncon; ++i) {
+        mark[i] = -1;
+    }
+    int k = 0;
+    for (int i = 0; i < ncon; ++i) {
+        int n = rf__neighbours(src, i, mark, nb);
+        for (int r = 0; r < 6; ++r) {
+            row_ptr[6 * i + r] = k + r * 6 * n;
+        }
+        for (int a = 0; a < n; ++a) {
+            double blk[36];
+            coupling_block(src, i, nb[a], blk);
+            for (int r = 0; r < 6; ++r) {
+                for (int c = 0; c < 6; ++c) {
+                    int at = k + r * 6 * n + 6 * a + c;
+                    col[at] = 6 * nb[a] + c;
+                    val[at] = blk[6 * r + c];
+                }
+            }
+        }
+        k += 36 * n;
+    }
+    row_ptr[m] = k;
+    rf__free_velocity(src, q, 1);
+    st = rf_problem_set_local_csr(dst, ncon, row_ptr, col, val, q, src->con_mu,
+                                  src->con_rho, src->con_sigma, err);
+done:
+    if (st == RF_ERR_NOMEM) {
+        rf__fail(err, st, "%s: out of memory", fn);
+    }
+    free(mark);
+    free(nb);
+    free(row_ptr);
+    free(q);
+    free(col);
+    free(val);
+    return st;
+}

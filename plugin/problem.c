@@ -1,0 +1,690 @@
+/*
+ * Problems: creation, validation and storage (structure of arrays), and
+ * the status/error plumbing every public function uses.
+ *
+ * Body-form contacts store their Jacobian rows directly (DESIGN §1): the
+ * frame (n, t1, t2) and the lever-arm cross products r x n, r x t1, r x t2
+ * for each body, so the hot loops never recompute a cross product.
+ */
+#include "internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ */
+/* Status and errors                                                   */
+/* ------------------------------------------------------------------ */
+
+const char *rf_status_string(rf_status status)
+{
+    switch (status) {
+    case RF_OK: return "ok";
+    case RF_ERR_NULL: return "null pointer";
+    case RF_ERR_INVALID: return "invalid argument";
+    case RF_ERR_RANGE: return "index out of range";
+    case RF_ERR_NONFINITE: return "non-finite number";
+    case RF_ERR_NOMEM: return "out of memory";
+    case RF_ERR_IO: return "input/output error";
+    case RF_ERR_FORMAT: return "malformed problem file";
+    case RF_ERR_STATE: return "wrong problem state";
+    }
+    return "unknown status";
+}
+
+const char *rf_version(void)
+{
+    return "0.1.0";
+}
+
+rf_status rf__fail(rf_error *err, rf_status status, const char *fmt, ...)
+{
+    if (err != NULL) {
+        va_list ap;
+        va_start(ap, fmt);
+        err->status = status;
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        va_end(ap);
+    }
+    return status;
+}
+
+void rf__ok(rf_error *err)
+{
+    if (err != NULL) {
+        err->status = RF_OK;
+        err->message[0] = '\0';
+    }
+}
+
+int rf__all_finite(const double *x, size_t n)
+{
+    for (size_t i = 0; i < n; ++i) {
+        if (!isfinite(x[i])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Lifetime                                                            */
+/* ------------------------------------------------------------------ */
+
+rf_status rf_problem_create(rf_problem **out, rf_error *err)
+{
+    if (out == NULL) {
+        return rf__fail(err, RF_ERR_NULL, "rf_problem_create: out is NULL");
+    }
+    rf_problem *p = calloc(1, sizeof *p);
+    if (p == NULL) {
+        return rf__fail(err, RF_ERR_NOMEM, "rf_problem_create: out of memory");
+    }
+    *out = p;
+    rf__ok(err);
+    return RF_OK;
+}
+
+static void free_arrays(rf_problem *p)
+{
+    free(p->body_flags);
+    free(p->body_inv_mass);
+    free(p->body_inv_inertia);
+    free(p->body_vel);
+    free(p->body_set);
+    free(p->con_body);
+    free(p->con_frame);
+    free(p->con_jac_a);
+    free(p->con_jac_b);
+    free(p->con_bias);
+    free(p->con_mu);
+    free(p->con_rho);
+    free(p->con_sigma);
+    free(p->con_set);
+    free(p->q);
+    rf__csr_free(&p->W);
+}
+
+void rf_problem_destroy(rf_problem *p)
+{
+    if (p == NULL) {
+        return;
+    }
+    free_arrays(p);
+    rf__work_free(&p->work);
+    free(p);
+}
+
+/* Arrays that grow together with the contact / body capacity. */
+static rf_status reserve_contacts(rf_problem *p, int ncon, rf_error *err)
+{
+    if (ncon <= p->cap_con) {
+        return RF_OK;
+    }
+    int want = ncon > 2 * p->cap_con ? ncon : 2 * p->cap_con;
+    struct {
+        void **ptr;
+        size_t elem;
+    } items[] = {
+        {(void **)&p->con_body, 2 * sizeof(int)},
+        {(void **)&p->con_frame, 9 * sizeof(double)},
+        {(void **)&p->con_jac_a, 9 * sizeof(double)},
+        {(void **)&p->con_jac_b, 9 * sizeof(double)},
+        {(void **)&p->con_bias, 6 * sizeof(double)},
+        {(void **)&p->con_mu, sizeof(double)},
+        {(void **)&p->con_rho, sizeof(double)},
+        {(void **)&p->con_sigma, sizeof(double)},
+        {(void **)&p->con_set, 1},
+    };
+    for (size_t i = 0; i < sizeof items / sizeof items[0]; ++i) {
+        void *q = realloc(*items[i].ptr, (size_t)want * items[i].elem);
+        if (q == NULL) {
+            return rf__fail(err, RF_ERR_NOMEM,
+                            "out of memory for %d contacts", ncon);
+        }
+        *items[i].ptr = q;
+    }
+    p->cap_con = want;
+    return RF_OK;
+}
+
+static rf_status reserve_bodies(rf_problem *p, int nbody, rf_error *err)
+{
+    if (nbody <= p->cap_body) {
+        return RF_OK;
+    }
+    int want = nbody > 2 * p->cap_body ? nbody : 2 * p->cap_body;
+    struct {
+        void **ptr;
+        size_t elem;
+    } items[] = {
+        {(void **)&p->body_flags, sizeof(int)},
+        {(void **)&p->body_inv_mass, sizeof(double)},
+        {(void **)&p->body_inv_inertia, 9 * sizeof(double)},
+        {(void **)&p->body_vel, 6 * sizeof(double)},
+        {(void **)&p->body_set, 1},
+    };
+    for (size_t i = 0; i < sizeof items / sizeof items[0]; ++i) {
+        void *q = realloc(*items[i].ptr, (size_t)want * items[i].elem);
+        if (q == NULL) {
+            return rf__fail(err, RF_ERR_NOMEM, "out of memory for %d bodies",
+                            nbody);
+        }
+        *items[i].ptr = q;
+    }
+    p->cap_body = want;
+    return RF_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Body form                                                           */
+/* ------------------------------------------------------------------ */
+
+rf_status rf_problem_begin_bodies(rf_problem *p, int nbody, int ncon,
+                                  rf_error *err)
+{
+    if (p == NULL) {
+        return rf__fail(err, RF_ERR_NULL, "rf_problem_begin_bodies: p is NULL");
+    }
+    if (nbody < 0 || ncon < 0) {
+        return rf__fail(err, RF_ERR_INVALID,
+                        "rf_problem_begin_bodies: negative count (nbody %d, "
+                        "ncon %d)", nbody, ncon);
+    }
+    if (ncon > (1 << 27) || nbody > (1 << 27)) {
+        return rf__fail(err, RF_ERR_INVALID,
+                        "rf_problem_begin_bodies: too many items (nbody %d, "
+                        "ncon %d; limit 2^27)", nbody, ncon);
+    }
+    rf_status st = reserve_bodies(p, nbody, err);
+    if (st == RF_OK) {
+        st = reserve_contacts(p, ncon, err);
+    }
+    if (st != RF_OK) {
+        return st;
+    }
+    p->kind = RF_KIND_BODY;
+    p->nbody = nbody;
+    p->ncon = ncon;
+    /* Unset bodies are fixed and at rest; unset contacts are flagged. */
+    for (int i = 0; i < nbody; ++i) {
+        p->body_flags[i] = RF_BODY_FIXED;
+        p->body_inv_mass[i] = 0.0;
+        memset(p->body_inv_inertia + 9 * i, 0, 9 * sizeof(double));
+        memset(p->body_vel + 6 * i, 0, 6 * sizeof(double));
+    }
+    memset(p->body_set, 0, (size_t)nbody);
+    memset(p->con_set, 0, (size_t)ncon);
+    rf__ok(err);
+    return RF_OK;
+}
+
+static rf_status check_body_form(const rf_problem *p, const char *fn,
+                                 rf_error *err)
+{
+    if (p->kind != RF_KIND_BODY) {
+        return rf__fail(err, RF_ERR_STATE,
+                        "%s: the problem is not in body form (call "
+                        "rf_problem_begin_bodies first)", fn);
+    }
+    return RF_OK;
+}
+
+rf_status rf_problem_set_body(rf_problem *p, int i, const rf_body_desc *b,
+                              rf_error *err)
+{
+    static const char fn[] = "rf_problem_set_body";
+    if (p == NULL || b == NULL) {
+        return rf__fail(err, RF_ERR_NULL, "%s: %s is NULL", fn,
+                        p == NULL ? "p" : "body");
+    }
+    rf_status st = check_body_form(p, fn, err);
+    if (st != RF_OK) {
+        return st;
+    }
+    if (i < 0 || i >= p->nbody) {
+        return rf__fail(err, RF_ERR_RANGE, "%s: body %d out of range [0, %d)",
+                        fn, i, p->nbody);
+    }
+    if (b->flags != RF_BODY_DYNAMIC && b->flags != RF_BODY_FIXED) {
+        return rf__fail(err, RF_ERR_INVALID, "%s: body %d: unknown flags %d",
+                        fn, i, b->flags);
+    }
+    if (!rf__all_finite(b->v, 3) || !rf__all_finite(b->w, 3)) {
+        return rf__fail(err, RF_ERR_NONFINITE,
+                        "%s: body %d: non-finite velocity", fn, i);
+    }
+    int dynamic = b->flags == RF_BODY_DYNAMIC;
+    if (dynamic) {
+        if (!isfinite(b->inv_mass) || !rf__all_finite(b->inv_inertia, 9)) {
+            return rf__fail(err, RF_ERR_NONFINITE,
+                            "%s: body %d: non-finite inverse mass or inertia",
+                            fn, i);
+        }
+        if (b->inv_mass < 0.0) {
+            return rf__fail(err, RF_ERR_INVALID,
+                            "%s: body %d: negative inverse mass %g", fn, i,
+                            b->inv_mass);
+        }
+        const double *J = b->inv_inertia;
+        double scale = fabs(J[0]) + fabs(J[4]) + fabs(J[8]);
+        for (int r = 0; r < 3; ++r) {
+            if (J[4 * r] < 0.0) {
+                return rf__fail(err, RF_ERR_INVALID,
+                                "%s: body %d: inverse inertia has a negative "
+                                "diagonal entry %g", fn, i, J[4 * r]);
+            }
+            for (int c = r + 1; c < 3; ++c) {
+                if (fabs(J[3 * r + c] - J[3 * c + r]) > 1e-9 * scale) {
+                    return rf__fail(err, RF_ERR_INVALID,
+                                    "%s: body %d: inverse inertia is not "
+                                    "symmetric", fn, i);
+                }
+            }
+        }
+    }
+    p->body_flags[i] = b->flags;
+    p->body_inv_mass[i] = dynamic ? b->inv_mass : 0.0;
+    for (int k = 0; k < 9; ++k) {
+        p->body_inv_inertia[9 * i + k] = dynamic ? b->inv_inertia[k] : 0.0;
+    }
+    memcpy(p->body_vel + 6 * i, b->v, 3 * sizeof(double));
+    memcpy(p->body_vel + 6 * i + 3, b->w, 3 * sizeof(double));
+    p->body_set[i] = 1;
+    rf__ok(err);
+    return RF_OK;
+}
+
+static void cross3(const double a[3], const double b[3], double out[3])
+{
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static double dot3(const double a[3], const double b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static int frame_orthonormal(const rf_contact_desc *c)
+{
+    const double *e[3] = {c->n, c->t1, c->t2};
+    for (int a = 0; a < 3; ++a) {
+        for (int b = a; b < 3; ++b) {
+            double want = a == b ? 1.0 : 0.0;
+            if (!(fabs(dot3(e[a], e[b]) - want) <= RF_FRAME_TOL)) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+static int body_is_fixed(const rf_problem *p, int b)
+{
+    return b == RF_WORLD || p->body_flags[b] == RF_BODY_FIXED;
+}
+
+static rf_status check_contact(const rf_problem *p, int i,
+                               const rf_contact_desc *c, rf_error *err)
+{
+    static const char fn[] = "rf_problem_set_contact";
+    if (i < 0 || i >= p->ncon) {
+        return rf__fail(err, RF_ERR_RANGE,
+                        "%s: contact %d out of range [0, %d)", fn, i, p->ncon);
+    }
+    const int bodies[2] = {c->body_a, c->body_b};
+    for (int s = 0; s < 2; ++s) {
+        if (bodies[s] != RF_WORLD && (bodies[s] < 0 || bodies[s] >= p->nbody)) {
+            return rf__fail(err, RF_ERR_RANGE,
+                            "%s: contact %d: body_%c = %d out of range "
+                            "[0, %d) (or RF_WORLD)", fn, i, "ab"[s], bodies[s],
+                            p->nbody);
+        }
+    }
+    if (c->body_a == c->body_b) {
+        return rf__fail(err, RF_ERR_INVALID,
+                        "%s: contact %d: body_a == body_b == %d", fn, i,
+                        c->body_a);
+    }
+    double coef[3] = {c->mu, c->rho, c->sigma};
+    if (!rf__all_finite(c->n, 3) || !rf__all_finite(c->t1, 3) ||
+        !rf__all_finite(c->t2, 3) || !rf__all_finite(c->r_a, 3) ||
+        !rf__all_finite(c->r_b, 3) || !rf__all_finite(c->bias, 6) ||
+        !rf__all_finite(coef, 3)) {
+        return rf__fail(err, RF_ERR_NONFINITE,
+                        "%s: contact %d: non-finite frame, lever arm, "
+                        "coefficient or bias", fn, i);
+    }
+    static const char *names[3] = {"mu", "rho", "sigma"};
+    for (int k = 0; k < 3; ++k) {
+        if (coef[k] < 0.0) {
+            return rf__fail(err, RF_ERR_INVALID,
+                            "%s: contact %d: negative %s = %g", fn, i,
+                            names[k], coef[k]);
+        }
+    }
+    if (!frame_orthonormal(c)) {
+        return rf__fail(err, RF_ERR_INVALID,
+                        "%s: contact %d: frame (n, t1, t2) is not orthonormal "
+                        "within %g", fn, i, RF_FRAME_TOL);
+    }
+    return RF_OK;
+}
+
+rf_status rf_problem_set_contact(rf_problem *p, int i, const rf_contact_desc *c,
+                                 rf_error *err)
+{
+    if (p == NULL || c == NULL) {
+        return rf__fail(err, RF_ERR_NULL, "rf_problem_set_contact: %s is NULL",
+                        p == NULL ? "p" : "contact");
+    }
+    rf_status st = check_body_form(p, "rf_problem_set_contact", err);
+    if (st == RF_OK) {
+        st = check_contact(p, i, c, err);
+    }
+    if (st != RF_OK) {
+        return st;
+    }
+    p->con_body[2 * i] = c->body_a;
+    p->con_body[2 * i + 1] = c->body_b;
+    double *f = p->con_frame + 9 * i;
+    memcpy(f, c->n, 3 * sizeof(double));
+    memcpy(f + 3, c->t1, 3 * sizeof(double));
+    memcpy(f + 6, c->t2, 3 * sizeof(double));
+    for (int k = 0; k < 3; ++k) {
+        cross3(c->r_a, f + 3 * k, p->con_jac_a + 9 * i + 3 * k);
+        cross3(c->r_b, f + 3 * k, p->con_jac_b + 9 * i + 3 * k);
+    }
+    memcpy(p->con_bias + 6 * i, c->bias, 6 * sizeof(double));
+    p->con_mu[i] = c->mu;
+    p->con_rho[i] = c->rho;
+    p->con_sigma[i] = c->sigma;
+    p->con_set[i] = 1;
+    rf__ok(err);
+    return RF_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Local form                                                          */
+/* ------------------------------------------------------------------ */
+
+static rf_status check_coefficients(int ncon, const double *mu,
+                                    const double *rho, const double *sigma,
+                                    const char *fn, rf_error *err)
+{
+    const double *arr[3] = {mu, rho, sigma};
+    static const char *names[3] = {"mu", "rho", "sigma"};
+    for (int k = 0; k < 3; ++k) {
+        for (int i = 0; i < ncon; ++i) {
+            if (!isfinite(arr[k][i])) {
+                return rf__fail(err, RF_ERR_NONFINITE,
+                                "%s: %s[%d] is not finite", fn, names[k], i);
+            }
+            if (arr[k][i] < 0.0) {
+                return rf__fail(err, RF_ERR_INVALID, "%s: %s[%d] = %g < 0", fn,
+                                names[k], i, arr[k][i]);
+            }
+        }
+    }
+    return RF_OK;
+}
+
+/* Common tail of the two local setters: coefficients and q. */
+static rf_status install_local(rf_problem *p, int ncon, const double *q,
+                               const double *mu, const double *rho,
+                               const double *sigma, rf_error *err)
+{
+    int m = 6 * ncon;
+    rf_status st = reserve_contacts(p, ncon, err);
+    if (st != RF_OK) {
+        return st;
+    }
+    if (!rf__grow((void **)&p->q, &p->cap_q, m, sizeof(double))) {
+        return rf__fail(err, RF_ERR_NOMEM, "out of memory for q (%d)", m);
+    }
+    memcpy(p->q, q, (size_t)m * sizeof(double));
+    memcpy(p->con_mu, mu, (size_t)ncon * sizeof(double));
+    memcpy(p->con_rho, rho, (size_t)ncon * sizeof(double));
+    memcpy(p->con_sigma, sigma, (size_t)ncon * sizeof(double));
+    memset(p->con_set, 1, (size_t)ncon);
+    p->kind = RF_KIND_LOCAL;
+    p->ncon = ncon;
+    p->nbody = 0;
+    return RF_OK;
+}
+
+static rf_status check_local_args(int ncon, const void *W, const double *q,
+                                  const double *mu, const double *rho,
+                                  const double *sigma, const char *fn,
+                                  rf_error *err)
+{
+    if (W == NULL || q == NULL || mu == NULL || rho == NULL ||
+        sigma == NULL) {
+        return rf__fail(err, RF_ERR_NULL, "%s: %s is NULL", fn,
+                        W == NULL   ? "W"
+                        : q == NULL ? "q"
+                        : mu == NULL ? "mu"
+                        : rho == NULL ? "rho"
+                                      : "sigma");
+    }
+    if (ncon < 0 || ncon > (1 << 24)) {
+        return rf__fail(err, RF_ERR_INVALID, "%s: ncon = %d out of [0, 2^24]",
+                        fn, ncon);
+    }
+    if (!rf__all_finite(q, (size_t)6 * ncon)) {
+        return rf__fail(err, RF_ERR_NONFINITE, "%s: q has a non-finite entry",
+                        fn);
+    }
+    return check_coefficients(ncon, mu, rho, sigma, fn, err);
+}
+
+rf_status rf_problem_set_local_dense(rf_problem *p, int ncon, const double *W,
+                                     const double *q, const double *mu,
+                                     const double *rho, const double *sigma,
+                                     rf_error *err)
+{
+    static const char fn[] = "rf_problem_set_local_dense";
+    if (p == NULL) {
+        return rf__fail(err, RF_ERR_NULL, "%s: p is NULL", fn);
+    }
+    rf_status st = check_local_args(ncon, W, q, mu, rho, sigma, fn, err);
+    if (st != RF_OK) {
+        return st;
+    }
+    const int m = 6 * ncon;
+    size_t nnz = 0;
+    double scale = 0.0;
+    for (size_t k = 0; k < (size_t)m * m; ++k) {
+        if (!isfinite(W[k])) {
+            return rf__fail(err, RF_ERR_NONFINITE,
+                            "%s: W[%zu][%zu] is not finite", fn, k / m, k % m);
+        }
+        nnz += W[k] != 0.0;
+        scale = fmax(scale, fabs(W[k]));
+    }
+    for (int r = 0; r < m; ++r) {
+        for (int c = r + 1; c < m; ++c) {
+            if (fabs(W[(size_t)r * m + c] - W[(size_t)c * m + r]) >
+                1e-9 * scale) {
+                return rf__fail(err, RF_ERR_INVALID,
+                                "%s: W is not symmetric at (%d, %d)", fn, r, c);
+            }
+        }
+    }
+    if (nnz > (size_t)1 << 30) {
+        return rf__fail(err, RF_ERR_INVALID, "%s: W too large", fn);
+    }
+    st = rf__csr_reserve(&p->W, m, (int)nnz, err);
+    if (st == RF_OK) {
+        st = install_local(p, ncon, q, mu, rho, sigma, err);
+    }
+    if (st != RF_OK) {
+        return st;
+    }
+    int k = 0;
+    p->W.n = m;
+    for (int r = 0; r < m; ++r) {
+        p->W.row_ptr[r] = k;
+        for (int c = 0; c < m; ++c) {
+            double v = W[(size_t)r * m + c];
+            if (v != 0.0) {
+                p->W.col[k] = c;
+                p->W.val[k] = v;
+                ++k;
+            }
+        }
+    }
+    p->W.row_ptr[m] = k;
+    p->W.nnz = k;
+    rf__ok(err);
+    return RF_OK;
+}
+
+/* Value of W(r, c) in a CSR row, 0 if absent (linear scan: validation
+   only). */
+static double csr_get(const int *row_ptr, const int *col, const double *val,
+                      int r, int c)
+{
+    for (int k = row_ptr[r]; k < row_ptr[r + 1]; ++k) {
+        if (col[k] == c) {
+            return val[k];
+        }
+    }
+    return 0.0;
+}
+
+static rf_status check_csr(int m, const int *row_ptr, const int *col,
+                           const double *val, const char *fn, rf_error *err)
+{
+    if (row_ptr[0] != 0) {
+        return rf__fail(err, RF_ERR_INVALID, "%s: row_ptr[0] = %d, not 0", fn,
+                        row_ptr[0]);
+    }
+    double scale = 0.0;
+    for (int r = 0; r < m; ++r) {
+        if (row_ptr[r + 1] < row_ptr[r]) {
+            return rf__fail(err, RF_ERR_INVALID,
+                            "%s: row_ptr decreases at row %d", fn, r);
+        }
+        for (int k = row_ptr[r]; k < row_ptr[r + 1]; ++k) {
+            if (col[k] < 0 || col[k] >= m) {
+                return rf__fail(err, RF_ERR_RANGE,
+                                "%s: col[%d] = %d out of range [0, %d)", fn, k,
+                                col[k], m);
+            }
+            if (!isfinite(val[k])) {
+                return rf__fail(err, RF_ERR_NONFINITE,
+                                "%s: val[%d] (row %d) is not finite", fn, k, r);
+            }
+            for (int j = row_ptr[r]; j < k; ++j) {
+                if (col[j] == col[k]) {
+                    return rf__fail(err, RF_ERR_INVALID,
+                                    "%s: row %d has column %d twice", fn, r,
+                                    col[k]);
+                }
+            }
+            scale = fmax(scale, fabs(val[k]));
+        }
+    }
+    for (int r = 0; r < m; ++r) {
+        for (int k = row_ptr[r]; k < row_ptr[r + 1]; ++k) {
+            double t = csr_get(row_ptr, col, val, col[k], r);
+            if (fabs(val[k] - t) > 1e-9 * scale) {
+                return rf__fail(err, RF_ERR_INVALID,
+                                "%s: W is not symmetric at (%d, %d)", fn, r,
+                                col[k]);
+            }
+        }
+    }
+    return RF_OK;
+}
+
+rf_status rf_problem_set_local_csr(rf_problem *p, int ncon, const int *row_ptr,
+                                   const int *col, const double *val,
+                                   const double *q, const double *mu,
+                                   const double *rho, const double *sigma,
+                                   rf_error *err)
+{
+    static const char fn[] = "rf_problem_set_local_csr";
+    if (p == NULL) {
+        return rf__fail(err, RF_ERR_NULL, "%s: p is NULL", fn);
+    }
+    rf_status st = check_local_args(ncon, row_ptr, q, mu, rho, sigma, fn, err);
+    if (st != RF_OK) {
+        return st;
+    }
+    const int m = 6 * ncon;
+    if (row_ptr[m] > 0 && (col == NULL || val == NULL)) {
+        return rf__fail(err, RF_ERR_NULL, "%s: %s is NULL", fn,
+                        col == NULL ? "col" : "val");
+    }
+    st = check_csr(m, row_ptr, col, val, fn, err);
+    if (st == RF_OK) {
+        st = rf__csr_reserve(&p->W, m, row_ptr[m], err);
+    }
+    if (st == RF_OK) {
+        st = install_local(p, ncon, q, mu, rho, sigma, err);
+    }
+    if (st != RF_OK) {
+        return st;
+    }
+    int nnz = row_ptr[m];
+    memcpy(p->W.row_ptr, row_ptr, (size_t)(m + 1) * sizeof(int));
+    if (nnz > 0) {
+        memcpy(p->W.col, col, (size_t)nnz * sizeof(int));
+        memcpy(p->W.val, val, (size_t)nnz * sizeof(double));
+    }
+    p->W.n = m;
+    p->W.nnz = nnz;
+    rf__ok(err);
+    return RF_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Queries                                                             */
+/* ------------------------------------------------------------------ */
+
+int rf_problem_num_contacts(const rf_problem *p)
+{
+    return p == NULL ? 0 : p->ncon;
+}
+
+int rf_problem_num_bodies(const rf_problem *p)
+{
+    return p == NULL ? 0 : p->nbody;
+}
+
+int rf_problem_is_local(const rf_problem *p)
+{
+    return p != NULL && p->kind == RF_KIND_LOCAL;
+}
+
+/* Ready to solve: a kind is set and every contact is set. */
+rf_status rf__check_complete(const rf_problem *p, const char *fn,
+                             rf_error *err)
+{
+    if (p->kind == RF_KIND_EMPTY) {
+        return rf__fail(err, RF_ERR_STATE, "%s: the problem is empty", fn);
+    }
+    for (int i = 0; i < p->ncon; ++i) {
+        if (!p->con_set[i]) {
+            return rf__fail(err, RF_ERR_STATE, "%s: contact %d was never set",
+                            fn, i);
+        }
+    }
+    if (p->kind == RF_KIND_BODY) {
+        for (int i = 0; i < p->ncon; ++i) {
+            if (body_is_fixed(p, p->con_body[2 * i]) &&
+                body_is_fixed(p, p->con_body[2 * i + 1])) {
+                return rf__fail(err, RF_ERR_INVALID,
+                                "%s: contact %d joins two fixed bodies (%d, "
+                                "%d)", fn, i, p->con_body[2 * i],
+                                p->con_body[2 * i + 1]);
+            }
+        }
+    }
+    return RF_OK;
+}

@@ -1,0 +1,275 @@
+/*
+ * rf_solve: validates the problem and the configuration, prepares work
+ * memory and the start point, dispatches to a solver, and reports stats.
+ * Also the pieces the solvers share: the convergence tracker (best
+ * iterate, residual), per-contact step lengths and the spectral estimate
+ * used for the automatic Jacobi step.
+ */
+#include "internal.h"
+
+#include <string.h>
+#include <time.h>
+
+void rf_config_default(rf_config *cfg)
+{
+    if (cfg == NULL) {
+        return;
+    }
+    memset(cfg, 0, sizeof *cfg);
+    cfg->solver = RF_SOLVER_APGD;
+    cfg->model = RF_MODEL_ASSOCIATED;
+    cfg->max_iter = 1000;
+    cfg->tol = 1e-8;
+    cfg->warm_start = 1;
+    cfg->threads = 0;
+    cfg->omega = 0.0;
+    cfg->lambda = 1.0;
+    cfg->local_iter = 20;
+}
+
+rf_status rf_config_validate(const rf_config *cfg, rf_error *err)
+{
+    static const char fn[] = "rf_config_validate";
+    if (cfg == NULL) {
+        return rf__fail(err, RF_ERR_NULL, "%s: cfg is NULL", fn);
+    }
+    if (cfg->solver < RF_SOLVER_JACOBI || cfg->solver > RF_SOLVER_APGD) {
+        return rf__fail(err, RF_ERR_INVALID, "%s: unknown solver %d", fn,
+                        (int)cfg->solver);
+    }
+    if (cfg->model != RF_MODEL_ASSOCIATED && cfg->model != RF_MODEL_DESAXCE) {
+        return rf__fail(err, RF_ERR_INVALID, "%s: unknown model %d", fn,
+                        (int)cfg->model);
+    }
+    if (!isfinite(cfg->tol) || !isfinite(cfg->omega) ||
+        !isfinite(cfg->lambda)) {
+        return rf__fail(err, RF_ERR_NONFINITE,
+                        "%s: tol, omega or lambda is not finite", fn);
+    }
+    if (cfg->max_iter < 1) {
+        return rf__fail(err, RF_ERR_INVALID, "%s: max_iter = %d < 1", fn,
+                        cfg->max_iter);
+    }
+    if (cfg->tol < 0.0) {
+        return rf__fail(err, RF_ERR_INVALID, "%s: tol = %g < 0", fn, cfg->tol);
+    }
+    if (cfg->omega < 0.0) {
+        return rf__fail(err, RF_ERR_INVALID, "%s: omega = %g < 0", fn,
+                        cfg->omega);
+    }
+    if (!(cfg->lambda > 0.0 && cfg->lambda <= 1.0)) {
+        return rf__fail(err, RF_ERR_INVALID, "%s: lambda = %g not in (0, 1]",
+                        fn, cfg->lambda);
+    }
+    if (cfg->local_iter < 1) {
+        return rf__fail(err, RF_ERR_INVALID, "%s: local_iter = %d < 1", fn,
+                        cfg->local_iter);
+    }
+    if (cfg->threads < 0) {
+        return rf__fail(err, RF_ERR_INVALID, "%s: threads = %d < 0", fn,
+                        cfg->threads);
+    }
+    if (cfg->warm_start != 0 && cfg->warm_start != 1) {
+        return rf__fail(err, RF_ERR_INVALID, "%s: warm_start = %d not 0 or 1",
+                        fn, cfg->warm_start);
+    }
+    rf__ok(err);
+    return RF_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Shared solver pieces                                                */
+/* ------------------------------------------------------------------ */
+
+void rf__tracker_init(rf_tracker *tr, rf_problem *p, const rf_config *cfg,
+                      const double *g, const double *u, int threads)
+{
+    tr->model = cfg->model;
+    tr->tol = cfg->tol;
+    tr->threads = threads;
+    tr->track = cfg->tol > 0.0;
+    tr->converged = 0;
+    tr->best_res = INFINITY;
+    if (tr->track) {
+        rf__tracker_update(tr, p, g, u, 0);
+    }
+}
+
+void rf__tracker_update(rf_tracker *tr, rf_problem *p, const double *g,
+                        const double *u, int it)
+{
+    (void)it;
+    if (!tr->track) {
+        return;
+    }
+    double res = rf__residual(p, tr->model, g, u, p->work.r, tr->threads);
+    if (res < tr->best_res || !isfinite(tr->best_res)) {
+        tr->best_res = res;
+        memcpy(p->work.best, g, (size_t)6 * p->ncon * sizeof(double));
+    }
+    tr->converged = res <= tr->tol;
+}
+
+void rf__tracker_finish(rf_tracker *tr, rf_problem *p, double *gamma,
+                        const double *g, int it, rf_solve_out *out)
+{
+    const size_t bytes = (size_t)6 * p->ncon * sizeof(double);
+    if (tr->track) {
+        memcpy(gamma, p->work.best, bytes);
+        out->residual = tr->best_res;
+    } else {
+        /* Fixed iteration count: the last iterate, its residual once. */
+        memcpy(gamma, g, bytes);
+        double *u = p->work.u3;
+        rf__apply_N(p, gamma, u, 1, tr->threads);
+        out->residual =
+            rf__residual(p, tr->model, gamma, u, p->work.r, tr->threads);
+    }
+    out->iterations = it;
+    out->converged = tr->tol > 0.0 && out->residual <= tr->tol;
+}
+
+void rf__block_steps(rf_problem *p, double *step, int threads)
+{
+    const int ncon = p->ncon;
+#pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
+    for (int i = 0; i < ncon; ++i) {
+        double blk[36];
+        rf__diag_block(p, i, blk);
+        double tr = 0.0;
+        for (int k = 0; k < 6; ++k) {
+            tr += blk[7 * k];
+        }
+        step[i] = tr > RF_MINVAL ? 6.0 / tr : 0.0;
+    }
+}
+
+double rf__estimate_lambda(rf_problem *p, const double *step, int threads)
+{
+    /* Power iteration on B^1/2 N B^1/2 from a fixed, generic start.  Work:
+       g3 = x, u3 = y. */
+    rf_work *w = &p->work;
+    const int ncon = p->ncon, m = 6 * ncon;
+    double *x = w->g3, *y = w->u3;
+    for (int j = 0; j < m; ++j) {
+        x[j] = 1.0 + 0.1 * (double)(j % 7);
+    }
+    double lam = 0.0;
+    for (int it = 0; it < 16; ++it) {
+        double nx = sqrt(rf__dot(p, x, x, threads));
+        if (!(nx > RF_MINVAL)) {
+            break;
+        }
+        for (int j = 0; j < m; ++j) {
+            x[j] *= sqrt(step[j / 6]) / nx;
+        }
+        rf__apply_N(p, x, y, 0, threads);
+        for (int j = 0; j < m; ++j) {
+            y[j] *= sqrt(step[j / 6]);
+        }
+        /* Rayleigh quotient x^T A x with |x| = 1 before the scaling */
+        double *t = x;
+        x = y;
+        y = t;
+        lam = sqrt(rf__dot(p, x, x, threads));
+    }
+    return lam > RF_MINVAL ? lam : 1.0;
+}
+
+/* ------------------------------------------------------------------ */
+/* rf_solve                                                            */
+/* ------------------------------------------------------------------ */
+
+static double wall_seconds(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Start point: the warm start projected on Y, or zero. */
+static void start_point(rf_problem *p, const rf_config *cfg,
+                        const double *gamma, double *g0)
+{
+    for (int i = 0; i < p->ncon; ++i) {
+        if (cfg->warm_start) {
+            rf__project6(gamma + 6 * i, p->con_mu[i], p->con_rho[i],
+                         p->con_sigma[i], g0 + 6 * i);
+        } else {
+            memset(g0 + 6 * i, 0, 6 * sizeof(double));
+        }
+    }
+}
+
+static rf_status check_solve_input(rf_problem *p, const rf_config *cfg,
+                                   const double *gamma, rf_error *err)
+{
+    static const char fn[] = "rf_solve";
+    if (p == NULL || gamma == NULL) {
+        return rf__fail(err, RF_ERR_NULL, "%s: %s is NULL", fn,
+                        p == NULL ? "p" : "gamma");
+    }
+    rf_status st = rf_config_validate(cfg, err);
+    if (st == RF_OK) {
+        st = rf__check_complete(p, fn, err);
+    }
+    if (st != RF_OK) {
+        return st;
+    }
+    if (cfg->warm_start && !rf__all_finite(gamma, (size_t)6 * p->ncon)) {
+        return rf__fail(err, RF_ERR_NONFINITE,
+                        "%s: the warm start gamma has a non-finite entry", fn);
+    }
+    st = rf__work_reserve(p, err);
+    if (st == RF_OK && p->kind == RF_KIND_BODY) {
+        st = rf__build_body_index(p, err);
+    }
+    if (st == RF_OK && (cfg->solver == RF_SOLVER_GS ||
+                        cfg->solver == RF_SOLVER_GS_COLORED)) {
+        st = rf__work_reserve_blocks(p, err);
+    }
+    return st;
+}
+
+rf_status rf_solve(rf_problem *p, const rf_config *cfg_in, double *gamma,
+                   rf_stats *stats, rf_error *err)
+{
+    rf_config defaults;
+    rf_config_default(&defaults);
+    const rf_config *cfg = cfg_in ? cfg_in : &defaults;
+    rf_status st = check_solve_input(p, cfg, gamma, err);
+    if (st != RF_OK) {
+        return st;
+    }
+    const double t0 = wall_seconds();
+    const int threads = rf__threads(cfg->threads);
+    rf_work *w = &p->work;
+    rf_solve_out out = {0, 0.0, 0, 0};
+
+    /* Solvers write gamma only at the end, so a start in work keeps the
+       caller's array untouched until success. */
+    double *start = w->best; /* solvers copy it out before using best */
+    start_point(p, cfg, gamma, start);
+    rf__free_velocity(p, w->r, threads);
+    /* The solvers' gamma argument: an array none of them uses inside
+       (Jacobi and GS use g0, g1, g3; APGD uses g0..g2). */
+    double *g = cfg->solver == RF_SOLVER_APGD ? w->g3 : w->g2;
+    memcpy(g, start, (size_t)6 * p->ncon * sizeof(double));
+    switch (cfg->solver) {
+    case RF_SOLVER_JACOBI: rf__solve_jacobi(p, cfg, threads, g, &out); break;
+    case RF_SOLVER_GS:
+    case RF_SOLVER_GS_COLORED: rf__solve_gs(p, cfg, threads, g, &out); break;
+    case RF_SOLVER_APGD: rf__solve_apgd(p, cfg, threads, g, &out); break;
+    }
+    memcpy(gamma, g, (size_t)6 * p->ncon * sizeof(double));
+    if (stats != NULL) {
+        stats->contacts = p->ncon;
+        stats->iterations = out.iterations;
+        stats->residual = out.residual;
+        stats->converged = out.converged;
+        stats->colors = out.colors;
+        stats->seconds = wall_seconds() - t0;
+    }
+    rf__ok(err);
+    return RF_OK;
+}

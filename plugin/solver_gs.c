@@ -1,0 +1,340 @@
+/*
+ * Projected block Gauss-Seidel (Tasora (46) with the K term: each contact
+ * sees the impulses already updated in the same sweep; Acary §5.2 block
+ * splitting (66)-(67)).
+ *
+ * Visiting contact i with current local velocity u_i (which includes its
+ * own impulse gamma_i), the one-contact problem is
+ *
+ *   find g in Y_i:  u_i + W_ii (g - gamma_i) = u'  with  u'_hat in Y_i*,
+ *                   <g, u'_hat> = 0,
+ *
+ * solved as follows (the "local solve"):
+ *   1. stick test: g = gamma_i - W_ii^-1 u_i (Cholesky of W_ii, computed
+ *      once per solve); if g lies in Y_i it is the exact answer for both
+ *      models (u' = 0, so u'_hat = 0);
+ *   2. otherwise projected fixed-point steps g <- Proj(g - t u'_hat) with
+ *      t = omega / lambda_max(W_ii) (Acary (64) on one contact), at most
+ *      cfg->local_iter of them, stopping when the step stalls.
+ * Inexact local solves are fine: every visit is a descent step of block
+ * coordinate descent on the QP (42), which converges to its solution.
+ *
+ * State: body form keeps body velocities vel = v* + M^-1 D gamma (work.bv1)
+ * and updates the two bodies of a contact after its visit (O(1) per
+ * contact); local form computes u_i = W_i gamma + q_i by row products.
+ *
+ * The coloured variant (RF_SOLVER_GS_COLORED) sweeps colour by colour;
+ * contacts of one colour share no dynamic body (body form) or W block
+ * (local form), so they run in parallel without races, and the result is
+ * independent of the thread count.
+ *
+ * Work: wblk = W_ii, wchol = Cholesky(W_ii), step = t / omega, bv1 = vel,
+ * u0 = N gamma + r after each sweep, best.
+ */
+#include "internal.h"
+
+#include <string.h>
+
+/* Lower Cholesky factor of a 6x6 SPD block; 0 if not positive definite
+   (relative to its scale). */
+static int cholesky6(const double A[36], double L[36])
+{
+    double scale = 0.0;
+    for (int k = 0; k < 6; ++k) {
+        scale = fmax(scale, A[7 * k]);
+    }
+    if (!(scale > 0.0)) {
+        return 0;
+    }
+    memset(L, 0, 36 * sizeof(double));
+    for (int j = 0; j < 6; ++j) {
+        double d = A[7 * j];
+        for (int k = 0; k < j; ++k) {
+            d -= L[6 * j + k] * L[6 * j + k];
+        }
+        if (!(d > 1e-12 * scale)) {
+            return 0;
+        }
+        L[7 * j] = sqrt(d);
+        for (int i = j + 1; i < 6; ++i) {
+            double s = A[6 * i + j];
+            for (int k = 0; k < j; ++k) {
+                s -= L[6 * i + k] * L[6 * j + k];
+            }
+            L[6 * i + j] = s / L[7 * j];
+        }
+    }
+    return 1;
+}
+
+/* Solve L L^T x = b. */
+static void cholesky6_solve(const double L[36], const double b[6], double x[6])
+{
+    double y[6];
+    for (int i = 0; i < 6; ++i) {
+        double s = b[i];
+        for (int k = 0; k < i; ++k) {
+            s -= L[6 * i + k] * y[k];
+        }
+        y[i] = s / L[7 * i];
+    }
+    for (int i = 5; i >= 0; --i) {
+        double s = y[i];
+        for (int k = i + 1; k < 6; ++k) {
+            s -= L[6 * k + i] * x[k];
+        }
+        x[i] = s / L[7 * i];
+    }
+}
+
+/* Largest eigenvalue of a symmetric PSD 6x6 block by power iteration,
+   bounded above by its Gershgorin radius (a safe step bound). */
+static double block_lambda_max(const double A[36])
+{
+    double x[6] = {1.0, 0.9, 0.8, 0.7, 0.6, 0.5}, lam = 0.0;
+    for (int it = 0; it < 30; ++it) {
+        double y[6], n2 = 0.0;
+        for (int i = 0; i < 6; ++i) {
+            y[i] = 0.0;
+            for (int k = 0; k < 6; ++k) {
+                y[i] += A[6 * i + k] * x[k];
+            }
+            n2 += y[i] * y[i];
+        }
+        double n = sqrt(n2);
+        if (!(n > RF_MINVAL)) {
+            break;
+        }
+        lam = n;
+        for (int i = 0; i < 6; ++i) {
+            x[i] = y[i] / n;
+        }
+    }
+    double gersh = 0.0;
+    for (int i = 0; i < 6; ++i) {
+        double s = 0.0;
+        for (int k = 0; k < 6; ++k) {
+            s += fabs(A[6 * i + k]);
+        }
+        gersh = fmax(gersh, s);
+    }
+    /* Power iteration converges from below; 1.02 covers its last digits
+       without exceeding the Gershgorin bound. */
+    return fmin(1.02 * lam, gersh);
+}
+
+static void prepare_blocks(rf_problem *p, int threads)
+{
+    rf_work *w = &p->work;
+    const int ncon = p->ncon;
+#pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
+    for (int i = 0; i < ncon; ++i) {
+        double *A = w->wblk + 36 * i;
+        rf__diag_block(p, i, A);
+        w->chol_ok[i] = (unsigned char)cholesky6(A, w->wchol + 36 * i);
+        double lm = block_lambda_max(A);
+        w->step[i] = lm > RF_MINVAL ? 1.0 / lm : 0.0;
+    }
+}
+
+static void matvec6(const double A[36], const double x[6], double y[6])
+{
+    for (int i = 0; i < 6; ++i) {
+        y[i] = A[6 * i] * x[0] + A[6 * i + 1] * x[1] + A[6 * i + 2] * x[2] +
+               A[6 * i + 3] * x[3] + A[6 * i + 4] * x[4] + A[6 * i + 5] * x[5];
+    }
+}
+
+static int in_cone(const double g[6], double mu, double rho, double sigma)
+{
+    return g[0] >= 0.0 &&
+           sqrt(g[1] * g[1] + g[2] * g[2]) <= mu * g[0] &&
+           sqrt(g[4] * g[4] + g[5] * g[5]) <= rho * g[0] &&
+           fabs(g[3]) <= sigma * g[0];
+}
+
+/* The local solve of contact i: gi (in/out) and its velocity ui (in). */
+static void local_solve(const rf_problem *p, const rf_config *cfg, double omega,
+                        int i, double gi[6], const double ui[6])
+{
+    const rf_work *w = &p->work;
+    const double mu = p->con_mu[i], rho = p->con_rho[i],
+                 sigma = p->con_sigma[i];
+    const double *A = w->wblk + 36 * i;
+    if (w->chol_ok[i]) {
+        double d[6], g[6];
+        cholesky6_solve(w->wchol + 36 * i, ui, d);
+        for (int k = 0; k < 6; ++k) {
+            g[k] = gi[k] - d[k];
+        }
+        if (in_cone(g, mu, rho, sigma)) {
+            memcpy(gi, g, sizeof g);
+            return;
+        }
+    }
+    const double t = omega * w->step[i];
+    const int desaxce = cfg->model == RF_MODEL_DESAXCE;
+    double u[6], g[6];
+    memcpy(u, ui, sizeof u);
+    memcpy(g, gi, sizeof g);
+    for (int it = 0; it < cfg->local_iter; ++it) {
+        double z[6], pz[6], d[6], Ad[6];
+        double shift = desaxce ? rf__desaxce_shift(u, mu, rho, sigma) : 0.0;
+        for (int k = 0; k < 6; ++k) {
+            z[k] = g[k] - t * u[k];
+        }
+        z[0] -= t * shift;
+        rf__project6(z, mu, rho, sigma, pz);
+        double dn = 0.0, gn = 0.0;
+        for (int k = 0; k < 6; ++k) {
+            d[k] = pz[k] - g[k];
+            dn += d[k] * d[k];
+            gn += pz[k] * pz[k];
+        }
+        matvec6(A, d, Ad);
+        for (int k = 0; k < 6; ++k) {
+            u[k] += Ad[k];
+        }
+        memcpy(g, pz, sizeof g);
+        if (dn <= 1e-30 * gn) { /* stalled at rounding level */
+            break;
+        }
+    }
+    memcpy(gi, g, sizeof g);
+}
+
+/* Visit contact i: local velocity, local solve, state update. */
+static void visit(rf_problem *p, const rf_config *cfg, double omega, int i,
+                  double *gamma, double *vel)
+{
+    double ui[6], gi[6], dg[6];
+    if (p->kind == RF_KIND_LOCAL) {
+        const rf_csr *W = &p->W;
+        for (int k = 0; k < 6; ++k) {
+            int r = 6 * i + k;
+            double s = p->q[r];
+            for (int e = W->row_ptr[r]; e < W->row_ptr[r + 1]; ++e) {
+                s += W->val[e] * gamma[W->col[e]];
+            }
+            ui[k] = s;
+        }
+    } else {
+        rf__contact_velocity(p, i, vel, ui);
+    }
+    memcpy(gi, gamma + 6 * i, sizeof gi);
+    local_solve(p, cfg, omega, i, gi, ui);
+    for (int k = 0; k < 6; ++k) {
+        dg[k] = gi[k] - gamma[6 * i + k];
+        gamma[6 * i + k] = gi[k];
+    }
+    if (p->kind == RF_KIND_BODY) {
+        rf__contact_apply(p, i, dg, vel);
+    }
+}
+
+/* Greedy colouring: each contact takes the smallest colour unused by the
+   already coloured contacts it is coupled to. */
+static void color_contacts(rf_problem *p)
+{
+    rf_work *w = &p->work;
+    const int ncon = p->ncon;
+    int *mark = w->color_mark, *nb = w->color_con; /* scratch */
+    int *used = w->color_ptr;                      /* scratch */
+    int ncolor = 0;
+    for (int i = 0; i < ncon; ++i) {
+        mark[i] = -1;
+        w->color_of[i] = -1;
+    }
+    for (int c = 0; c <= ncon; ++c) {
+        used[c] = -1;
+    }
+    for (int i = 0; i < ncon; ++i) {
+        int n = rf__neighbours(p, i, mark, nb);
+        for (int a = 0; a < n; ++a) {
+            int c = w->color_of[nb[a]];
+            if (c >= 0) {
+                used[c] = i;
+            }
+        }
+        int c = 0;
+        while (used[c] == i) {
+            ++c;
+        }
+        w->color_of[i] = c;
+        if (c + 1 > ncolor) {
+            ncolor = c + 1;
+        }
+    }
+    /* Bucket contacts by colour, in contact order. */
+    int *ptr = w->color_ptr;
+    memset(ptr, 0, (size_t)(ncolor + 1) * sizeof(int));
+    for (int i = 0; i < ncon; ++i) {
+        ptr[w->color_of[i] + 1]++;
+    }
+    for (int c = 0; c < ncolor; ++c) {
+        ptr[c + 1] += ptr[c];
+    }
+    for (int i = 0; i < ncon; ++i) {
+        w->color_con[ptr[w->color_of[i]]++] = i;
+    }
+    for (int c = ncolor; c > 0; --c) {
+        ptr[c] = ptr[c - 1];
+    }
+    ptr[0] = 0;
+    w->ncolor = ncolor;
+}
+
+void rf__solve_gs(rf_problem *p, const rf_config *cfg, int threads,
+                  double *gamma, rf_solve_out *out)
+{
+    rf_work *w = &p->work;
+    const int ncon = p->ncon;
+    const int colored = cfg->solver == RF_SOLVER_GS_COLORED;
+    const double omega = cfg->omega == 0.0 ? 1.0 : cfg->omega;
+    double *g = w->g0, *u = w->u0, *vel = w->bv1;
+
+    prepare_blocks(p, threads);
+    if (colored) {
+        color_contacts(p);
+    }
+    memcpy(g, gamma, (size_t)6 * ncon * sizeof(double));
+    if (p->kind == RF_KIND_BODY) {
+        rf__body_velocity(p, g, vel, threads);
+    }
+    rf__apply_N(p, g, u, 1, threads);
+    rf_tracker tr;
+    rf__tracker_init(&tr, p, cfg, g, u, threads);
+
+    int it = 0;
+    while (it < cfg->max_iter && !tr.converged) {
+        if (colored) {
+            for (int c = 0; c < w->ncolor; ++c) {
+                const int lo = w->color_ptr[c], hi = w->color_ptr[c + 1];
+#pragma omp parallel for schedule(static) num_threads(threads) if (hi - lo > 256)
+                for (int k = lo; k < hi; ++k) {
+                    visit(p, cfg, omega, w->color_con[k], g, vel);
+                }
+            }
+        } else {
+            for (int i = 0; i < ncon; ++i) {
+                visit(p, cfg, omega, i, g, vel);
+            }
+        }
+        ++it;
+        if (!tr.track) {
+            continue; /* fixed iteration count: u is formed at the end */
+        }
+        if (p->kind == RF_KIND_BODY) {
+            /* u from the maintained velocities: no N product needed. */
+#pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
+            for (int i = 0; i < ncon; ++i) {
+                rf__contact_velocity(p, i, vel, u + 6 * i);
+            }
+        } else {
+            rf__apply_N(p, g, u, 1, threads);
+        }
+        rf__tracker_update(&tr, p, g, u, it);
+    }
+    rf__tracker_finish(&tr, p, gamma, g, it, out);
+    out->colors = colored ? w->ncolor : 0;
+}

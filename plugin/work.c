@@ -1,0 +1,174 @@
+/*
+ * Memory.  Problems and their work arrays grow between solves and never
+ * shrink; nothing is allocated inside an iteration loop or an OpenMP
+ * region (MuJoCo's "allocate once, reuse" discipline).
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#include <string.h>
+
+int rf__grow(void **ptr, int *cap, int n, size_t elem)
+{
+    if (n <= *cap && *ptr != NULL) {
+        return 1;
+    }
+    int want = n > 0 ? n : 1;
+    if (*cap > 0 && want < 2 * *cap) {
+        want = 2 * *cap; /* amortised growth */
+    }
+    void *q = realloc(*ptr, (size_t)want * elem);
+    if (q == NULL) {
+        return 0;
+    }
+    *ptr = q;
+    *cap = want;
+    return 1;
+}
+
+/* Grow several arrays that share one capacity counter.  Each array keeps
+   its own element size and multiplicity. */
+typedef struct grow_item {
+    void **ptr;
+    size_t elem; /* bytes per item (already times the multiplicity) */
+} grow_item;
+
+static int grow_all(const grow_item *items, int count, int *cap, int n)
+{
+    if (n <= *cap) {
+        return 1;
+    }
+    int want = n > 2 * *cap ? n : 2 * *cap;
+    for (int i = 0; i < count; ++i) {
+        void *q = realloc(*items[i].ptr, (size_t)want * items[i].elem);
+        if (q == NULL) {
+            return 0; /* arrays grown so far stay valid, cap unchanged */
+        }
+        *items[i].ptr = q;
+    }
+    *cap = want;
+    return 1;
+}
+
+rf_status rf__work_reserve(rf_problem *p, rf_error *err)
+{
+    rf_work *w = &p->work;
+    const size_t d6 = 6 * sizeof(double);
+    const grow_item con[] = {
+        {(void **)&w->g0, d6},   {(void **)&w->g1, d6},
+        {(void **)&w->g2, d6},   {(void **)&w->g3, d6},
+        {(void **)&w->u0, d6},   {(void **)&w->u1, d6},
+        {(void **)&w->u2, d6},   {(void **)&w->u3, d6},
+        {(void **)&w->r, d6},    {(void **)&w->best, d6},
+        {(void **)&w->step, sizeof(double)},
+        {(void **)&w->color_con, sizeof(int)},
+        {(void **)&w->color_of, sizeof(int)},
+        {(void **)&w->color_ptr, sizeof(int)},
+        {(void **)&w->color_mark, sizeof(int)},
+    };
+    const grow_item body[] = {
+        {(void **)&w->bv0, d6},
+        {(void **)&w->bv1, d6},
+        {(void **)&w->bc_ptr, sizeof(int)},
+    };
+    const int ncon = p->ncon;
+    const int nblocks = (ncon + RF_REDUCE_BLOCK - 1) / RF_REDUCE_BLOCK;
+    /* color_ptr needs ncolor + 1 <= ncon + 1 entries. */
+    if (!grow_all(con, (int)(sizeof con / sizeof con[0]), &w->cap_con,
+                  ncon + 1) ||
+        !grow_all(body, (int)(sizeof body / sizeof body[0]), &w->cap_body,
+                  p->nbody + 1) ||
+        !rf__grow((void **)&w->bc_ent, &w->cap_ent, 2 * ncon + 1,
+                  sizeof(int)) ||
+        !rf__grow((void **)&w->partial, &w->cap_partial, 4 * nblocks + 4,
+                  sizeof(double))) {
+        return rf__fail(err, RF_ERR_NOMEM,
+                        "out of memory reserving work for %d contacts and "
+                        "%d bodies", p->ncon, p->nbody);
+    }
+    return RF_OK;
+}
+
+rf_status rf__work_reserve_blocks(rf_problem *p, rf_error *err)
+{
+    rf_work *w = &p->work;
+    const grow_item blk[] = {
+        {(void **)&w->wblk, 36 * sizeof(double)},
+        {(void **)&w->wchol, 36 * sizeof(double)},
+        {(void **)&w->chol_ok, 1},
+    };
+    if (!grow_all(blk, 3, &w->cap_blk, p->ncon + 1)) {
+        return rf__fail(err, RF_ERR_NOMEM,
+                        "out of memory for %d diagonal blocks", p->ncon);
+    }
+    return RF_OK;
+}
+
+int rf__threads(int requested)
+{
+    if (requested > 0) {
+        return requested;
+    }
+#ifdef _OPENMP
+    int n = omp_get_max_threads();
+    return n > 0 ? n : 1;
+#else
+    return 1;
+#endif
+}
+
+void rf__work_free(rf_work *w)
+{
+    free(w->g0);
+    free(w->g1);
+    free(w->g2);
+    free(w->g3);
+    free(w->u0);
+    free(w->u1);
+    free(w->u2);
+    free(w->best);
+    free(w->step);
+    free(w->u3);
+    free(w->r);
+    free(w->wblk);
+    free(w->wchol);
+    free(w->chol_ok);
+    free(w->color_mark);
+    free(w->bv0);
+    free(w->bv1);
+    free(w->bc_ptr);
+    free(w->bc_ent);
+    free(w->color_ptr);
+    free(w->color_con);
+    free(w->color_of);
+    free(w->partial);
+    memset(w, 0, sizeof *w);
+}
+
+void rf__csr_free(rf_csr *m)
+{
+    free(m->row_ptr);
+    free(m->col);
+    free(m->val);
+    memset(m, 0, sizeof *m);
+}
+
+rf_status rf__csr_reserve(rf_csr *m, int n, int nnz, rf_error *err)
+{
+    if (!rf__grow((void **)&m->row_ptr, &m->cap_rows, n + 1, sizeof(int))) {
+        return rf__fail(err, RF_ERR_NOMEM, "out of memory (W rows: %d)", n);
+    }
+    /* col and val share cap_nnz: keep the smaller capacity on failure. */
+    int cap_col = m->cap_nnz, cap_val = m->cap_nnz;
+    int ok = rf__grow((void **)&m->col, &cap_col, nnz, sizeof(int)) &&
+             rf__grow((void **)&m->val, &cap_val, nnz, sizeof(double));
+    m->cap_nnz = cap_col < cap_val ? cap_col : cap_val;
+    if (!ok) {
+        return rf__fail(err, RF_ERR_NOMEM, "out of memory (W entries: %d)",
+                        nnz);
+    }
+    return RF_OK;
+}
