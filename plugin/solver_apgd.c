@@ -249,15 +249,15 @@ void rf__solve_apgd(rf_problem *p, const rf_config *cfg, int threads,
         out->iterations = apgd(&run, gamma, &res);
     } else {
         /* Outer fixed point on the De Saxce shift.  Inner solves are
-           inexact early (1% of the current defect) and tightened when an
+           inexact early (10% of the current defect, at least tol/2) and tightened when an
            inner solve has nothing left to do. */
         int total = 0, stalls = 0;
-        double scale = 0.01;
+        double scale = 0.1;
         double dres = shift_r(p, gamma, threads);
         while (total < cfg->max_iter &&
                !(cfg->tol > 0.0 && dres <= cfg->tol)) {
             run.rr = w->u3;
-            run.tol = cfg->tol > 0.0 ? fmax(1e-3 * cfg->tol, scale * dres)
+            run.tol = cfg->tol > 0.0 ? fmax(0.5 * cfg->tol, scale * dres)
                                      : 0.0;
             run.max_iter = cfg->max_iter - total;
             if (cfg->tol == 0.0 && run.max_iter > 25) {
