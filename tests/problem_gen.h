@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double gen_dot(const double *a, const double *b, int n)
+static inline double gen_dot(const double *a, const double *b, int n)
 {
     double s = 0.0;
     for (int i = 0; i < n; ++i) {
@@ -29,7 +29,7 @@ static double gen_dot(const double *a, const double *b, int n)
     return s;
 }
 
-static void gen_unit(rf_rng *r, double v[3])
+static inline void gen_unit(rf_rng *r, double v[3])
 {
     double l;
     do {
@@ -44,7 +44,7 @@ static void gen_unit(rf_rng *r, double v[3])
 }
 
 /* Random rotation matrix (row-major) from a random unit quaternion. */
-static void gen_rotation(rf_rng *r, double R[9])
+static inline void gen_rotation(rf_rng *r, double R[9])
 {
     double q[4], l;
     do {
@@ -64,7 +64,7 @@ static void gen_rotation(rf_rng *r, double R[9])
 
 /* Random dynamic body: mass in [0.5, 2] kg, principal inertia in
    [0.05, 0.5] kg m^2 in a random orientation; velocities ~ 1. */
-static void gen_body(rf_rng *r, rf_body_desc *b, double inertia[9])
+static inline void gen_body(rf_rng *r, rf_body_desc *b, double inertia[9])
 {
     memset(b, 0, sizeof *b);
     b->flags = RF_BODY_DYNAMIC;
@@ -102,7 +102,7 @@ static void gen_body(rf_rng *r, rf_body_desc *b, double inertia[9])
 
 /* Random contact between a and b: random frame, lever arms ~0.5 m,
    mu in [0.1, 1], rho, sigma in [0.01, 0.2] m (or zero with some odds). */
-static void gen_contact(rf_rng *r, int a, int b, rf_contact_desc *c)
+static inline void gen_contact(rf_rng *r, int a, int b, rf_contact_desc *c)
 {
     memset(c, 0, sizeof *c);
     c->body_a = a;
@@ -120,7 +120,7 @@ static void gen_contact(rf_rng *r, int a, int b, rf_contact_desc *c)
 
 /* Planted point of one contact in a chosen regime: 0 stick (interior),
    1 separate (gamma = 0), 2 anything (random z). */
-static void gen_plant_z(rf_rng *r, int regime, double mu, double rho,
+static inline void gen_plant_z(rf_rng *r, int regime, double mu, double rho,
                         double sigma, double z[6])
 {
     for (int k = 0; k < 6; ++k) {
@@ -145,7 +145,7 @@ static void gen_plant_z(rf_rng *r, int regime, double mu, double rho,
 }
 
 /* u* from gamma* and z for a model (see the file comment). */
-static void gen_planted_u(const double z[6], double mu, double rho,
+static inline void gen_planted_u(const double z[6], double mu, double rho,
                           double sigma, int desaxce, double g[6], double u[6])
 {
     rf_project_contact(z, mu, rho, sigma, g);
@@ -160,7 +160,7 @@ static void gen_planted_u(const double z[6], double mu, double rho,
 
 /* Local-form planted problem with nc contacts: W = 0.5 A^T A / m + 0.5 I
    (eigenvalues in [0.5, ~2.5]).  Fills p and gstar (6 nc). */
-static rf_status gen_local_planted(rf_rng *r, int nc, int desaxce,
+static inline rf_status gen_local_planted(rf_rng *r, int nc, int desaxce,
                                    rf_problem *p, double *gstar)
 {
     const int m = 6 * nc;
@@ -209,7 +209,7 @@ static rf_status gen_local_planted(rf_rng *r, int nc, int desaxce,
    between body 0 and the world and contact i between bodies i-1 and i
    (nc = nb, so D is square and generically invertible: N is SPD and the
    solution unique).  The contact biases carry the planted velocity. */
-static rf_status gen_body_planted(rf_rng *r, int nb, int desaxce,
+static inline rf_status gen_body_planted(rf_rng *r, int nb, int desaxce,
                                   rf_problem *p, double *gstar)
 {
     rf_error err;
