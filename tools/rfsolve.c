@@ -1,0 +1,215 @@
+/*
+ * rfsolve: solve a rolling-friction problem file and report.
+ *
+ *   rfsolve FILE [--model associated|desaxce] [--solver jacobi|gs|gs-colored|apgd]
+ *                [--tol T] [--max-iter N] [--threads N]
+ *                [--write-solution OUT] [--quiet]
+ *
+ * The last line printed is a one-line JSON summary.  Exit status: 0
+ * converged, 1 not converged, 2 bad input.
+ */
+#include "rollfric/rollfric.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *USAGE =
+    "usage: rfsolve FILE [--model associated|desaxce]\n"
+    "               [--solver jacobi|gs|gs-colored|apgd] [--tol T]\n"
+    "               [--max-iter N] [--threads N] [--write-solution OUT]\n"
+    "               [--quiet]\n"
+    "Solves the rolling-friction problem in FILE (Siconos format, dimension\n"
+    "5 or 6) and prints a JSON summary as the last line.\n"
+    "Defaults: --model desaxce --solver apgd --tol 1e-10 --max-iter 100000.\n"
+    "Exit status: 0 converged, 1 not converged, 2 bad input.\n";
+
+static const char *SOLVERS[] = {"jacobi", "gs", "gs-colored", "apgd"};
+static const char *MODELS[] = {"associated", "desaxce"};
+
+typedef struct options {
+    const char *file;
+    const char *solution;
+    rf_config cfg;
+    int quiet;
+} options;
+
+static int lookup(const char *s, const char *const *names, int n)
+{
+    for (int i = 0; i < n; ++i) {
+        if (strcmp(s, names[i]) == 0) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+static int parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0' || errno != 0) {
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+static int parse_int(const char *s, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end != '\0' || errno != 0 || v < -2147483647L ||
+        v > 2147483647L) {
+        return 0;
+    }
+    *out = (int)v;
+    return 1;
+}
+
+/* Returns 0 ok, 1 --help, 2 error (message printed). */
+static int parse_args(int argc, char **argv, options *o)
+{
+    rf_config_default(&o->cfg);
+    o->cfg.model = RF_MODEL_DESAXCE;
+    o->cfg.tol = 1e-10;
+    o->cfg.max_iter = 100000;
+    o->cfg.warm_start = 0;
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        int ok = 1, takes = 1;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            return 1;
+        } else if (strcmp(a, "--quiet") == 0) {
+            o->quiet = 1;
+            takes = 0;
+        } else if (a[0] == '-' && a[1] == '-' && val == NULL) {
+            fprintf(stderr, "rfsolve: %s needs a value\n", a);
+            return 2;
+        } else if (strcmp(a, "--model") == 0) {
+            int k = lookup(val, MODELS, 2);
+            ok = k >= 0;
+            o->cfg.model = (rf_model)(ok ? k : 0);
+        } else if (strcmp(a, "--solver") == 0) {
+            int k = lookup(val, SOLVERS, 4);
+            ok = k >= 0;
+            o->cfg.solver = (rf_solver_kind)(ok ? k : 0);
+        } else if (strcmp(a, "--tol") == 0) {
+            ok = parse_double(val, &o->cfg.tol);
+        } else if (strcmp(a, "--max-iter") == 0) {
+            ok = parse_int(val, &o->cfg.max_iter);
+        } else if (strcmp(a, "--threads") == 0) {
+            ok = parse_int(val, &o->cfg.threads);
+        } else if (strcmp(a, "--write-solution") == 0) {
+            o->solution = val;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, "rfsolve: unknown option %s\n%s", a, USAGE);
+            return 2;
+        } else if (o->file == NULL) {
+            o->file = a;
+            takes = 0;
+        } else {
+            fprintf(stderr, "rfsolve: more than one FILE (%s)\n", a);
+            return 2;
+        }
+        if (!ok) {
+            fprintf(stderr, "rfsolve: bad value for %s: %s\n", a, val);
+            return 2;
+        }
+        i += takes;
+    }
+    if (o->file == NULL) {
+        fprintf(stderr, "rfsolve: no FILE given\n%s", USAGE);
+        return 2;
+    }
+    rf_error err;
+    if (rf_config_validate(&o->cfg, &err) != RF_OK) {
+        fprintf(stderr, "rfsolve: %s\n", err.message);
+        return 2;
+    }
+    return 0;
+}
+
+static int write_solution(const char *path, const double *g, int nc, int dim)
+{
+    FILE *f = fopen(path, "w");
+    if (f == NULL) {
+        fprintf(stderr, "rfsolve: cannot write %s: %s\n", path,
+                strerror(errno));
+        return 0;
+    }
+    for (int i = 0; i < nc; ++i) {
+        double c[6];
+        memcpy(c, g + 6 * i, sizeof c);
+        if (dim == 5) {
+            rf_contact_to_dim5(g + 6 * i, c);
+        }
+        for (int k = 0; k < dim; ++k) {
+            fprintf(f, "%s%.17g", k ? " " : "", c[k]);
+        }
+        fputc('\n', f);
+    }
+    int ok = !ferror(f);
+    ok &= fclose(f) == 0;
+    if (!ok) {
+        fprintf(stderr, "rfsolve: error writing %s\n", path);
+    }
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    options o = {0};
+    int rc = parse_args(argc, argv, &o);
+    if (rc == 1) {
+        fputs(USAGE, stdout);
+        return 0;
+    }
+    if (rc != 0) {
+        return 2;
+    }
+    rf_problem *p = NULL;
+    rf_error err;
+    int dim = 0;
+    if (rf_problem_create(&p, &err) != RF_OK ||
+        rf_problem_read(p, o.file, &dim, &err) != RF_OK) {
+        fprintf(stderr, "rfsolve: %s\n", err.message);
+        rf_problem_destroy(p);
+        return 2;
+    }
+    const int nc = rf_problem_num_contacts(p);
+    double *g = calloc((size_t)6 * nc + 1, sizeof(double));
+    rf_stats st = {0};
+    if (g == NULL || rf_solve(p, &o.cfg, g, &st, &err) != RF_OK) {
+        fprintf(stderr, "rfsolve: %s\n", g ? err.message : "out of memory");
+        free(g);
+        rf_problem_destroy(p);
+        return 2;
+    }
+    if (!o.quiet) {
+        printf("%s: %d contacts (dimension %d), %s model, %s solver\n", o.file,
+               nc, dim, MODELS[o.cfg.model], SOLVERS[o.cfg.solver]);
+        printf("%s after %d iterations: residual %.3e (tol %.1e) in %.3f ms\n",
+               st.converged ? "converged" : "NOT converged", st.iterations,
+               st.residual, o.cfg.tol, 1e3 * st.seconds);
+    }
+    int ok = 1;
+    if (o.solution != NULL) {
+        ok = write_solution(o.solution, g, nc, dim);
+    }
+    printf("{\"contacts\":%d, \"dimension\":%d, \"solver\":\"%s\", "
+           "\"model\":\"%s\", \"iterations\":%d, \"residual\":%.6e, "
+           "\"converged\":%s, \"seconds\":%.6e}\n",
+           nc, dim, SOLVERS[o.cfg.solver], MODELS[o.cfg.model], st.iterations,
+           st.residual, st.converged ? "true" : "false", st.seconds);
+    free(g);
+    rf_problem_destroy(p);
+    if (!ok) {
+        return 2;
+    }
+    return st.converged ? 0 : 1;
+}
