@@ -162,9 +162,10 @@ static rf_status read_int_line(reader *r, int n, int *out, const char *what)
 {
     rf_status st = expect_line(r, what);
     for (int k = 0; st == RF_OK && k < n; ++k) {
-        double v;
+        double v = 0.0;
         st = read_number(r, what, &v);
-        if (st == RF_OK && (v != (double)(int)v || v < 0.0 || v > 1e8)) {
+        /* range first: converting an out-of-range double to int is UB */
+        if (st == RF_OK && (v < 0.0 || v > 1e8 || v != (double)(int)v)) {
             st = rf__fail(r->err, RF_ERR_FORMAT,
                           "%s:%d: expected %s (a non-negative integer), "
                           "found %g", r->path, r->line, what, v);

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Install what rollfric needs from Debian 12 packages, only what is missing.
+# Sourced by scripts/test.sh and scripts/demo.sh; safe to run again.
+#   RF_EXTRA_PACKAGES  more packages to install (space separated)
+set -eu
+
+rf_packages="build-essential cmake pkg-config libbullet-dev gnuplot-nox ${RF_EXTRA_PACKAGES:-}"
+
+rf_missing=""
+for pkg in $rf_packages; do
+    if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+        rf_missing="$rf_missing $pkg"
+    fi
+done
+
+if [ -n "$rf_missing" ]; then
+    echo "rollfric: installing$rf_missing" >&2
+    if [ "$(id -u)" -eq 0 ]; then
+        rf_sudo=""
+    elif command -v sudo >/dev/null 2>&1; then
+        rf_sudo="sudo"
+    else
+        echo "rollfric: please install as root:$rf_missing" >&2
+        exit 1
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    $rf_sudo apt-get update -qq >/dev/null
+    # shellcheck disable=SC2086
+    $rf_sudo apt-get install -y -qq --no-install-recommends $rf_missing >/dev/null
+fi

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# rfsolve command-line contract (issue #2): JSON summary last, exit codes
+# 0 converged / 1 not converged / 2 bad input, solution file layout.
+# usage: rfsolve_cli.sh RFSOLVE DATA_DIR
+set -u
+rfsolve=$1
+data=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0 passes=0
+check() { # name, condition result (0 = pass)
+    if [ "$2" -eq 0 ]; then passes=$((passes + 1)); echo "[ OK ] $1"
+    else fails=$((fails + 1)); echo "[FAIL] $1"; fi
+}
+
+"$rfsolve" --help >"$tmp/out" 2>&1; rc=$?
+grep -q "usage: rfsolve" "$tmp/out"; check "--help prints usage, exit 0" $((rc + $?))
+
+"$rfsolve" "$data/RFC3D_sphere_1.dat" --model desaxce --write-solution "$tmp/sol" >"$tmp/out" 2>&1; rc=$?
+last=$(tail -n 1 "$tmp/out")
+check "sphere file converges (exit 0)" $rc
+case "$last" in
+  '{'*'"contacts":1,'*'"converged":true'*'}') check "last line is the JSON summary" 0 ;;
+  *) echo "last line: $last"; check "last line is the JSON summary" 1 ;;
+esac
+res=$(printf '%s\n' "$last" | sed -n 's/.*"residual":\([^,]*\),.*/\1/p')
+awk -v r="$res" 'BEGIN { exit !(r != "" && r + 0 <= 1e-10) }'
+check "reported residual <= 1e-10 ($res)" $?
+[ "$(wc -l <"$tmp/sol")" -eq 1 ] && [ "$(awk '{print NF}' "$tmp/sol")" -eq 5 ]
+check "solution: 1 line of 5 numbers for a dimension-5 file" $?
+
+"$rfsolve" "$data/RFC3D_cube_1.dat" --solver jacobi --max-iter 2 --quiet >"$tmp/out" 2>&1; rc=$?
+[ $rc -eq 1 ] && tail -n 1 "$tmp/out" | grep -q '"converged":false'
+check "2 Jacobi iterations on the cube file: not converged, exit 1" $?
+
+printf '5\n1\n0\n5\n5\n5 5\n1 0 0 0 0\n0 1 0 0\n' >"$tmp/bad.dat"
+"$rfsolve" "$tmp/bad.dat" >"$tmp/out" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q "bad.dat:8" "$tmp/out"
+check "malformed file: exit 2 and the line named" $?
+
+"$rfsolve" "$tmp/missing.dat" >"$tmp/out" 2>&1
+check "missing file: exit 2" $(( $? == 2 ? 0 : 1 ))
+"$rfsolve" "$data/RFC3D_cube_1.dat" --solver nope >"$tmp/out" 2>&1
+check "unknown solver: exit 2" $(( $? == 2 ? 0 : 1 ))
+"$rfsolve" "$data/RFC3D_cube_1.dat" --tol -1 >"$tmp/out" 2>&1
+check "negative tolerance: exit 2" $(( $? == 2 ? 0 : 1 ))
+"$rfsolve" >"$tmp/out" 2>&1
+check "no file: exit 2" $(( $? == 2 ? 0 : 1 ))
+
+echo "$passes passed, $fails failed"
+[ $fails -eq 0 ]
