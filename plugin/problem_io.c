@@ -397,6 +397,11 @@ rf_status rf_problem_read(rf_problem *p, const char *path, int *dim,
     free(r.buf);
     if (st == RF_OK) {
         st = install(&d, p, err);
+        if (st != RF_OK && err != NULL) { /* name the file in the message */
+            char msg[sizeof err->message];
+            snprintf(msg, sizeof msg, "%s", err->message);
+            rf__fail(err, st, "%s: %s", path, msg);
+        }
     }
     if (st == RF_OK) {
         if (dim != NULL) {
