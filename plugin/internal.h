@@ -59,10 +59,11 @@ typedef struct rf_work {
     double *r;                 /* free local velocity r (q in local form) */
     double *best;              /* best iterate so far */
     double *step;              /* (ncon) per contact step length */
-    /* GS only, (ncon x 36) each: W_ii and its Cholesky factor (lower,
-       row-major; ok flag in chol_ok) */
-    double *wblk, *wchol;
-    unsigned char *chol_ok;    /* (ncon) */
+    /* GS only: per contact the part scaling s = (s_n, s_t, s_spin, s_roll)
+       (ncon x 4), the scaled block S W_ii S and its Cholesky factor (ncon x
+       36 each, row-major, lower; ok flag in chol_ok (ncon)) */
+    double *wscale, *wblk, *wchol;
+    unsigned char *chol_ok;
     /* per body, (nbody x 6) each: linear then angular velocity */
     double *bv0, *bv1;
     /* body -> contacts index over dynamic bodies: bc_ptr (nbody + 1),
@@ -119,7 +120,7 @@ int rf__all_finite(const double *x, size_t n);
 /* Grow *ptr to hold at least n elements of size elem (contents kept). */
 int rf__grow(void **ptr, int *cap, int n, size_t elem);
 rf_status rf__work_reserve(rf_problem *p, rf_error *err);
-/* The GS arrays (wblk, wchol, chol_ok). */
+/* The GS arrays (wscale, wblk, wchol, chol_ok). */
 rf_status rf__work_reserve_blocks(rf_problem *p, rf_error *err);
 /* Resolved OpenMP thread count: requested if > 0, else OpenMP's default. */
 int rf__threads(int requested);

@@ -9,13 +9,21 @@
  *   find g in Y_i:  u_i + W_ii (g - gamma_i) = u'  with  u'_hat in Y_i*,
  *                   <g, u'_hat> = 0,
  *
- * solved as follows (the "local solve"):
- *   1. stick test: g = gamma_i - W_ii^-1 u_i (Cholesky of W_ii, computed
- *      once per solve); if g lies in Y_i it is the exact answer for both
- *      models (u' = 0, so u'_hat = 0);
- *   2. otherwise projected fixed-point steps g <- Proj(g - t u'_hat) with
- *      t = omega / lambda_max(W_ii) (Acary (64) on one contact), at most
- *      cfg->local_iter of them, stopping when the step stalls.
+ * solved as follows (the "local solve"), in scaled variables:
+ *   0. scaling: forces and torques have different units, and W_ii mixes
+ *      1/m with 1/I, so plain projected steps crawl along the badly
+ *      scaled directions.  A scaling that is uniform within each part
+ *      (normal; sliding pair; spin; rolling pair), g = S g', keeps the
+ *      cone family: mu gn >= |g_t| becomes (mu s_n / s_t) g'n >= |g'_t|,
+ *      and likewise for rho, sigma and the De Saxce shift.  We take
+ *      s = 1/sqrt(diagonal of W_ii) per part, so S W_ii S has a unit
+ *      diagonal and the projection stays exact;
+ *   1. stick test: g' = gamma'_i - W'^-1 u'_i (Cholesky of W', once per
+ *      solve); if g' lies in the scaled cone it is the exact answer for
+ *      both models (u' = 0, so u'_hat = 0);
+ *   2. otherwise projected fixed-point steps g' <- Proj(g' - t u'_hat)
+ *      with t = omega / lambda_max(W') (Acary (64) on one contact), at
+ *      most cfg->local_iter of them, stopping when the step stalls.
  * Inexact local solves are fine: every visit is a descent step of block
  * coordinate descent on the QP (42), which converges to its solution.
  *
@@ -28,7 +36,8 @@
  * (local form), so they run in parallel without races, and the result is
  * independent of the thread count.
  *
- * Work: wblk = W_ii, wchol = Cholesky(W_ii), step = t / omega, bv1 = vel,
+ * Work: wscale = s, wblk = S W_ii S, wchol = its Cholesky factor,
+ * step = 1 / lambda_max(S W_ii S), bv1 = vel,
  * u0 = N gamma + r after each sweep, best.
  */
 #include "internal.h"
@@ -123,14 +132,38 @@ static double block_lambda_max(const double A[36])
     return fmin(1.02 * lam, gersh);
 }
 
+/* Part of each component: 0 normal, 1 sliding, 2 spin, 3 rolling. */
+static const int PART[6] = {0, 1, 1, 2, 3, 3};
+
+/* Part scaling s = 1/sqrt(mean diagonal of the part), 1 for an empty
+   part. */
+static void part_scaling(const double A[36], double s[4])
+{
+    double d[4] = {0.0, 0.0, 0.0, 0.0};
+    const double cnt[4] = {1.0, 2.0, 1.0, 2.0};
+    for (int k = 0; k < 6; ++k) {
+        d[PART[k]] += A[7 * k];
+    }
+    for (int q = 0; q < 4; ++q) {
+        double m = d[q] / cnt[q];
+        s[q] = m > RF_MINVAL ? 1.0 / sqrt(m) : 1.0;
+    }
+}
+
 static void prepare_blocks(rf_problem *p, int threads)
 {
     rf_work *w = &p->work;
     const int ncon = p->ncon;
 #pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
     for (int i = 0; i < ncon; ++i) {
-        double *A = w->wblk + 36 * i;
+        double *A = w->wblk + 36 * i, *s = w->wscale + 4 * i;
         rf__diag_block(p, i, A);
+        part_scaling(A, s);
+        for (int r = 0; r < 6; ++r) {
+            for (int c = 0; c < 6; ++c) {
+                A[6 * r + c] *= s[PART[r]] * s[PART[c]];
+            }
+        }
         w->chol_ok[i] = (unsigned char)cholesky6(A, w->wchol + 36 * i);
         double lm = block_lambda_max(A);
         w->step[i] = lm > RF_MINVAL ? 1.0 / lm : 0.0;
@@ -158,26 +191,32 @@ static void local_solve(const rf_problem *p, const rf_config *cfg, double omega,
                         int i, double gi[6], const double ui[6])
 {
     const rf_work *w = &p->work;
-    const double mu = p->con_mu[i], rho = p->con_rho[i],
-                 sigma = p->con_sigma[i];
+    const double *s = w->wscale + 4 * i;
+    /* scaled coefficients: mu' = mu s_n / s_t, ... (see the file comment) */
+    const double mu = p->con_mu[i] * s[0] / s[1];
+    const double sigma = p->con_sigma[i] * s[0] / s[2];
+    const double rho = p->con_rho[i] * s[0] / s[3];
     const double *A = w->wblk + 36 * i;
+    double u[6], g[6];
+    for (int k = 0; k < 6; ++k) {
+        u[k] = ui[k] * s[PART[k]];
+        g[k] = gi[k] / s[PART[k]];
+    }
+    int done = 0;
     if (w->chol_ok[i]) {
-        double d[6], g[6];
-        cholesky6_solve(w->wchol + 36 * i, ui, d);
+        double d[6], gs[6];
+        cholesky6_solve(w->wchol + 36 * i, u, d);
         for (int k = 0; k < 6; ++k) {
-            g[k] = gi[k] - d[k];
+            gs[k] = g[k] - d[k];
         }
-        if (in_cone(g, mu, rho, sigma)) {
-            memcpy(gi, g, sizeof g);
-            return;
+        if (in_cone(gs, mu, rho, sigma)) {
+            memcpy(g, gs, sizeof g);
+            done = 1;
         }
     }
     const double t = omega * w->step[i];
     const int desaxce = cfg->model == RF_MODEL_DESAXCE;
-    double u[6], g[6];
-    memcpy(u, ui, sizeof u);
-    memcpy(g, gi, sizeof g);
-    for (int it = 0; it < cfg->local_iter; ++it) {
+    for (int it = 0; !done && it < cfg->local_iter; ++it) {
         double z[6], pz[6], d[6], Ad[6];
         double shift = desaxce ? rf__desaxce_shift(u, mu, rho, sigma) : 0.0;
         for (int k = 0; k < 6; ++k) {
@@ -196,11 +235,11 @@ static void local_solve(const rf_problem *p, const rf_config *cfg, double omega,
             u[k] += Ad[k];
         }
         memcpy(g, pz, sizeof g);
-        if (dn <= 1e-30 * gn) { /* stalled at rounding level */
-            break;
-        }
+        done = dn <= 1e-30 * gn; /* stalled at rounding level */
     }
-    memcpy(gi, g, sizeof g);
+    for (int k = 0; k < 6; ++k) {
+        gi[k] = g[k] * s[PART[k]];
+    }
 }
 
 /* Visit contact i: local velocity, local solve, state update. */

@@ -98,9 +98,10 @@ rf_status rf__work_reserve_blocks(rf_problem *p, rf_error *err)
     const grow_item blk[] = {
         {(void **)&w->wblk, 36 * sizeof(double)},
         {(void **)&w->wchol, 36 * sizeof(double)},
+        {(void **)&w->wscale, 4 * sizeof(double)},
         {(void **)&w->chol_ok, 1},
     };
-    if (!grow_all(blk, 3, &w->cap_blk, p->ncon + 1)) {
+    if (!grow_all(blk, 4, &w->cap_blk, p->ncon + 1)) {
         return rf__fail(err, RF_ERR_NOMEM,
                         "out of memory for %d diagonal blocks", p->ncon);
     }
@@ -136,6 +137,7 @@ void rf__work_free(rf_work *w)
     free(w->wblk);
     free(w->wchol);
     free(w->chol_ok);
+    free(w->wscale);
     free(w->color_mark);
     free(w->bv0);
     free(w->bv1);
