@@ -171,6 +171,17 @@ rf_status rf__check_complete(const rf_problem *p, const char *fn,
                              rf_error *err);
 
 /* --- reductions (residual.c) --- */
+/* Number of reduction blocks for ncon contacts. */
+static inline int rf__num_blocks(int ncon)
+{
+    return (ncon + RF_REDUCE_BLOCK - 1) / RF_REDUCE_BLOCK;
+}
+/* Contacts [*lo, *hi) of reduction block k. */
+static inline void rf__block_range(int k, int ncon, int *lo, int *hi)
+{
+    *lo = k * RF_REDUCE_BLOCK;
+    *hi = *lo + RF_REDUCE_BLOCK < ncon ? *lo + RF_REDUCE_BLOCK : ncon;
+}
 /* Sum of f over blocks, deterministic: partial per RF_REDUCE_BLOCK
    contacts, then added in order. */
 double rf__dot(const rf_problem *p, const double *a, const double *b,

@@ -17,20 +17,15 @@
 
 #include <string.h>
 
-static int num_blocks(int ncon)
-{
-    return (ncon + RF_REDUCE_BLOCK - 1) / RF_REDUCE_BLOCK;
-}
-
 double rf__dot(const rf_problem *p, const double *a, const double *b,
                int threads)
 {
     double *part = p->work.partial;
-    const int nblk = num_blocks(p->ncon), ncon = p->ncon;
+    const int nblk = rf__num_blocks(p->ncon), ncon = p->ncon;
 #pragma omp parallel for schedule(static) num_threads(threads) if (nblk > 2)
     for (int k = 0; k < nblk; ++k) {
-        int lo = k * RF_REDUCE_BLOCK;
-        int hi = lo + RF_REDUCE_BLOCK < ncon ? lo + RF_REDUCE_BLOCK : ncon;
+        int lo, hi;
+        rf__block_range(k, ncon, &lo, &hi);
         double s = 0.0;
         for (int j = 6 * lo; j < 6 * hi; ++j) {
             s += a[j] * b[j];
@@ -71,11 +66,11 @@ double rf__residual(const rf_problem *p, rf_model model, const double *gamma,
                     const double *u, const double *r, int threads)
 {
     double *part = p->work.partial;
-    const int nblk = num_blocks(p->ncon), ncon = p->ncon;
+    const int nblk = rf__num_blocks(p->ncon), ncon = p->ncon;
 #pragma omp parallel for schedule(static) num_threads(threads) if (nblk > 2)
     for (int k = 0; k < nblk; ++k) {
-        int lo = k * RF_REDUCE_BLOCK;
-        int hi = lo + RF_REDUCE_BLOCK < ncon ? lo + RF_REDUCE_BLOCK : ncon;
+        int lo, hi;
+        rf__block_range(k, ncon, &lo, &hi);
         double s[4] = {0.0, 0.0, 0.0, 0.0};
         for (int i = lo; i < hi; ++i) {
             const double *g = gamma + 6 * i, *ui = u + 6 * i, *ri = r + 6 * i;

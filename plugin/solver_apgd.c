@@ -42,11 +42,6 @@ typedef struct apgd_run {
     int threads;
 } apgd_run;
 
-static int num_blocks(int ncon)
-{
-    return (ncon + RF_REDUCE_BLOCK - 1) / RF_REDUCE_BLOCK;
-}
-
 /* out = N x + rr */
 static void apply_op(const apgd_run *run, const double *x, double *out)
 {
@@ -84,11 +79,13 @@ static void trial_sums(const rf_problem *p, const double *x, const double *xn,
                        const double *rr, int threads, double s[4])
 {
     double *part = p->work.partial;
-    const int nblk = num_blocks(p->ncon), m = 6 * p->ncon;
+    const int nblk = rf__num_blocks(p->ncon);
 #pragma omp parallel for schedule(static) num_threads(threads) if (nblk > 2)
     for (int b = 0; b < nblk; ++b) {
-        int lo = 6 * b * RF_REDUCE_BLOCK;
-        int hi = lo + 6 * RF_REDUCE_BLOCK < m ? lo + 6 * RF_REDUCE_BLOCK : m;
+        int lo, hi;
+        rf__block_range(b, p->ncon, &lo, &hi);
+        lo *= 6; /* entries, 6 per contact */
+        hi *= 6;
         double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;
         for (int j = lo; j < hi; ++j) {
             double d = xn[j] - y[j];
@@ -117,11 +114,13 @@ static double extrapolate(const rf_problem *p, const double *x,
                           double *y, double *Uy, int threads)
 {
     double *part = p->work.partial;
-    const int nblk = num_blocks(p->ncon), m = 6 * p->ncon;
+    const int nblk = rf__num_blocks(p->ncon);
 #pragma omp parallel for schedule(static) num_threads(threads) if (nblk > 2)
     for (int b = 0; b < nblk; ++b) {
-        int lo = 6 * b * RF_REDUCE_BLOCK;
-        int hi = lo + 6 * RF_REDUCE_BLOCK < m ? lo + 6 * RF_REDUCE_BLOCK : m;
+        int lo, hi;
+        rf__block_range(b, p->ncon, &lo, &hi);
+        lo *= 6; /* entries, 6 per contact */
+        hi *= 6;
         double f = 0.0;
         for (int j = lo; j < hi; ++j) {
             y[j] = xn[j] + beta * (xn[j] - x[j]);

@@ -75,7 +75,7 @@ rf_status rf__work_reserve(rf_problem *p, rf_error *err)
         {(void **)&w->bc_ptr, sizeof(int)},
     };
     const int ncon = p->ncon;
-    const int nblocks = (ncon + RF_REDUCE_BLOCK - 1) / RF_REDUCE_BLOCK;
+    const int nblocks = rf__num_blocks(ncon);
     /* color_ptr needs ncolor + 1 <= ncon + 1 entries. */
     if (!grow_all(con, (int)(sizeof con / sizeof con[0]), &w->cap_con,
                   ncon + 1) ||
