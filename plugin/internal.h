@@ -57,12 +57,13 @@ typedef struct rf_work {
     double *g0, *g1, *g2, *g3; /* gamma iterates / scratch */
     double *u0, *u1, *u2, *u3; /* local velocities N gamma + r / scratch */
     double *r;                 /* free local velocity r (q in local form) */
+    double *rs, *sx;           /* scaled r and a scaled-product scratch */
+    double *wscale;            /* (ncon x 4) part scaling, rf__part_scaling */
     double *best;              /* best iterate so far */
     double *step;              /* (ncon) per contact step length */
-    /* GS only: per contact the part scaling s = (s_n, s_t, s_spin, s_roll)
-       (ncon x 4), the scaled block S W_ii S and its Cholesky factor (ncon x
+    /* GS only: the scaled block S W_ii S and its Cholesky factor (ncon x
        36 each, row-major, lower; ok flag in chol_ok (ncon)) */
-    double *wscale, *wblk, *wchol;
+    double *wblk, *wchol;
     unsigned char *chol_ok;
     /* per body, (nbody x 6) each: linear then angular velocity */
     double *bv0, *bv1;
@@ -120,7 +121,7 @@ int rf__all_finite(const double *x, size_t n);
 /* Grow *ptr to hold at least n elements of size elem (contents kept). */
 int rf__grow(void **ptr, int *cap, int n, size_t elem);
 rf_status rf__work_reserve(rf_problem *p, rf_error *err);
-/* The GS arrays (wscale, wblk, wchol, chol_ok). */
+/* The GS arrays (wblk, wchol, chol_ok). */
 rf_status rf__work_reserve_blocks(rf_problem *p, rf_error *err);
 /* Resolved OpenMP thread count: requested if > 0, else OpenMP's default. */
 int rf__threads(int requested);
@@ -186,9 +187,39 @@ static inline void rf__block_range(int k, int ncon, int *lo, int *hi)
    contacts, then added in order. */
 double rf__dot(const rf_problem *p, const double *a, const double *b,
                int threads);
-/* Residual of gamma given u = N gamma + r and r. */
+/* Residual of gamma given u = N gamma + r and r.  With scale != NULL the
+   arguments are part-scaled (gamma = S gamma', u' = S u, r' = S r) and
+   the residual is measured in the original variables. */
 double rf__residual(const rf_problem *p, rf_model model, const double *gamma,
-                    const double *u, const double *r, int threads);
+                    const double *u, const double *r, const double *scale,
+                    int threads);
+
+/* --- part scaling (solve.c) ---
+   A scaling uniform within each part of a contact (normal; sliding pair;
+   spin; rolling pair), gamma = S gamma', maps the cone family onto itself:
+   mu gn >= |g_t| becomes (mu s_n / s_t) g'n >= |g'_t|, likewise for rho
+   and sigma, and the De Saxce shift keeps its form with the same scaled
+   coefficients.  With s = 1/sqrt(mean diagonal of W_ii per part), the
+   scaled problem (S N S, S r) has a unit diagonal: forces and torques are
+   put on one footing and first-order methods stop crawling along the
+   badly scaled directions, while the projection stays exact. */
+/* Component -> part: 0 normal, 1 sliding, 2 spin, 3 rolling. */
+static const int RF_PART[6] = {0, 1, 1, 2, 3, 3};
+/* scale (ncon x 4) from the diagonal blocks. */
+void rf__part_scaling(rf_problem *p, double *scale, int threads);
+/* Coefficients of contact i in scaled variables. */
+static inline void rf__scaled_coef(const rf_problem *p, const double *scale,
+                                   int i, double *mu, double *rho,
+                                   double *sigma)
+{
+    const double *s = scale + 4 * i;
+    *mu = p->con_mu[i] * s[0] / s[1];
+    *sigma = p->con_sigma[i] * s[0] / s[2];
+    *rho = p->con_rho[i] * s[0] / s[3];
+}
+/* out = S x (dir > 0) or S^-1 x (dir < 0), per contact; out may be x. */
+void rf__scale_vec(const rf_problem *p, const double *scale, int dir,
+                   const double *x, double *out, int threads);
 
 /* --- solvers --- */
 /* What a solver reports back to rf_solve. */

@@ -63,7 +63,8 @@ static double contact_defect2(const rf_problem *p, rf_model model, int i,
 }
 
 double rf__residual(const rf_problem *p, rf_model model, const double *gamma,
-                    const double *u, const double *r, int threads)
+                    const double *u, const double *r, const double *scale,
+                    int threads)
 {
     double *part = p->work.partial;
     const int nblk = rf__num_blocks(p->ncon), ncon = p->ncon;
@@ -73,7 +74,13 @@ double rf__residual(const rf_problem *p, rf_model model, const double *gamma,
         rf__block_range(k, ncon, &lo, &hi);
         double s[4] = {0.0, 0.0, 0.0, 0.0};
         for (int i = lo; i < hi; ++i) {
-            const double *g = gamma + 6 * i, *ui = u + 6 * i, *ri = r + 6 * i;
+            double g[6], ui[6], ri[6];
+            for (int c = 0; c < 6; ++c) { /* back to the original variables */
+                double sc = scale ? scale[4 * i + RF_PART[c]] : 1.0;
+                g[c] = gamma[6 * i + c] * sc;
+                ui[c] = u[6 * i + c] / sc;
+                ri[c] = r[6 * i + c] / sc;
+            }
             s[0] += contact_defect2(p, model, i, g, ui);
             for (int c = 0; c < 6; ++c) {
                 s[1] += ri[c] * ri[c];
@@ -175,7 +182,7 @@ rf_status rf_residual(rf_problem *p, rf_model model, const double *gamma,
     double *u = p->work.u0, *r = p->work.u1;
     rf__apply_N(p, gamma, u, 1, rf__threads(0));
     rf__free_velocity(p, r, rf__threads(0));
-    *residual = rf__residual(p, model, gamma, u, r, rf__threads(0));
+    *residual = rf__residual(p, model, gamma, u, r, NULL, rf__threads(0));
     rf__ok(err);
     return RF_OK;
 }

@@ -102,7 +102,8 @@ void rf__tracker_update(rf_tracker *tr, rf_problem *p, const double *g,
     if (!tr->track) {
         return;
     }
-    double res = rf__residual(p, tr->model, g, u, p->work.r, tr->threads);
+    double res =
+        rf__residual(p, tr->model, g, u, p->work.r, NULL, tr->threads);
     if (res < tr->best_res || !isfinite(tr->best_res)) {
         tr->best_res = res;
         memcpy(p->work.best, g, (size_t)6 * p->ncon * sizeof(double));
@@ -123,7 +124,7 @@ void rf__tracker_finish(rf_tracker *tr, rf_problem *p, double *gamma,
         double *u = p->work.u3;
         rf__apply_N(p, gamma, u, 1, tr->threads);
         out->residual =
-            rf__residual(p, tr->model, gamma, u, p->work.r, tr->threads);
+            rf__residual(p, tr->model, gamma, u, p->work.r, NULL, tr->threads);
     }
     out->iterations = it;
     out->converged = tr->tol > 0.0 && out->residual <= tr->tol;
@@ -174,6 +175,37 @@ double rf__estimate_lambda(rf_problem *p, const double *step, int threads)
         lam = sqrt(rf__dot(p, x, x, threads));
     }
     return lam > RF_MINVAL ? lam : 1.0;
+}
+
+void rf__part_scaling(rf_problem *p, double *scale, int threads)
+{
+    const int ncon = p->ncon;
+#pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
+    for (int i = 0; i < ncon; ++i) {
+        double A[36], d[4] = {0.0, 0.0, 0.0, 0.0};
+        const double cnt[4] = {1.0, 2.0, 1.0, 2.0};
+        rf__diag_block(p, i, A);
+        for (int k = 0; k < 6; ++k) {
+            d[RF_PART[k]] += A[7 * k];
+        }
+        for (int q = 0; q < 4; ++q) {
+            double m = d[q] / cnt[q];
+            scale[4 * i + q] = m > RF_MINVAL ? 1.0 / sqrt(m) : 1.0;
+        }
+    }
+}
+
+void rf__scale_vec(const rf_problem *p, const double *scale, int dir,
+                   const double *x, double *out, int threads)
+{
+    const int ncon = p->ncon;
+#pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
+    for (int i = 0; i < ncon; ++i) {
+        for (int k = 0; k < 6; ++k) {
+            double s = scale[4 * i + RF_PART[k]];
+            out[6 * i + k] = dir > 0 ? x[6 * i + k] * s : x[6 * i + k] / s;
+        }
+    }
 }
 
 /* ------------------------------------------------------------------ */

@@ -19,14 +19,22 @@
  * keep U_x = N x + r, and N y + r follows from U_x by the same linear
  * combination as y.
  *
+ * The iteration runs in part-scaled variables (internal.h, "part
+ * scaling"): gamma' = S^-1 gamma, N' = S N S, r' = S r, cone coefficients
+ * mu s_n / s_t, ...  With a unit diagonal, forces and torques weigh alike
+ * and the Lipschitz constant no longer comes from the 1/I terms alone
+ * (8x fewer iterations on a rolling pack).  Residuals are measured in the
+ * original variables.
+ *
  * The De Saxce model is not a QP.  It is solved as a fixed point on the
  * shift s_i = mu|u_t| + rho|w_r| + sigma|w_n| (Acary §3 / the "Cadoux"
  * fixed point): with s frozen, the problem is the associated CCP with
  * r_n + s, solved by APGD warm-started from the last iterate; s is then
  * re-evaluated until the De Saxce residual meets the tolerance.
  *
- * Work: g0 = x_k, g1 = x_{k+1}, g2 = y, u0 = U_x,
- * u1 = U_{x_{k+1}}, u2 = U_y, u3 = shifted r, r, best.  All sums use the
+ * Work: g0 = x_k, g1 = x_{k+1}, g2 = y, u0 = U_x, u1 = U_{x_{k+1}},
+ * u2 = U_y, u3 = shifted r, rs = S r, sx = scratch, wscale = S, step =
+ * the De Saxce shift, r, best.  All sums use the
  * block-ordered partials, so the iterates do not depend on the thread
  * count.
  */
@@ -36,38 +44,47 @@
 
 typedef struct apgd_run {
     rf_problem *p;
-    const double *rr; /* the r of the QP being solved */
+    const double *scale; /* part scaling: the iteration runs on gamma' */
+    const double *rr; /* the r of the QP being solved (scaled) */
     double tol;       /* on the associated residual of (N, rr) */
     int max_iter;
     int threads;
 } apgd_run;
 
-/* out = N x + rr */
-static void apply_op(const apgd_run *run, const double *x, double *out)
+/* out = S N S x + rr (rr may be NULL): the operator in scaled variables,
+   with work.sx as scratch. */
+static void apply_op(const apgd_run *run, const double *x, const double *rr,
+                     double *out)
 {
     rf_problem *p = run->p;
-    rf__apply_N(p, x, out, 0, run->threads);
-    const int m = 6 * p->ncon;
-    const double *rr = run->rr;
-#pragma omp parallel for schedule(static) num_threads(run->threads) if (m > 3072)
-    for (int j = 0; j < m; ++j) {
-        out[j] += rr[j];
+    const int ncon = p->ncon;
+    double *sx = p->work.sx;
+    rf__scale_vec(p, run->scale, 1, x, sx, run->threads);
+    rf__apply_N(p, sx, out, 0, run->threads);
+#pragma omp parallel for schedule(static) num_threads(run->threads) if (ncon > 512)
+    for (int i = 0; i < ncon; ++i) {
+        for (int k = 0; k < 6; ++k) {
+            int j = 6 * i + k;
+            out[j] = out[j] * run->scale[4 * i + RF_PART[k]] +
+                     (rr ? rr[j] : 0.0);
+        }
     }
 }
 
-/* xn = Proj(y - t Uy), per contact. */
-static void project_step(const rf_problem *p, const double *y, const double *Uy,
-                         double t, double *xn, int threads)
+/* xn = Proj(y - t Uy), per contact, on the scaled cones. */
+static void project_step(const apgd_run *run, const double *y,
+                         const double *Uy, double t, double *xn)
 {
+    const rf_problem *p = run->p;
     const int ncon = p->ncon;
-#pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
+#pragma omp parallel for schedule(static) num_threads(run->threads) if (ncon > 512)
     for (int i = 0; i < ncon; ++i) {
-        double z[6];
+        double z[6], mu, rho, sigma;
+        rf__scaled_coef(p, run->scale, i, &mu, &rho, &sigma);
         for (int k = 0; k < 6; ++k) {
             z[k] = y[6 * i + k] - t * Uy[6 * i + k];
         }
-        rf__project6(z, p->con_mu[i], p->con_rho[i], p->con_sigma[i],
-                     xn + 6 * i);
+        rf__project6(z, mu, rho, sigma, xn + 6 * i);
     }
 }
 
@@ -146,7 +163,7 @@ static double initial_L(const apgd_run *run, const double *x0)
     for (int j = 0; j < m; ++j) {
         w->g1[j] = x0[j] - 1.0;
     }
-    rf__apply_N(p, w->g1, w->u1, 0, run->threads);
+    apply_op(run, w->g1, NULL, w->u1);
     double num = rf__dot(p, w->u1, w->u1, run->threads);
     double den = rf__dot(p, w->g1, w->g1, run->threads);
     double L = sqrt(num / fmax(den, RF_MINVAL));
@@ -166,8 +183,9 @@ static int apgd(const apgd_run *run, double *gamma, double *res)
 
     double L = initial_L(run, gamma);
     memcpy(x, gamma, bytes);
-    apply_op(run, x, Ux);
-    double best = rf__residual(p, RF_MODEL_ASSOCIATED, x, Ux, rr, run->threads);
+    apply_op(run, x, rr, Ux);
+    double best = rf__residual(p, RF_MODEL_ASSOCIATED, x, Ux, rr, run->scale,
+                               run->threads);
     memcpy(w->best, x, bytes);
     memcpy(y, x, bytes);
     memcpy(Uy, Ux, bytes);
@@ -178,8 +196,8 @@ static int apgd(const apgd_run *run, double *gamma, double *res)
     while (it < run->max_iter && !(best <= run->tol)) {
         double s[4];
         for (int bt = 0; bt < 60; ++bt) {
-            project_step(p, y, Uy, 1.0 / L, xn, run->threads);
-            apply_op(run, xn, Uxn);
+            project_step(run, y, Uy, 1.0 / L, xn);
+            apply_op(run, xn, rr, Uxn);
             trial_sums(p, x, xn, y, Uxn, Uy, rr, run->threads, s);
             double fx = 0.5 * s[0];
             double bound = fy + s[1] + 0.5 * L * s[2];
@@ -199,7 +217,7 @@ static int apgd(const apgd_run *run, double *gamma, double *res)
         }
         fy = extrapolate(p, x, xn, Ux, Uxn, beta, rr, y, Uy, run->threads);
         double r = rf__residual(p, RF_MODEL_ASSOCIATED, xn, Uxn, rr,
-                                run->threads);
+                                run->scale, run->threads);
         if (r < best) {
             best = r;
             memcpy(w->best, xn, bytes);
@@ -218,41 +236,54 @@ static int apgd(const apgd_run *run, double *gamma, double *res)
     return it;
 }
 
-/* De Saxce: shifted r (u3) from u = N gamma + r; returns the De Saxce
-   residual of gamma. */
-static double shift_r(rf_problem *p, const double *gamma, int threads)
+/* De Saxce: shifted r (u3) from u' = S N S gamma' + S r; returns the De
+   Saxce residual of gamma (in the original variables).  The shift is
+   relaxed, s <- s + theta (shift(u) - s) (work.step holds s): theta = 1
+   while the De Saxce residual contracts, 1/2 once it stops doing so (a
+   plain fixed point can cycle on strongly coupled sliding contacts). */
+static double shift_r(const apgd_run *run, const double *gamma, double theta)
 {
+    rf_problem *p = run->p;
     rf_work *w = &p->work;
     double *u = w->u0, *rs = w->u3;
     const int ncon = p->ncon;
-    rf__apply_N(p, gamma, u, 1, threads);
-#pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
+    apply_op(run, gamma, w->rs, u);
+#pragma omp parallel for schedule(static) num_threads(run->threads) if (ncon > 512)
     for (int i = 0; i < ncon; ++i) {
-        const double *ui = u + 6 * i;
+        double mu, rho, sigma;
+        rf__scaled_coef(p, run->scale, i, &mu, &rho, &sigma);
         for (int k = 0; k < 6; ++k) {
-            rs[6 * i + k] = w->r[6 * i + k];
+            rs[6 * i + k] = w->rs[6 * i + k];
         }
-        rs[6 * i] += rf__desaxce_shift(ui, p->con_mu[i], p->con_rho[i],
-                                       p->con_sigma[i]);
+        double target = rf__desaxce_shift(u + 6 * i, mu, rho, sigma);
+        w->step[i] += theta * (target - w->step[i]);
+        rs[6 * i] += w->step[i];
     }
-    return rf__residual(p, RF_MODEL_DESAXCE, gamma, u, w->r, threads);
+    return rf__residual(p, RF_MODEL_DESAXCE, gamma, u, w->rs, run->scale,
+                        run->threads);
 }
 
 void rf__solve_apgd(rf_problem *p, const rf_config *cfg, int threads,
                     double *gamma, rf_solve_out *out)
 {
     rf_work *w = &p->work;
-    apgd_run run = {p, w->r, cfg->tol, cfg->max_iter, threads};
+    /* Work in part-scaled variables (internal.h): gamma' = S^-1 gamma,
+       r' = S r. */
+    rf__part_scaling(p, w->wscale, threads);
+    rf__scale_vec(p, w->wscale, 1, w->r, w->rs, threads);
+    rf__scale_vec(p, w->wscale, -1, gamma, gamma, threads);
+    apgd_run run = {p, w->wscale, w->rs, cfg->tol, cfg->max_iter, threads};
     double res = 0.0;
     if (cfg->model == RF_MODEL_ASSOCIATED) {
         out->iterations = apgd(&run, gamma, &res);
     } else {
         /* Outer fixed point on the De Saxce shift.  Inner solves are
-           inexact early (10% of the current defect, at least tol/2) and tightened when an
-           inner solve has nothing left to do. */
+           inexact early (10% of the current defect, at least tol/2) and
+           tightened when an inner solve has nothing left to do. */
         int total = 0, stalls = 0;
-        double scale = 0.1;
-        double dres = shift_r(p, gamma, threads);
+        double scale = 0.1, theta = 1.0;
+        memset(w->step, 0, (size_t)p->ncon * sizeof(double));
+        double dres = shift_r(&run, gamma, 1.0);
         while (total < cfg->max_iter &&
                !(cfg->tol > 0.0 && dres <= cfg->tol)) {
             run.rr = w->u3;
@@ -264,7 +295,11 @@ void rf__solve_apgd(rf_problem *p, const rf_config *cfg, int threads,
             }
             int n = apgd(&run, gamma, &res);
             total += n;
-            dres = shift_r(p, gamma, threads);
+            double prev = dres;
+            dres = shift_r(&run, gamma, theta);
+            if (dres > 0.9 * prev) {
+                theta = 0.5; /* not contracting: relax from now on */
+            }
             if (n == 0) {
                 scale *= 0.1;
                 if (++stalls >= 8) {
@@ -275,6 +310,7 @@ void rf__solve_apgd(rf_problem *p, const rf_config *cfg, int threads,
         out->iterations = total;
         res = dres;
     }
+    rf__scale_vec(p, w->wscale, 1, gamma, gamma, threads);
     out->residual = res;
     out->converged = cfg->tol > 0.0 && res <= cfg->tol;
 }

@@ -132,36 +132,18 @@ static double block_lambda_max(const double A[36])
     return fmin(1.02 * lam, gersh);
 }
 
-/* Part of each component: 0 normal, 1 sliding, 2 spin, 3 rolling. */
-static const int PART[6] = {0, 1, 1, 2, 3, 3};
-
-/* Part scaling s = 1/sqrt(mean diagonal of the part), 1 for an empty
-   part. */
-static void part_scaling(const double A[36], double s[4])
-{
-    double d[4] = {0.0, 0.0, 0.0, 0.0};
-    const double cnt[4] = {1.0, 2.0, 1.0, 2.0};
-    for (int k = 0; k < 6; ++k) {
-        d[PART[k]] += A[7 * k];
-    }
-    for (int q = 0; q < 4; ++q) {
-        double m = d[q] / cnt[q];
-        s[q] = m > RF_MINVAL ? 1.0 / sqrt(m) : 1.0;
-    }
-}
-
 static void prepare_blocks(rf_problem *p, int threads)
 {
     rf_work *w = &p->work;
     const int ncon = p->ncon;
 #pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
     for (int i = 0; i < ncon; ++i) {
-        double *A = w->wblk + 36 * i, *s = w->wscale + 4 * i;
+        double *A = w->wblk + 36 * i;
+        const double *s = w->wscale + 4 * i;
         rf__diag_block(p, i, A);
-        part_scaling(A, s);
         for (int r = 0; r < 6; ++r) {
             for (int c = 0; c < 6; ++c) {
-                A[6 * r + c] *= s[PART[r]] * s[PART[c]];
+                A[6 * r + c] *= s[RF_PART[r]] * s[RF_PART[c]];
             }
         }
         w->chol_ok[i] = (unsigned char)cholesky6(A, w->wchol + 36 * i);
@@ -192,15 +174,13 @@ static void local_solve(const rf_problem *p, const rf_config *cfg, double omega,
 {
     const rf_work *w = &p->work;
     const double *s = w->wscale + 4 * i;
-    /* scaled coefficients: mu' = mu s_n / s_t, ... (see the file comment) */
-    const double mu = p->con_mu[i] * s[0] / s[1];
-    const double sigma = p->con_sigma[i] * s[0] / s[2];
-    const double rho = p->con_rho[i] * s[0] / s[3];
+    double mu, rho, sigma; /* mu' = mu s_n / s_t, ... (internal.h) */
+    rf__scaled_coef(p, w->wscale, i, &mu, &rho, &sigma);
     const double *A = w->wblk + 36 * i;
     double u[6], g[6];
     for (int k = 0; k < 6; ++k) {
-        u[k] = ui[k] * s[PART[k]];
-        g[k] = gi[k] / s[PART[k]];
+        u[k] = ui[k] * s[RF_PART[k]];
+        g[k] = gi[k] / s[RF_PART[k]];
     }
     int done = 0;
     if (w->chol_ok[i]) {
@@ -238,7 +218,7 @@ static void local_solve(const rf_problem *p, const rf_config *cfg, double omega,
         done = dn <= 1e-30 * gn; /* stalled at rounding level */
     }
     for (int k = 0; k < 6; ++k) {
-        gi[k] = g[k] * s[PART[k]];
+        gi[k] = g[k] * s[RF_PART[k]];
     }
 }
 
@@ -332,6 +312,7 @@ void rf__solve_gs(rf_problem *p, const rf_config *cfg, int threads,
     const double omega = cfg->omega == 0.0 ? 1.0 : cfg->omega;
     double *g = w->g0, *u = w->u0, *vel = w->bv1;
 
+    rf__part_scaling(p, w->wscale, threads);
     prepare_blocks(p, threads);
     if (colored) {
         color_contacts(p);

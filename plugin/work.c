@@ -63,6 +63,8 @@ rf_status rf__work_reserve(rf_problem *p, rf_error *err)
         {(void **)&w->u0, d6},   {(void **)&w->u1, d6},
         {(void **)&w->u2, d6},   {(void **)&w->u3, d6},
         {(void **)&w->r, d6},    {(void **)&w->best, d6},
+        {(void **)&w->rs, d6},   {(void **)&w->sx, d6},
+        {(void **)&w->wscale, 4 * sizeof(double)},
         {(void **)&w->step, sizeof(double)},
         {(void **)&w->color_con, sizeof(int)},
         {(void **)&w->color_of, sizeof(int)},
@@ -98,10 +100,9 @@ rf_status rf__work_reserve_blocks(rf_problem *p, rf_error *err)
     const grow_item blk[] = {
         {(void **)&w->wblk, 36 * sizeof(double)},
         {(void **)&w->wchol, 36 * sizeof(double)},
-        {(void **)&w->wscale, 4 * sizeof(double)},
         {(void **)&w->chol_ok, 1},
     };
-    if (!grow_all(blk, 4, &w->cap_blk, p->ncon + 1)) {
+    if (!grow_all(blk, 3, &w->cap_blk, p->ncon + 1)) {
         return rf__fail(err, RF_ERR_NOMEM,
                         "out of memory for %d diagonal blocks", p->ncon);
     }
@@ -134,6 +135,8 @@ void rf__work_free(rf_work *w)
     free(w->step);
     free(w->u3);
     free(w->r);
+    free(w->rs);
+    free(w->sx);
     free(w->wblk);
     free(w->wchol);
     free(w->chol_ok);
