@@ -235,6 +235,8 @@ typedef struct rf_solve_out {
    count) it keeps nothing and rf__tracker_finish returns the last
    iterate. */
 typedef struct rf_tracker {
+    const double *scale; /* part scaling of the iterates, or NULL */
+    const double *r;     /* r in the iterates' variables */
     rf_model model;
     double tol;
     int threads;
@@ -243,20 +245,31 @@ typedef struct rf_tracker {
     double best_res;
 } rf_tracker;
 
+/* scale: the iterates' part scaling (NULL: original variables); r: the r
+   of the iterates' problem.  Residuals are measured in the original
+   variables either way. */
 void rf__tracker_init(rf_tracker *tr, rf_problem *p, const rf_config *cfg,
-                      const double *g, const double *u, int threads);
-/* g the current iterate, u = N g + r. */
+                      const double *scale, const double *r, const double *g,
+                      const double *u, int threads);
+/* g the current iterate, u = N g + r (in the iterates' variables). */
 void rf__tracker_update(rf_tracker *tr, rf_problem *p, const double *g,
                         const double *u, int it);
 /* Copy the result to gamma and fill out (residual, iterations, converged);
    uses work.u3 when tol == 0. */
 void rf__tracker_finish(rf_tracker *tr, rf_problem *p, double *gamma,
                         const double *g, int it, rf_solve_out *out);
-/* step[i] = 6 / tr(W_ii) (Jacobi's B_i), 0 for an empty block. */
-void rf__block_steps(rf_problem *p, double *step, int threads);
-/* Power-iteration estimate of lambda_max(B^1/2 N B^1/2), B = diag(step);
-   uses work.g3, work.u3. */
-double rf__estimate_lambda(rf_problem *p, const double *step, int threads);
+/* step[i] = 6 / tr(S W_ii S) (Jacobi's B_i), 0 for an empty block; scale
+   NULL means S = I. */
+void rf__block_steps(rf_problem *p, const double *scale, double *step,
+                     int threads);
+/* Power-iteration estimate of lambda_max(B^1/2 S N S B^1/2), B =
+   diag(step); uses work.g3, work.u3 (and work.sx when scaled). */
+double rf__estimate_lambda(rf_problem *p, const double *scale,
+                           const double *step, int threads);
+/* out = S N S x + rr (rr may be NULL): N in part-scaled variables; uses
+   work.sx. */
+void rf__apply_scaled(rf_problem *p, const double *scale, const double *x,
+                      const double *rr, double *out, int threads);
 
 /* Solver kernels.  On entry: the problem is complete and validated, work
    memory is reserved, the body index is built (body form), work.r holds

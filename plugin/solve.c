@@ -82,8 +82,11 @@ rf_status rf_config_validate(const rf_config *cfg, rf_error *err)
 /* ------------------------------------------------------------------ */
 
 void rf__tracker_init(rf_tracker *tr, rf_problem *p, const rf_config *cfg,
-                      const double *g, const double *u, int threads)
+                      const double *scale, const double *r, const double *g,
+                      const double *u, int threads)
 {
+    tr->scale = scale;
+    tr->r = r;
     tr->model = cfg->model;
     tr->tol = cfg->tol;
     tr->threads = threads;
@@ -102,8 +105,8 @@ void rf__tracker_update(rf_tracker *tr, rf_problem *p, const double *g,
     if (!tr->track) {
         return;
     }
-    double res =
-        rf__residual(p, tr->model, g, u, p->work.r, NULL, tr->threads);
+    double res = rf__residual(p, tr->model, g, u, tr->r, tr->scale,
+                              tr->threads);
     if (res < tr->best_res || !isfinite(tr->best_res)) {
         tr->best_res = res;
         memcpy(p->work.best, g, (size_t)6 * p->ncon * sizeof(double));
@@ -122,15 +125,20 @@ void rf__tracker_finish(rf_tracker *tr, rf_problem *p, double *gamma,
         /* Fixed iteration count: the last iterate, its residual once. */
         memcpy(gamma, g, bytes);
         double *u = p->work.u3;
-        rf__apply_N(p, gamma, u, 1, tr->threads);
-        out->residual =
-            rf__residual(p, tr->model, gamma, u, p->work.r, NULL, tr->threads);
+        if (tr->scale) {
+            rf__apply_scaled(p, tr->scale, gamma, tr->r, u, tr->threads);
+        } else {
+            rf__apply_N(p, gamma, u, 1, tr->threads);
+        }
+        out->residual = rf__residual(p, tr->model, gamma, u, tr->r, tr->scale,
+                                     tr->threads);
     }
     out->iterations = it;
     out->converged = tr->tol > 0.0 && out->residual <= tr->tol;
 }
 
-void rf__block_steps(rf_problem *p, double *step, int threads)
+void rf__block_steps(rf_problem *p, const double *scale, double *step,
+                     int threads)
 {
     const int ncon = p->ncon;
 #pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
@@ -139,13 +147,15 @@ void rf__block_steps(rf_problem *p, double *step, int threads)
         rf__diag_block(p, i, blk);
         double tr = 0.0;
         for (int k = 0; k < 6; ++k) {
-            tr += blk[7 * k];
+            double sk = scale ? scale[4 * i + RF_PART[k]] : 1.0;
+            tr += blk[7 * k] * sk * sk;
         }
         step[i] = tr > RF_MINVAL ? 6.0 / tr : 0.0;
     }
 }
 
-double rf__estimate_lambda(rf_problem *p, const double *step, int threads)
+double rf__estimate_lambda(rf_problem *p, const double *scale,
+                           const double *step, int threads)
 {
     /* Power iteration on B^1/2 N B^1/2 from a fixed, generic start.  Work:
        g3 = x, u3 = y. */
@@ -164,7 +174,11 @@ double rf__estimate_lambda(rf_problem *p, const double *step, int threads)
         for (int j = 0; j < m; ++j) {
             x[j] *= sqrt(step[j / 6]) / nx;
         }
-        rf__apply_N(p, x, y, 0, threads);
+        if (scale) {
+            rf__apply_scaled(p, scale, x, NULL, y, threads);
+        } else {
+            rf__apply_N(p, x, y, 0, threads);
+        }
         for (int j = 0; j < m; ++j) {
             y[j] *= sqrt(step[j / 6]);
         }
@@ -204,6 +218,22 @@ void rf__scale_vec(const rf_problem *p, const double *scale, int dir,
         for (int k = 0; k < 6; ++k) {
             double s = scale[4 * i + RF_PART[k]];
             out[6 * i + k] = dir > 0 ? x[6 * i + k] * s : x[6 * i + k] / s;
+        }
+    }
+}
+
+void rf__apply_scaled(rf_problem *p, const double *scale, const double *x,
+                      const double *rr, double *out, int threads)
+{
+    const int ncon = p->ncon;
+    double *sx = p->work.sx;
+    rf__scale_vec(p, scale, 1, x, sx, threads);
+    rf__apply_N(p, sx, out, 0, threads);
+#pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
+    for (int i = 0; i < ncon; ++i) {
+        for (int k = 0; k < 6; ++k) {
+            int j = 6 * i + k;
+            out[j] = out[j] * scale[4 * i + RF_PART[k]] + (rr ? rr[j] : 0.0);
         }
     }
 }

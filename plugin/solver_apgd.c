@@ -51,24 +51,11 @@ typedef struct apgd_run {
     int threads;
 } apgd_run;
 
-/* out = S N S x + rr (rr may be NULL): the operator in scaled variables,
-   with work.sx as scratch. */
+/* out = S N S x + rr (rr may be NULL). */
 static void apply_op(const apgd_run *run, const double *x, const double *rr,
                      double *out)
 {
-    rf_problem *p = run->p;
-    const int ncon = p->ncon;
-    double *sx = p->work.sx;
-    rf__scale_vec(p, run->scale, 1, x, sx, run->threads);
-    rf__apply_N(p, sx, out, 0, run->threads);
-#pragma omp parallel for schedule(static) num_threads(run->threads) if (ncon > 512)
-    for (int i = 0; i < ncon; ++i) {
-        for (int k = 0; k < 6; ++k) {
-            int j = 6 * i + k;
-            out[j] = out[j] * run->scale[4 * i + RF_PART[k]] +
-                     (rr ? rr[j] : 0.0);
-        }
-    }
+    rf__apply_scaled(run->p, run->scale, x, rr, out, run->threads);
 }
 
 /* xn = Proj(y - t Uy), per contact, on the scaled cones. */

@@ -323,7 +323,7 @@ void rf__solve_gs(rf_problem *p, const rf_config *cfg, int threads,
     }
     rf__apply_N(p, g, u, 1, threads);
     rf_tracker tr;
-    rf__tracker_init(&tr, p, cfg, g, u, threads);
+    rf__tracker_init(&tr, p, cfg, NULL, w->r, g, u, threads);
 
     int it = 0;
     while (it < cfg->max_iter && !tr.converged) {

@@ -3,9 +3,12 @@
  *
  *   gamma <- lambda Proj_Y(gamma - omega B (N gamma + r)) + (1 - lambda) gamma
  *
- * with B block-diagonal, B_i = eta_i I_6 and eta_i = 6 / tr(W_ii) (a scalar
- * per contact keeps the metric Euclidean inside each cone, so the
- * projection stays exact).  This is projected gradient descent on the QP
+ * run in part-scaled variables (internal.h: gamma' = S^-1 gamma, N' =
+ * S N S, cone coefficients mu s_n / s_t, ...), with B block-diagonal,
+ * B_i = eta_i I_6 and eta_i = 6 / tr(S W_ii S) (a scalar per contact in
+ * scaled variables keeps the metric Euclidean inside each scaled cone, so
+ * the projection stays exact; in the original variables this is the
+ * block-diagonal B = eta S^2 of (46)).  This is projected gradient descent on the QP
  * (42) in the metric B^-1; it converges for omega < 2 / lambda_max(B^1/2 N
  * B^1/2).  omega = 0 in the configuration means "automatic": 1 / the power
  * iteration estimate of that eigenvalue (rf__estimate_lambda).
@@ -18,7 +21,8 @@
  * convergence is free.  All passes are per contact or per body, so the
  * iterates are bitwise identical for any thread count.
  *
- * Work: g0 = gamma, g1 = next gamma, u0 = N gamma + r, r, best, step.
+ * Work: g0 = gamma', g1 = next gamma', u0 = N' gamma' + r', rs = r',
+ * wscale = S, sx, r, best, step.
  */
 #include "internal.h"
 
@@ -30,27 +34,31 @@ void rf__solve_jacobi(rf_problem *p, const rf_config *cfg, int threads,
     rf_work *w = &p->work;
     const int ncon = p->ncon;
     double *g = w->g0, *gn = w->g1, *u = w->u0;
+    const double *scale = w->wscale, *rs = w->rs;
     const double lam = cfg->lambda;
     const int desaxce = cfg->model == RF_MODEL_DESAXCE;
 
-    rf__block_steps(p, w->step, threads);
+    /* part-scaled variables: gamma' = S^-1 gamma, N' = S N S, r' = S r */
+    rf__part_scaling(p, w->wscale, threads);
+    rf__scale_vec(p, scale, 1, w->r, w->rs, threads);
+    rf__block_steps(p, scale, w->step, threads);
     double omega = cfg->omega;
     if (omega == 0.0) {
-        omega = 1.0 / rf__estimate_lambda(p, w->step, threads);
+        omega = 1.0 / rf__estimate_lambda(p, scale, w->step, threads);
     }
 
-    memcpy(g, gamma, (size_t)6 * ncon * sizeof(double));
-    rf__apply_N(p, g, u, 1, threads);
+    rf__scale_vec(p, scale, -1, gamma, g, threads);
+    rf__apply_scaled(p, scale, g, rs, u, threads);
     rf_tracker tr;
-    rf__tracker_init(&tr, p, cfg, g, u, threads);
+    rf__tracker_init(&tr, p, cfg, scale, rs, g, u, threads);
 
     int it = 0;
     while (it < cfg->max_iter && !tr.converged) {
 #pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
         for (int i = 0; i < ncon; ++i) {
             const double *gi = g + 6 * i, *ui = u + 6 * i;
-            const double mu = p->con_mu[i], rho = p->con_rho[i],
-                         sigma = p->con_sigma[i];
+            double mu, rho, sigma;
+            rf__scaled_coef(p, scale, i, &mu, &rho, &sigma);
             const double t = omega * w->step[i];
             double z[6], pz[6];
             double shift =
@@ -67,9 +75,10 @@ void rf__solve_jacobi(rf_problem *p, const rf_config *cfg, int threads,
         double *tmp = g;
         g = gn;
         gn = tmp;
-        rf__apply_N(p, g, u, 1, threads);
+        rf__apply_scaled(p, scale, g, rs, u, threads);
         ++it;
         rf__tracker_update(&tr, p, g, u, it);
     }
     rf__tracker_finish(&tr, p, gamma, g, it, out);
+    rf__scale_vec(p, scale, 1, gamma, gamma, threads);
 }
