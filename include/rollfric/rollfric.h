@@ -253,6 +253,10 @@ typedef enum rf_model {
     RF_MODEL_DESAXCE = 1     /* De Saxce modified velocity, Acary Prop. 3.1 */
 } rf_model;
 
+/* All solvers iterate in part-scaled variables (each contact's normal,
+ * sliding, spin and rolling parts scaled by 1/sqrt of their mean W_ii
+ * diagonal; the cones keep their form) and report residuals in the
+ * original variables. */
 typedef enum rf_solver_kind {
     RF_SOLVER_JACOBI = 0,     /* projected Jacobi, Tasora (46) with K = 0 */
     RF_SOLVER_GS = 1,         /* projected block Gauss-Seidel, sequential */
@@ -273,8 +277,8 @@ typedef struct rf_config {
     int threads;           /* OpenMP threads, 0 = OpenMP's default */
     double omega;          /* Jacobi/GS step scale; 0 = automatic: 1/lambda
                               for Jacobi (lambda estimated by power
-                              iteration on B^1/2 N B^1/2), 1 for GS.
-                              default 0 */
+                              iteration on the scaled, B-preconditioned
+                              N), 1 for GS.  default 0 */
     double lambda;         /* Tasora (46) relaxation in (0, 1]; default 1 */
     int local_iter;        /* GS: max inner iterations of the one-contact
                               solve; default 20 */
