@@ -11,6 +11,14 @@
  *   solve.c       rf_solve: validate, prepare, dispatch, stats
  *   problem_io.c  Siconos rolling-friction files
  *
+ * Room for other row types (bilateral, box-bounded, compliant rows; later
+ * issues): they will be a second family of rows beside the 6D contacts,
+ * with their own SoA arrays (row_body, row_jac, row_lo/row_hi, row_cfm)
+ * and the same two-pass N product (their impulses summed per body with
+ * the contacts', through the same body index), so every solver sees one
+ * vector gamma = (contacts, rows) and projects each block on its own set
+ * (cone, R, [lo, hi]).  Compliance adds a diagonal to N (N + C).
+ *
  * Threading: every parallel pass is either per contact (reads bodies,
  * writes its own contact's slots) or per body (reads the contacts listed
  * for that body in a fixed order, writes the body's slots), so there are
