@@ -339,6 +339,53 @@ static int test_bad_local_input(void)
     return 0;
 }
 
+/* Evaluation functions on bad input: error code, message, and the output
+   arrays left exactly as they were. */
+static int test_eval_bad_input(void)
+{
+    rf_rng r = {5};
+    scene s;
+    rf_problem *p;
+    rf_error err;
+    ENSURE(rf_problem_create(&p, NULL) == RF_OK);
+    if (build_scene(&r, &s, p)) {
+        return 1;
+    }
+    double g[6 * NC] = {0}, u[6 * NC], v[3 * NB], w[3 * NB], res = -3.0;
+    for (int k = 0; k < 6 * NC; ++k) {
+        u[k] = 42.0;
+    }
+    for (int k = 0; k < 3 * NB; ++k) {
+        v[k] = w[k] = 42.0;
+    }
+    g[7] = NAN;
+    ENSURE(rf_problem_local_velocity(p, g, u, &err) == RF_ERR_NONFINITE);
+    ENSURE(strstr(err.message, "gamma") != NULL);
+    ENSURE(rf_problem_body_velocity(p, g, v, w, &err) == RF_ERR_NONFINITE);
+    ENSURE(rf_residual(p, RF_MODEL_ASSOCIATED, g, &res, &err) ==
+           RF_ERR_NONFINITE);
+    g[7] = 0.0;
+    ENSURE(rf_residual(p, (rf_model)9, g, &res, &err) == RF_ERR_INVALID);
+    ENSURE(rf_problem_local_velocity(p, NULL, u, &err) == RF_ERR_NULL);
+    ENSURE(rf_problem_local_velocity(p, g, NULL, &err) == RF_ERR_NULL);
+    ENSURE(rf_problem_body_velocity(p, g, v, NULL, &err) == RF_ERR_NULL);
+    for (int k = 0; k < 6 * NC; ++k) {
+        ENSURE(u[k] == 42.0);
+    }
+    for (int k = 0; k < 3 * NB; ++k) {
+        ENSURE(v[k] == 42.0 && w[k] == 42.0);
+    }
+    ENSURE(res == -3.0);
+    /* an incomplete problem: contact 1 never set */
+    ENSURE(rf_problem_begin_bodies(p, NB, NC, NULL) == RF_OK);
+    ENSURE(rf_problem_set_contact(p, 0, &s.con[0], NULL) == RF_OK);
+    ENSURE(rf_problem_local_velocity(p, g, u, &err) == RF_ERR_STATE);
+    ENSURE(strstr(err.message, "contact 1") != NULL);
+    ENSURE(u[0] == 42.0);
+    rf_problem_destroy(p);
+    return 0;
+}
+
 int main(void)
 {
     RUN_TEST(test_velocity_matches_direct);
@@ -346,5 +393,6 @@ int main(void)
     RUN_TEST(test_assembled_W);
     RUN_TEST(test_bad_body_input);
     RUN_TEST(test_bad_local_input);
+    RUN_TEST(test_eval_bad_input);
     return TEST_SUMMARY();
 }
