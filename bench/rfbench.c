@@ -48,7 +48,8 @@ static uint64_t splitmix(uint64_t *s)
 
 static double uniform(uint64_t *s, double lo, double hi)
 {
-    return lo + (hi - lo) * (double)(splitmix(s) >> 11) * (1.0 / 9007199254740992.0);
+    return lo +
+           (hi - lo) * (double)(splitmix(s) >> 11) * (1.0 / 9007199254740992.0);
 }
 
 /* Contacts of a pack with side x side spheres per layer and `layers`
@@ -108,15 +109,17 @@ static int build_pack(rf_problem *p, long target, int *nbody_out)
                     if (other[k] == -2) {
                         continue;
                     }
-                    rf_contact_desc c = {.body_a = b, .body_b = other[k],
-                                         .mu = 0.5, .rho = 0.01,
+                    rf_contact_desc c = {.body_a = b,
+                                         .body_b = other[k],
+                                         .mu = 0.5,
+                                         .rho = 0.01,
                                          .sigma = 0.01};
                     memcpy(c.n, dir[k], sizeof c.n);
                     rf_contact_frame(c.n, c.t1, c.t2);
                     for (int d = 0; d < 3; ++d) {
                         c.r_a[d] = -R * c.n[d];
-                        c.r_b[d] = other[k] == RF_WORLD ? -R * c.n[d]
-                                                        : R * c.n[d];
+                        c.r_b[d] =
+                            other[k] == RF_WORLD ? -R * c.n[d] : R * c.n[d];
                     }
                     if (i % 7 == 0) {
                         c.bias[0] = -0.001 / h; /* slight penetration */
@@ -300,7 +303,8 @@ static void write_json(FILE *f, const options *o, const result *res, int n)
 #ifdef _OPENMP
     omp_max = omp_get_max_threads();
 #endif
-    fprintf(f, "{\"benchmark\":\"rfbench\",\"version\":\"%s\",\n", rf_version());
+    fprintf(f, "{\"benchmark\":\"rfbench\",\"version\":\"%s\",\n",
+            rf_version());
     fprintf(f, " \"machine\":{\"omp_max_threads\":%d},\n", omp_max);
     fprintf(f, " \"model\":\"%s\",\"iterations\":%d,\"repeats\":%d,\n",
             o->model == RF_MODEL_DESAXCE ? "desaxce" : "associated", o->iters,
@@ -325,10 +329,12 @@ static void write_json(FILE *f, const options *o, const result *res, int n)
         for (int j = 0; j < n; ++j) {
             if (res[j].threads == 1 && res[j].contacts == res[i].contacts &&
                 res[j].solver == res[i].solver) {
-                fprintf(f, "%s  {\"contacts\":%d,\"solver\":\"%s\","
-                        "\"threads\":%d,\"ratio\":%.4f}", first ? "" : ",\n",
-                        res[i].contacts, SOLVER_NAMES[res[i].solver],
-                        res[i].threads, res[j].median / res[i].median);
+                fprintf(f,
+                        "%s  {\"contacts\":%d,\"solver\":\"%s\","
+                        "\"threads\":%d,\"ratio\":%.4f}",
+                        first ? "" : ",\n", res[i].contacts,
+                        SOLVER_NAMES[res[i].solver], res[i].threads,
+                        res[j].median / res[i].median);
                 first = 0;
             }
         }

@@ -150,8 +150,7 @@ rf_status rf_project_contact(const double x[6], double mu, double rho,
     return RF_OK;
 }
 
-double rf_cone_violation(const double x[6], double mu, double rho,
-                         double sigma)
+double rf_cone_violation(const double x[6], double mu, double rho, double sigma)
 {
     rf_status status;
     if (x == NULL || !coefficients_ok(mu, rho, sigma, &status)) {
@@ -163,9 +162,12 @@ double rf_cone_violation(const double x[6], double mu, double rho,
     double r = sqrt(x[RF_ROLL_U] * x[RF_ROLL_U] + x[RF_ROLL_W] * x[RF_ROLL_W]) -
                rho * x0;
     double s = fabs(x[RF_SPIN]) - sigma * x0;
-    if (t > v) v = t;
-    if (r > v) v = r;
-    if (s > v) v = s;
+    if (t > v)
+        v = t;
+    if (r > v)
+        v = r;
+    if (s > v)
+        v = s;
     return v;
 }
 
@@ -199,8 +201,10 @@ rf_status rf_contact_frame(double n[3], double t1[3], double t2[3])
     /* Start t1 from the world axis least aligned with n (stable). */
     double e[3] = {0.0, 0.0, 0.0};
     int m = 0;
-    if (fabs(nn[1]) < fabs(nn[m])) m = 1;
-    if (fabs(nn[2]) < fabs(nn[m])) m = 2;
+    if (fabs(nn[1]) < fabs(nn[m]))
+        m = 1;
+    if (fabs(nn[2]) < fabs(nn[m]))
+        m = 2;
     e[m] = 1.0;
     double d = e[0] * nn[0] + e[1] * nn[1] + e[2] * nn[2];
     double a[3] = {e[0] - d * nn[0], e[1] - d * nn[1], e[2] - d * nn[2]};

@@ -100,13 +100,13 @@ struct rf_problem {
 
     /* contacts, SoA.  Body form uses all of these; local form uses the
        coefficients only. */
-    int *con_body;        /* (ncon x 2): A, B; RF_WORLD = -1 */
-    double *con_frame;    /* (ncon x 9): n, t1, t2 */
-    double *con_jac_a;    /* (ncon x 9): r_a x n, r_a x t1, r_a x t2 */
-    double *con_jac_b;    /* (ncon x 9): r_b x n, r_b x t1, r_b x t2 */
-    double *con_bias;     /* (ncon x 6) */
+    int *con_body;     /* (ncon x 2): A, B; RF_WORLD = -1 */
+    double *con_frame; /* (ncon x 9): n, t1, t2 */
+    double *con_jac_a; /* (ncon x 9): r_a x n, r_a x t1, r_a x t2 */
+    double *con_jac_b; /* (ncon x 9): r_b x n, r_b x t1, r_b x t2 */
+    double *con_bias;  /* (ncon x 6) */
     double *con_mu, *con_rho, *con_sigma; /* (ncon) */
-    unsigned char *con_set; /* (ncon) */
+    unsigned char *con_set;               /* (ncon) */
 
     /* local form */
     rf_csr W;  /* (6 ncon x 6 ncon) */
@@ -143,8 +143,8 @@ void rf__project6(const double x[6], double mu, double rho, double sigma,
                   double out[6]);
 /* De Saxce shift added to the normal component: mu|u_t| + rho|w_r| +
    sigma|w_n| (Acary (32), generalised with spin). */
-static inline double rf__desaxce_shift(const double u[6], double mu,
-                                       double rho, double sigma)
+static inline double rf__desaxce_shift(const double u[6], double mu, double rho,
+                                       double sigma)
 {
     return mu * sqrt(u[1] * u[1] + u[2] * u[2]) +
            rho * sqrt(u[4] * u[4] + u[5] * u[5]) + sigma * fabs(u[3]);

@@ -136,9 +136,9 @@ void rf__contact_velocity(const rf_problem *p, int i, const double *vel,
     for (int k = 0; k < 3; ++k) {
         const double *ek = e + 3 * k;
         const double *jak = ja + 3 * k, *jbk = jb + 3 * k;
-        u[k] = ek[0] * dv[0] + ek[1] * dv[1] + ek[2] * dv[2] +
-               jak[0] * va[3] + jak[1] * va[4] + jak[2] * va[5] -
-               jbk[0] * vb[3] - jbk[1] * vb[4] - jbk[2] * vb[5] + bias[k];
+        u[k] = ek[0] * dv[0] + ek[1] * dv[1] + ek[2] * dv[2] + jak[0] * va[3] +
+               jak[1] * va[4] + jak[2] * va[5] - jbk[0] * vb[3] -
+               jbk[1] * vb[4] - jbk[2] * vb[5] + bias[k];
         u[3 + k] = ek[0] * dw[0] + ek[1] * dw[1] + ek[2] * dw[2] + bias[3 + k];
     }
 }
@@ -258,10 +258,10 @@ static void add_coupling(const rf_problem *p, int b, int i, int si, int j,
         double Ia[3];
         mat3_vec(I, aj[l], Ia);
         for (int k = 0; k < 6; ++k) {
-            blk[6 * k + l] +=
-                im * (li[k][0] * lj[l][0] + li[k][1] * lj[l][1] +
-                      li[k][2] * lj[l][2]) +
-                ai[k][0] * Ia[0] + ai[k][1] * Ia[1] + ai[k][2] * Ia[2];
+            blk[6 * k + l] += im * (li[k][0] * lj[l][0] + li[k][1] * lj[l][1] +
+                                    li[k][2] * lj[l][2]) +
+                              ai[k][0] * Ia[0] + ai[k][1] * Ia[1] +
+                              ai[k][2] * Ia[2];
         }
     }
 }

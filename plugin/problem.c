@@ -140,8 +140,8 @@ static rf_status reserve_contacts(rf_problem *p, int ncon, rf_error *err)
     for (size_t i = 0; i < sizeof items / sizeof items[0]; ++i) {
         void *q = realloc(*items[i].ptr, (size_t)want * items[i].elem);
         if (q == NULL) {
-            return rf__fail(err, RF_ERR_NOMEM,
-                            "out of memory for %d contacts", ncon);
+            return rf__fail(err, RF_ERR_NOMEM, "out of memory for %d contacts",
+                            ncon);
         }
         *items[i].ptr = q;
     }
@@ -190,12 +190,14 @@ rf_status rf_problem_begin_bodies(rf_problem *p, int nbody, int ncon,
     if (nbody < 0 || ncon < 0) {
         return rf__fail(err, RF_ERR_INVALID,
                         "rf_problem_begin_bodies: negative count (nbody %d, "
-                        "ncon %d)", nbody, ncon);
+                        "ncon %d)",
+                        nbody, ncon);
     }
     if (ncon > (1 << 27) || nbody > (1 << 27)) {
         return rf__fail(err, RF_ERR_INVALID,
                         "rf_problem_begin_bodies: too many items (nbody %d, "
-                        "ncon %d; limit 2^27)", nbody, ncon);
+                        "ncon %d; limit 2^27)",
+                        nbody, ncon);
     }
     rf_status st = reserve_bodies(p, nbody, err);
     if (st == RF_OK) {
@@ -226,7 +228,8 @@ static rf_status check_body_form(const rf_problem *p, const char *fn,
     if (p->kind != RF_KIND_BODY) {
         return rf__fail(err, RF_ERR_STATE,
                         "%s: the problem is not in body form (call "
-                        "rf_problem_begin_bodies first)", fn);
+                        "rf_problem_begin_bodies first)",
+                        fn);
     }
     return RF_OK;
 }
@@ -273,13 +276,15 @@ rf_status rf_problem_set_body(rf_problem *p, int i, const rf_body_desc *b,
             if (J[4 * r] < 0.0) {
                 return rf__fail(err, RF_ERR_INVALID,
                                 "%s: body %d: inverse inertia has a negative "
-                                "diagonal entry %g", fn, i, J[4 * r]);
+                                "diagonal entry %g",
+                                fn, i, J[4 * r]);
             }
             for (int c = r + 1; c < 3; ++c) {
                 if (fabs(J[3 * r + c] - J[3 * c + r]) > 1e-9 * scale) {
                     return rf__fail(err, RF_ERR_INVALID,
                                     "%s: body %d: inverse inertia is not "
-                                    "symmetric", fn, i);
+                                    "symmetric",
+                                    fn, i);
                 }
             }
         }
@@ -340,8 +345,8 @@ static rf_status check_contact(const rf_problem *p, int i,
         if (bodies[s] != RF_WORLD && (bodies[s] < 0 || bodies[s] >= p->nbody)) {
             return rf__fail(err, RF_ERR_RANGE,
                             "%s: contact %d: body_%c = %d out of range "
-                            "[0, %d) (or RF_WORLD)", fn, i, "ab"[s], bodies[s],
-                            p->nbody);
+                            "[0, %d) (or RF_WORLD)",
+                            fn, i, "ab"[s], bodies[s], p -> nbody);
         }
     }
     if (c->body_a == c->body_b) {
@@ -356,20 +361,22 @@ static rf_status check_contact(const rf_problem *p, int i,
         !rf__all_finite(coef, 3)) {
         return rf__fail(err, RF_ERR_NONFINITE,
                         "%s: contact %d: non-finite frame, lever arm, "
-                        "coefficient or bias", fn, i);
+                        "coefficient or bias",
+                        fn, i);
     }
     static const char *names[3] = {"mu", "rho", "sigma"};
     for (int k = 0; k < 3; ++k) {
         if (coef[k] < 0.0) {
             return rf__fail(err, RF_ERR_INVALID,
-                            "%s: contact %d: negative %s = %g", fn, i,
-                            names[k], coef[k]);
+                            "%s: contact %d: negative %s = %g", fn, i, names[k],
+                            coef[k]);
         }
     }
     if (!frame_orthonormal(c)) {
         return rf__fail(err, RF_ERR_INVALID,
                         "%s: contact %d: frame (n, t1, t2) is not orthonormal "
-                        "within %g", fn, i, RF_FRAME_TOL);
+                        "within %g",
+                        fn, i, RF_FRAME_TOL);
     }
     return RF_OK;
 }
@@ -461,12 +468,11 @@ static rf_status check_local_args(int ncon, const void *W, const double *q,
                                   const double *sigma, const char *fn,
                                   rf_error *err)
 {
-    if (W == NULL || q == NULL || mu == NULL || rho == NULL ||
-        sigma == NULL) {
+    if (W == NULL || q == NULL || mu == NULL || rho == NULL || sigma == NULL) {
         return rf__fail(err, RF_ERR_NULL, "%s: %s is NULL", fn,
-                        W == NULL   ? "W"
-                        : q == NULL ? "q"
-                        : mu == NULL ? "mu"
+                        W == NULL     ? "W"
+                        : q == NULL   ? "q"
+                        : mu == NULL  ? "mu"
                         : rho == NULL ? "rho"
                                       : "sigma");
     }
@@ -663,8 +669,7 @@ int rf_problem_is_local(const rf_problem *p)
 }
 
 /* Ready to solve: a kind is set and every contact is set. */
-rf_status rf__check_complete(const rf_problem *p, const char *fn,
-                             rf_error *err)
+rf_status rf__check_complete(const rf_problem *p, const char *fn, rf_error *err)
 {
     if (p->kind == RF_KIND_EMPTY) {
         return rf__fail(err, RF_ERR_STATE, "%s: the problem is empty", fn);
@@ -681,7 +686,8 @@ rf_status rf__check_complete(const rf_problem *p, const char *fn,
                 body_is_fixed(p, p->con_body[2 * i + 1])) {
                 return rf__fail(err, RF_ERR_INVALID,
                                 "%s: contact %d joins two fixed bodies (%d, "
-                                "%d)", fn, i, p->con_body[2 * i],
+                                "%d)",
+                                fn, i, p->con_body[2 * i],
                                 p->con_body[2 * i + 1]);
             }
         }

@@ -53,10 +53,10 @@ void rf_contact_to_dim5(const double in6[6], double out5[5])
 typedef struct reader {
     FILE *f;
     const char *path;
-    int line;      /* number of the line in buf */
-    char *buf;     /* current line */
+    int line;  /* number of the line in buf */
+    char *buf; /* current line */
     size_t cap;
-    char *pos;     /* parse position in buf */
+    char *pos; /* parse position in buf */
     rf_error *err;
 } reader;
 
@@ -135,13 +135,13 @@ static rf_status read_number(reader *r, const char *what, double *out)
     char *end;
     errno = 0;
     double v = strtod(r->pos, &end);
-    if (end == r->pos || (*end && *end != ' ' && *end != '\t' &&
-                          *end != '\r')) {
+    if (end == r->pos ||
+        (*end && *end != ' ' && *end != '\t' && *end != '\r')) {
         return fail_at(r, RF_ERR_FORMAT, what);
     }
     if (!isfinite(v)) {
-        return rf__fail(r->err, RF_ERR_NONFINITE,
-                        "%s:%d: %s is not finite", r->path, r->line, what);
+        return rf__fail(r->err, RF_ERR_NONFINITE, "%s:%d: %s is not finite",
+                        r->path, r->line, what);
     }
     r->pos = end;
     *out = v;
@@ -168,7 +168,8 @@ static rf_status read_int_line(reader *r, int n, int *out, const char *what)
         if (st == RF_OK && (v < 0.0 || v > 1e8 || v != (double)(int)v)) {
             st = rf__fail(r->err, RF_ERR_FORMAT,
                           "%s:%d: expected %s (a non-negative integer), "
-                          "found %g", r->path, r->line, what, v);
+                          "found %g",
+                          r->path, r->line, what, v);
         }
         if (st == RF_OK) {
             out[k] = (int)v;
@@ -205,8 +206,8 @@ static rf_status read_row(reader *r, int n, double *out, const char *what)
 
 typedef struct file_data {
     int dim, nc, m;
-    double *W;      /* (m x m) as in the file */
-    double *q;      /* (m) */
+    double *W;       /* (m x m) as in the file */
+    double *q;       /* (m) */
     double *coef[3]; /* mu, rho, sigma (nc each) */
 } file_data;
 
@@ -237,8 +238,8 @@ static rf_status read_header(reader *r, file_data *d)
     if (st == RF_OK && v[0] != 0) {
         return rf__fail(r->err, RF_ERR_FORMAT,
                         "%s:%d: expected the storage flag 0 (dense), found "
-                        "%d (sparse storage is not supported)", r->path,
-                        r->line, v[0]);
+                        "%d (sparse storage is not supported)",
+                        r->path, r->line, v[0]);
     }
     d->m = d->dim * d->nc;
     static const char *what[3] = {"the number of rows", "the number of columns",
@@ -249,15 +250,16 @@ static rf_status read_header(reader *r, file_data *d)
             if (v[j] != d->m) {
                 st = rf__fail(r->err, RF_ERR_FORMAT,
                               "%s:%d: expected %s = dimension x contacts = "
-                              "%d, found %d", r->path, r->line, what[k], d->m,
-                              v[j]);
+                              "%d, found %d",
+                              r->path, r->line, what[k], d->m, v[j]);
             }
         }
     }
     if (st == RF_OK && d->nc > 100000) {
         st = rf__fail(r->err, RF_ERR_FORMAT,
                       "%s: %d contacts is more than a dense file may hold "
-                      "(100000)", r->path, d->nc);
+                      "(100000)",
+                      r->path, d->nc);
     }
     return st;
 }
@@ -443,8 +445,8 @@ static int spin_free(const rf_problem *p, const double *W)
             return 0;
         }
         for (int j = 0; j < M; ++j) {
-            if (j != s && (W[(size_t)s * M + j] != 0.0 ||
-                           W[(size_t)j * M + s] != 0.0)) {
+            if (j != s &&
+                (W[(size_t)s * M + j] != 0.0 || W[(size_t)j * M + s] != 0.0)) {
                 return 0;
             }
         }
@@ -463,7 +465,8 @@ rf_status rf_problem_write(const rf_problem *p, const char *path, int dim,
     if (p->kind != RF_KIND_LOCAL) {
         return rf__fail(err, RF_ERR_STATE,
                         "%s: only local-form problems can be written (use "
-                        "rf_problem_to_local)", fn);
+                        "rf_problem_to_local)",
+                        fn);
     }
     if (dim != 5 && dim != 6) {
         return rf__fail(err, RF_ERR_INVALID, "%s: dim = %d, not 5 or 6", fn,
@@ -477,7 +480,8 @@ rf_status rf_problem_write(const rf_problem *p, const char *path, int dim,
         free(W);
         return rf__fail(err, RF_ERR_INVALID,
                         "%s: dimension 5 would drop spin data (sigma, q or "
-                        "W coupling of a spin row is non-zero)", fn);
+                        "W coupling of a spin row is non-zero)",
+                        fn);
     }
     FILE *f = fopen(path, "w");
     if (f == NULL) {

@@ -46,9 +46,8 @@ static double contact_defect2(const rf_problem *p, rf_model model, int i,
     const double mu = p->con_mu[i], rho = p->con_rho[i],
                  sigma = p->con_sigma[i];
     double z[6], pz[6];
-    double shift = model == RF_MODEL_DESAXCE
-                       ? rf__desaxce_shift(u, mu, rho, sigma)
-                       : 0.0;
+    double shift =
+        model == RF_MODEL_DESAXCE ? rf__desaxce_shift(u, mu, rho, sigma) : 0.0;
     for (int k = 0; k < 6; ++k) {
         z[k] = g[k] - u[k];
     }
@@ -151,8 +150,8 @@ rf_status rf_problem_body_velocity(rf_problem *p, const double *gamma,
     }
     rf_status st = prepare_eval(p, gamma, v, fn, err);
     if (st == RF_OK && p->kind != RF_KIND_BODY) {
-        st = rf__fail(err, RF_ERR_STATE, "%s: the problem is in local form",
-                      fn);
+        st =
+            rf__fail(err, RF_ERR_STATE, "%s: the problem is in local form", fn);
     }
     if (st != RF_OK) {
         return st;

@@ -105,8 +105,8 @@ void rf__tracker_update(rf_tracker *tr, rf_problem *p, const double *g,
     if (!tr->track) {
         return;
     }
-    double res = rf__residual(p, tr->model, g, u, tr->r, tr->scale,
-                              tr->threads);
+    double res =
+        rf__residual(p, tr->model, g, u, tr->r, tr->scale, tr->threads);
     if (res < tr->best_res || !isfinite(tr->best_res)) {
         tr->best_res = res;
         memcpy(p->work.best, g, (size_t)6 * p->ncon * sizeof(double));
@@ -130,8 +130,8 @@ void rf__tracker_finish(rf_tracker *tr, rf_problem *p, double *gamma,
         } else {
             rf__apply_N(p, gamma, u, 1, tr->threads);
         }
-        out->residual = rf__residual(p, tr->model, gamma, u, tr->r, tr->scale,
-                                     tr->threads);
+        out->residual =
+            rf__residual(p, tr->model, gamma, u, tr->r, tr->scale, tr->threads);
     }
     out->iterations = it;
     out->converged = tr->tol > 0.0 && out->residual <= tr->tol;
@@ -286,8 +286,8 @@ static rf_status check_solve_input(rf_problem *p, const rf_config *cfg,
     if (st == RF_OK && p->kind == RF_KIND_BODY) {
         st = rf__build_body_index(p, err);
     }
-    if (st == RF_OK && (cfg->solver == RF_SOLVER_GS ||
-                        cfg->solver == RF_SOLVER_GS_COLORED)) {
+    if (st == RF_OK &&
+        (cfg->solver == RF_SOLVER_GS || cfg->solver == RF_SOLVER_GS_COLORED)) {
         st = rf__work_reserve_blocks(p, err);
     }
     return st;

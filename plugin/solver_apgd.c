@@ -45,8 +45,8 @@
 typedef struct apgd_run {
     rf_problem *p;
     const double *scale; /* part scaling: the iteration runs on gamma' */
-    const double *rr; /* the r of the QP being solved (scaled) */
-    double tol;       /* on the associated residual of (N, rr) */
+    const double *rr;    /* the r of the QP being solved (scaled) */
+    double tol;          /* on the associated residual of (N, rr) */
     int max_iter;
     int threads;
 } apgd_run;
@@ -59,12 +59,13 @@ static void apply_op(const apgd_run *run, const double *x, const double *rr,
 }
 
 /* xn = Proj(y - t Uy), per contact, on the scaled cones. */
-static void project_step(const apgd_run *run, const double *y,
-                         const double *Uy, double t, double *xn)
+static void project_step(const apgd_run *run, const double *y, const double *Uy,
+                         double t, double *xn)
 {
     const rf_problem *p = run->p;
     const int ncon = p->ncon;
-#pragma omp parallel for schedule(static) num_threads(run->threads) if (ncon > 512)
+#pragma omp parallel for schedule(static)                                      \
+    num_threads(run->threads) if (ncon > 512)
     for (int i = 0; i < ncon; ++i) {
         double z[6], mu, rho, sigma;
         rf__scaled_coef(p, run->scale, i, &mu, &rho, &sigma);
@@ -113,9 +114,9 @@ static void trial_sums(const rf_problem *p, const double *x, const double *xn,
 
 /* y = xn + beta (xn - x), Uy likewise; returns f(y) = 1/2 y.(Uy + rr). */
 static double extrapolate(const rf_problem *p, const double *x,
-                          const double *xn, const double *Ux,
-                          const double *Uxn, double beta, const double *rr,
-                          double *y, double *Uy, int threads)
+                          const double *xn, const double *Ux, const double *Uxn,
+                          double beta, const double *rr, double *y, double *Uy,
+                          int threads)
 {
     double *part = p->work.partial;
     const int nblk = rf__num_blocks(p->ncon);
@@ -203,8 +204,8 @@ static int apgd(const apgd_run *run, double *gamma, double *res)
             theta_n = 1.0;
         }
         fy = extrapolate(p, x, xn, Ux, Uxn, beta, rr, y, Uy, run->threads);
-        double r = rf__residual(p, RF_MODEL_ASSOCIATED, xn, Uxn, rr,
-                                run->scale, run->threads);
+        double r = rf__residual(p, RF_MODEL_ASSOCIATED, xn, Uxn, rr, run->scale,
+                                run->threads);
         if (r < best) {
             best = r;
             memcpy(w->best, xn, bytes);
@@ -235,7 +236,8 @@ static double shift_r(const apgd_run *run, const double *gamma, double theta)
     double *u = w->u0, *rs = w->u3;
     const int ncon = p->ncon;
     apply_op(run, gamma, w->rs, u);
-#pragma omp parallel for schedule(static) num_threads(run->threads) if (ncon > 512)
+#pragma omp parallel for schedule(static)                                      \
+    num_threads(run->threads) if (ncon > 512)
     for (int i = 0; i < ncon; ++i) {
         double mu, rho, sigma;
         rf__scaled_coef(p, run->scale, i, &mu, &rho, &sigma);
@@ -271,11 +273,9 @@ void rf__solve_apgd(rf_problem *p, const rf_config *cfg, int threads,
         double scale = 0.1, theta = 1.0;
         memset(w->step, 0, (size_t)p->ncon * sizeof(double));
         double dres = shift_r(&run, gamma, 1.0);
-        while (total < cfg->max_iter &&
-               !(cfg->tol > 0.0 && dres <= cfg->tol)) {
+        while (total < cfg->max_iter && !(cfg->tol > 0.0 && dres <= cfg->tol)) {
             run.rr = w->u3;
-            run.tol = cfg->tol > 0.0 ? fmax(0.5 * cfg->tol, scale * dres)
-                                     : 0.0;
+            run.tol = cfg->tol > 0.0 ? fmax(0.5 * cfg->tol, scale * dres) : 0.0;
             run.max_iter = cfg->max_iter - total;
             if (cfg->tol == 0.0 && run.max_iter > 25) {
                 run.max_iter = 25; /* fixed budget: re-shift regularly */

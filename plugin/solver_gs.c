@@ -162,8 +162,7 @@ static void matvec6(const double A[36], const double x[6], double y[6])
 
 static int in_cone(const double g[6], double mu, double rho, double sigma)
 {
-    return g[0] >= 0.0 &&
-           sqrt(g[1] * g[1] + g[2] * g[2]) <= mu * g[0] &&
+    return g[0] >= 0.0 && sqrt(g[1] * g[1] + g[2] * g[2]) <= mu * g[0] &&
            sqrt(g[4] * g[4] + g[5] * g[5]) <= rho * g[0] &&
            fabs(g[3]) <= sigma * g[0];
 }
@@ -330,7 +329,8 @@ void rf__solve_gs(rf_problem *p, const rf_config *cfg, int threads,
         if (colored) {
             for (int c = 0; c < w->ncolor; ++c) {
                 const int lo = w->color_ptr[c], hi = w->color_ptr[c + 1];
-#pragma omp parallel for schedule(static) num_threads(threads) if (hi - lo > 256)
+#pragma omp parallel for schedule(static)                                      \
+    num_threads(threads) if (hi - lo > 256)
                 for (int k = lo; k < hi; ++k) {
                     visit(p, cfg, omega, w->color_con[k], g, vel);
                 }

@@ -8,9 +8,9 @@
  * B_i = eta_i I_6 and eta_i = 6 / tr(S W_ii S) (a scalar per contact in
  * scaled variables keeps the metric Euclidean inside each scaled cone, so
  * the projection stays exact; in the original variables this is the
- * block-diagonal B = eta S^2 of (46)).  This is projected gradient descent on the QP
- * (42) in the metric B^-1; it converges for omega < 2 / lambda_max(B^1/2 N
- * B^1/2).  omega = 0 in the configuration means "automatic": 1 / the power
+ * block-diagonal B = eta S^2 of (46)).  This is projected gradient descent on
+ * the QP (42) in the metric B^-1; it converges for omega < 2 / lambda_max(B^1/2
+ * N B^1/2).  omega = 0 in the configuration means "automatic": 1 / the power
  * iteration estimate of that eigenvalue (rf__estimate_lambda).
  *
  * De Saxce model: the same iteration on u_hat (Acary (64), fixed point on

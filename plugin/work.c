@@ -58,12 +58,18 @@ rf_status rf__work_reserve(rf_problem *p, rf_error *err)
     rf_work *w = &p->work;
     const size_t d6 = 6 * sizeof(double);
     const grow_item con[] = {
-        {(void **)&w->g0, d6},   {(void **)&w->g1, d6},
-        {(void **)&w->g2, d6},   {(void **)&w->g3, d6},
-        {(void **)&w->u0, d6},   {(void **)&w->u1, d6},
-        {(void **)&w->u2, d6},   {(void **)&w->u3, d6},
-        {(void **)&w->r, d6},    {(void **)&w->best, d6},
-        {(void **)&w->rs, d6},   {(void **)&w->sx, d6},
+        {(void **)&w->g0, d6},
+        {(void **)&w->g1, d6},
+        {(void **)&w->g2, d6},
+        {(void **)&w->g3, d6},
+        {(void **)&w->u0, d6},
+        {(void **)&w->u1, d6},
+        {(void **)&w->u2, d6},
+        {(void **)&w->u3, d6},
+        {(void **)&w->r, d6},
+        {(void **)&w->best, d6},
+        {(void **)&w->rs, d6},
+        {(void **)&w->sx, d6},
         {(void **)&w->wscale, 4 * sizeof(double)},
         {(void **)&w->step, sizeof(double)},
         {(void **)&w->color_con, sizeof(int)},
@@ -89,7 +95,8 @@ rf_status rf__work_reserve(rf_problem *p, rf_error *err)
                   sizeof(double))) {
         return rf__fail(err, RF_ERR_NOMEM,
                         "out of memory reserving work for %d contacts and "
-                        "%d bodies", p->ncon, p->nbody);
+                        "%d bodies",
+                        p->ncon, p->nbody);
     }
     return RF_OK;
 }

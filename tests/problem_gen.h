@@ -121,7 +121,7 @@ static inline void gen_contact(rf_rng *r, int a, int b, rf_contact_desc *c)
 /* Planted point of one contact in a chosen regime: 0 stick (interior),
    1 separate (gamma = 0), 2 anything (random z). */
 static inline void gen_plant_z(rf_rng *r, int regime, double mu, double rho,
-                        double sigma, double z[6])
+                               double sigma, double z[6])
 {
     for (int k = 0; k < 6; ++k) {
         z[k] = rf_rng_range(r, -1.0, 1.0);
@@ -146,7 +146,8 @@ static inline void gen_plant_z(rf_rng *r, int regime, double mu, double rho,
 
 /* u* from gamma* and z for a model (see the file comment). */
 static inline void gen_planted_u(const double z[6], double mu, double rho,
-                          double sigma, int desaxce, double g[6], double u[6])
+                                 double sigma, int desaxce, double g[6],
+                                 double u[6])
 {
     rf_project_contact(z, mu, rho, sigma, g);
     for (int k = 0; k < 6; ++k) {
@@ -161,13 +162,14 @@ static inline void gen_planted_u(const double z[6], double mu, double rho,
 /* Local-form planted problem with nc contacts: W = 0.5 A^T A / m + 0.5 I
    (eigenvalues in [0.5, ~2.5]).  Fills p and gstar (6 nc). */
 static inline rf_status gen_local_planted(rf_rng *r, int nc, int desaxce,
-                                   rf_problem *p, double *gstar)
+                                          rf_problem *p, double *gstar)
 {
     const int m = 6 * nc;
     double *A = malloc(sizeof(double) * m * m);
     double *W = malloc(sizeof(double) * m * m);
     double *q = malloc(sizeof(double) * m);
-    double *mu = malloc(sizeof(double) * nc), *rho = malloc(sizeof(double) * nc),
+    double *mu = malloc(sizeof(double) * nc),
+           *rho = malloc(sizeof(double) * nc),
            *sigma = malloc(sizeof(double) * nc);
     for (int k = 0; k < m * m; ++k) {
         A[k] = rf_rng_range(r, -1.0, 1.0);
@@ -195,7 +197,8 @@ static inline rf_status gen_local_planted(rf_rng *r, int nc, int desaxce,
         q[i] -= gen_dot(W + (size_t)i * m, gstar, m);
     }
     rf_error err;
-    rf_status st = rf_problem_set_local_dense(p, nc, W, q, mu, rho, sigma, &err);
+    rf_status st =
+        rf_problem_set_local_dense(p, nc, W, q, mu, rho, sigma, &err);
     free(A);
     free(W);
     free(q);
@@ -210,7 +213,7 @@ static inline rf_status gen_local_planted(rf_rng *r, int nc, int desaxce,
    (nc = nb, so D is square and generically invertible: N is SPD and the
    solution unique).  The contact biases carry the planted velocity. */
 static inline rf_status gen_body_planted(rf_rng *r, int nb, int desaxce,
-                                  rf_problem *p, double *gstar)
+                                         rf_problem *p, double *gstar)
 {
     rf_error err;
     rf_status st = rf_problem_begin_bodies(p, nb, nb, &err);

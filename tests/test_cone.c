@@ -119,7 +119,8 @@ static int test_random(void)
         double scale = pow(10.0, rf_rng_range(&r, -8.0, 8.0));
         double x[6];
         for (int k = 0; k < 6; ++k) {
-            double spread = n % 4 == 0 ? pow(10.0, rf_rng_range(&r, -8, 8)) : 1.0;
+            double spread =
+                n % 4 == 0 ? pow(10.0, rf_rng_range(&r, -8, 8)) : 1.0;
             x[k] = scale * spread * rf_rng_range(&r, -1.0, 1.0);
         }
         if (check_point(x, mu, rho, sigma, &w)) {
@@ -141,7 +142,8 @@ static int test_adversarial(void)
     worst w = {0, 0, 0};
     long inside = 0, polar = 0;
     for (int n = 0; n < 500000; ++n) {
-        double mu = rf_rng_range(&r, 0.0, 2.0), rho = rf_rng_range(&r, 0.0, 2.0),
+        double mu = rf_rng_range(&r, 0.0, 2.0),
+               rho = rf_rng_range(&r, 0.0, 2.0),
                sigma = rf_rng_range(&r, 0.0, 2.0);
         if (n % 7 == 0) {
             mu = 0.0;
@@ -164,14 +166,14 @@ static int test_adversarial(void)
             t[k] = rf_rng_uniform(&r);
         }
         switch (kind) {
-        case 0: break;                     /* inside */
-        case 1: t[0] = 1.0; break;         /* sliding face */
-        case 2: t[1] = 1.0; break;         /* rolling face */
-        case 3: t[2] = 1.0; break;         /* spinning face */
-        case 4: t[0] = t[1] = 1.0; break;  /* two faces */
+        case 0: break;                    /* inside */
+        case 1: t[0] = 1.0; break;        /* sliding face */
+        case 2: t[1] = 1.0; break;        /* rolling face */
+        case 3: t[2] = 1.0; break;        /* spinning face */
+        case 4: t[0] = t[1] = 1.0; break; /* two faces */
         case 5: t[1] = t[2] = 1.0; break;
         case 6: t[0] = t[1] = t[2] = 1.0; break; /* all three */
-        case 7: /* just outside one face */
+        case 7:                                  /* just outside one face */
             t[n % 3] = 1.0 + pow(10.0, rf_rng_range(&r, -14.0, 0.0));
             break;
         }
@@ -232,8 +234,8 @@ static int test_adversarial(void)
     ENSURE(rf_project_contact(up, 0.0, 0.0, 0.0, p) == RF_OK);
     ENSURE(p[0] == 1.0 && p[1] == 0.0 && p[5] == 0.0); /* a ray: (x0)+ */
     printf("  adversarial: %ld inputs (%ld exactly inside, %ld polar), worst "
-           "Moreau %.2e, idempotence %.2e\n", w.count, inside, polar, w.moreau,
-           w.idem);
+           "Moreau %.2e, idempotence %.2e\n",
+           w.count, inside, polar, w.moreau, w.idem);
     ENSURE(w.count >= 1000000);
     return 0;
 }
@@ -339,7 +341,8 @@ static int test_sampled_optimality(void)
     rf_rng r = {4};
     for (int n = 0; n < 3000; ++n) {
         double x[6], p[6];
-        double mu = rf_rng_range(&r, 0.0, 2.0), rho = rf_rng_range(&r, 0.0, 2.0),
+        double mu = rf_rng_range(&r, 0.0, 2.0),
+               rho = rf_rng_range(&r, 0.0, 2.0),
                sigma = rf_rng_range(&r, 0.0, 2.0);
         for (int k = 0; k < 6; ++k) {
             x[k] = rf_rng_range(&r, -1.0, 1.0);
@@ -401,7 +404,8 @@ static int test_errors(void)
     ENSURE_SMALL(rf_dual_cone_violation(v, 1.0, 1.0, 2.0) - 5.0, 1e-15);
     ENSURE(isnan(rf_cone_violation(NULL, 1, 1, 1)));
     ENSURE(isnan(rf_dual_cone_violation(v, -1, 1, 1)));
-    ENSURE(strcmp(rf_status_string(RF_ERR_NONFINITE), "non-finite number") == 0);
+    ENSURE(strcmp(rf_status_string(RF_ERR_NONFINITE), "non-finite number") ==
+           0);
     return 0;
 }
 

@@ -130,8 +130,10 @@ static int test_round_trip(void)
         ENSURE(rf_problem_create(&b, NULL) == RF_OK);
         ENSURE(rf_problem_read(a, path, NULL, NULL) == RF_OK);
         const int m = 6 * rf_problem_num_contacts(a);
-        double *Wa = malloc(sizeof(double) * m * m), *Wb = malloc(sizeof(double) * m * m);
-        double *qa = malloc(sizeof(double) * m), *qb = malloc(sizeof(double) * m);
+        double *Wa = malloc(sizeof(double) * m * m),
+               *Wb = malloc(sizeof(double) * m * m);
+        double *qa = malloc(sizeof(double) * m),
+               *qb = malloc(sizeof(double) * m);
         if (dense_of(a, Wa, qa)) {
             return 1;
         }
@@ -173,12 +175,11 @@ static int test_round_trip(void)
    spin-roll coupling, coefficients on one line each. */
 static int test_read_dim6(void)
 {
-    const char *text =
-        "6\n1\n0\n6\n6\n6 6\n"
-        "1 0 0 0 0 0\n0 2 0 0 0 0\n0 0 3 0 0 0\n"
-        "0 0 0 4 0.5 0\n0 0 0 0.5 5 0\n0 0 0 0 0 6\n"
-        "-1 0.1 0.2 0.3 0.4 0.5\n"
-        "0.7\n0.02\n0.03\n";
+    const char *text = "6\n1\n0\n6\n6\n6 6\n"
+                       "1 0 0 0 0 0\n0 2 0 0 0 0\n0 0 3 0 0 0\n"
+                       "0 0 0 4 0.5 0\n0 0 0 0.5 5 0\n0 0 0 0 0 6\n"
+                       "-1 0.1 0.2 0.3 0.4 0.5\n"
+                       "0.7\n0.02\n0.03\n";
     ENSURE(write_text(tmp_path("d6.dat"), text) == 0);
     rf_problem *p;
     ENSURE(rf_problem_create(&p, NULL) == RF_OK);
@@ -213,7 +214,8 @@ static const bad_case BAD[] = {
     {"truncated row", HDR5 "1 0 0 0 0\n0 1 0 0\n", RF_ERR_FORMAT, ":8:"},
     {"m is not d nc", "5\n1\n0\n6\n6\n6 6\n", RF_ERR_FORMAT, ":4:"},
     {"letter in a number", HDR5 "1 0 0 0 0\n0 1 x 0 0\n", RF_ERR_FORMAT, ":8:"},
-    {"number with junk", HDR5 "1 0 0 0 0\n0 1 0.5q 0 0\n", RF_ERR_FORMAT, ":8:"},
+    {"number with junk", HDR5 "1 0 0 0 0\n0 1 0.5q 0 0\n", RF_ERR_FORMAT,
+     ":8:"},
     {"missing mu", HDR5 ROWS5 "1 0 0 0 0\n", RF_ERR_FORMAT, ":13:"},
     {"missing mu_r", HDR5 ROWS5 "1 0 0 0 0\n0.5\n", RF_ERR_FORMAT, "mu_r"},
     {"extra trailing data", HDR5 ROWS5 "1 0 0 0 0\n0.5\n0.1\n7\n",
@@ -226,8 +228,10 @@ static const bad_case BAD[] = {
     {"inf in q", HDR5 ROWS5 "1 0 inf 0 0\n", RF_ERR_NONFINITE, ":12:"},
     {"negative mu", HDR5 ROWS5 "1 0 0 0 0\n-0.5\n0.1\n", RF_ERR_INVALID,
      "negative"},
-    {"asymmetric W", HDR5 "1 0 0 0 0\n0 1 0 0 0.5\n0 0 1 0 0\n0 0 0 1 0\n"
-     "0 0 0 0 1\n1 0 0 0 0\n0.5\n0.1\n", RF_ERR_INVALID, "symmetric"},
+    {"asymmetric W",
+     HDR5 "1 0 0 0 0\n0 1 0 0 0.5\n0 0 1 0 0\n0 0 0 1 0\n"
+          "0 0 0 0 1\n1 0 0 0 0\n0.5\n0.1\n",
+     RF_ERR_INVALID, "symmetric"},
 };
 
 static int test_malformed(void)
@@ -258,7 +262,8 @@ static int test_malformed(void)
         if (dense_of(p, W1, q1)) {
             return 1;
         }
-        ENSURE(memcmp(W0, W1, sizeof W0) == 0 && memcmp(q0, q1, sizeof q0) == 0);
+        ENSURE(memcmp(W0, W1, sizeof W0) == 0 &&
+               memcmp(q0, q1, sizeof q0) == 0);
     }
     rf_error err;
     ENSURE(rf_problem_read(p, tmp_path("does-not-exist.dat"), NULL, &err) ==

@@ -153,7 +153,8 @@ static int test_impulses_match_direct(void)
             int fixed = bd->flags == RF_BODY_FIXED;
             for (int k = 0; k < 3; ++k) {
                 double dv = fixed ? 0.0 : bd->inv_mass * P[b][k];
-                double dw = fixed ? 0.0 : gen_dot(bd->inv_inertia + 3 * k, L[b], 3);
+                double dw =
+                    fixed ? 0.0 : gen_dot(bd->inv_inertia + 3 * k, L[b], 3);
                 ENSURE_SMALL(v[3 * b + k] - (bd->v[k] + dv), 1e-12);
                 ENSURE_SMALL(w[3 * b + k] - (bd->w[k] + dw), 1e-12);
             }
@@ -178,7 +179,8 @@ static int test_assembled_W(void)
             return 1;
         }
         ENSURE(rf_problem_to_local(p, l, NULL) == RF_OK);
-        double g[6 * NC], ub[6 * NC], ul[6 * NC], u0[6 * NC], zero[6 * NC] = {0};
+        double g[6 * NC], ub[6 * NC], ul[6 * NC], u0[6 * NC],
+            zero[6 * NC] = {0};
         for (int k = 0; k < 6 * NC; ++k) {
             g[k] = rf_rng_range(&r, -1.0, 1.0);
         }

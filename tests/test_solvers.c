@@ -44,8 +44,9 @@ static int check_planted(rf_problem *p, const double *gstar, int nc,
     ENSURE(rf_residual(p, model, g, &res_check, &err) == RF_OK);
     double d = rel_diff(g, gstar, 6 * nc);
     printf("  %-10s %-11s %-6s nc=%-3d it=%-6d residual=%.2e "
-           "|g-g*|/|g*|=%.2e\n", SOLVER_NAMES[solver], MODEL_NAMES[model],
-           what, nc, st.iterations, st.residual, d);
+           "|g-g*|/|g*|=%.2e\n",
+           SOLVER_NAMES[solver], MODEL_NAMES[model], what, nc, st.iterations,
+           st.residual, d);
     free(g);
     ENSURE(st.converged == 1);
     ENSURE_LE(st.residual, 1e-10);

@@ -16,52 +16,52 @@
 static int rf_test_passed_ = 0;
 static int rf_test_failed_ = 0;
 
-#define ENSURE(cond)                                                         \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            fprintf(stderr, "%s:%d: ENSURE(%s) failed\n", __FILE__,          \
-                    __LINE__, #cond);                                        \
-            return 1;                                                        \
-        }                                                                    \
+#define ENSURE(cond)                                                           \
+    do {                                                                       \
+        if (!(cond)) {                                                         \
+            fprintf(stderr, "%s:%d: ENSURE(%s) failed\n", __FILE__, __LINE__,  \
+                    #cond);                                                    \
+            return 1;                                                          \
+        }                                                                      \
     } while (0)
 
 /* |x| <= tol (NaN fails). */
-#define ENSURE_SMALL(x, tol)                                                 \
-    do {                                                                     \
-        double ensure_x_ = (double)(x), ensure_t_ = (double)(tol);           \
-        if (!(fabs(ensure_x_) <= ensure_t_)) {                               \
-            fprintf(stderr, "%s:%d: |%s| = %.17g > %.3g\n", __FILE__,        \
-                    __LINE__, #x, ensure_x_, ensure_t_);                     \
-            return 1;                                                        \
-        }                                                                    \
+#define ENSURE_SMALL(x, tol)                                                   \
+    do {                                                                       \
+        double ensure_x_ = (double)(x), ensure_t_ = (double)(tol);             \
+        if (!(fabs(ensure_x_) <= ensure_t_)) {                                 \
+            fprintf(stderr, "%s:%d: |%s| = %.17g > %.3g\n", __FILE__,          \
+                    __LINE__, #x, ensure_x_, ensure_t_);                       \
+            return 1;                                                          \
+        }                                                                      \
     } while (0)
 
 /* a <= b (NaN fails). */
-#define ENSURE_LE(a, b)                                                      \
-    do {                                                                     \
-        double ensure_a_ = (double)(a), ensure_b_ = (double)(b);             \
-        if (!(ensure_a_ <= ensure_b_)) {                                     \
-            fprintf(stderr, "%s:%d: %s = %.17g > %s = %.17g\n", __FILE__,    \
-                    __LINE__, #a, ensure_a_, #b, ensure_b_);                 \
-            return 1;                                                        \
-        }                                                                    \
+#define ENSURE_LE(a, b)                                                        \
+    do {                                                                       \
+        double ensure_a_ = (double)(a), ensure_b_ = (double)(b);               \
+        if (!(ensure_a_ <= ensure_b_)) {                                       \
+            fprintf(stderr, "%s:%d: %s = %.17g > %s = %.17g\n", __FILE__,      \
+                    __LINE__, #a, ensure_a_, #b, ensure_b_);                   \
+            return 1;                                                          \
+        }                                                                      \
     } while (0)
 
-#define RUN_TEST(fn)                                                         \
-    do {                                                                     \
-        int run_rc_ = fn();                                                  \
-        if (run_rc_ == 0) {                                                  \
-            rf_test_passed_++;                                               \
-            printf("[ OK ] %s\n", #fn);                                      \
-        } else {                                                             \
-            rf_test_failed_++;                                               \
-            printf("[FAIL] %s\n", #fn);                                      \
-        }                                                                    \
-        fflush(stdout);                                                      \
+#define RUN_TEST(fn)                                                           \
+    do {                                                                       \
+        int run_rc_ = fn();                                                    \
+        if (run_rc_ == 0) {                                                    \
+            rf_test_passed_++;                                                 \
+            printf("[ OK ] %s\n", #fn);                                        \
+        } else {                                                               \
+            rf_test_failed_++;                                                 \
+            printf("[FAIL] %s\n", #fn);                                        \
+        }                                                                      \
+        fflush(stdout);                                                        \
     } while (0)
 
-#define TEST_SUMMARY()                                                       \
-    (printf("%d passed, %d failed\n", rf_test_passed_, rf_test_failed_),     \
+#define TEST_SUMMARY()                                                         \
+    (printf("%d passed, %d failed\n", rf_test_passed_, rf_test_failed_),       \
      rf_test_failed_ == 0 ? 0 : 1)
 
 /* Deterministic generator (splitmix64), so failures reproduce. */

@@ -1,7 +1,8 @@
 /*
  * rfsolve: solve a rolling-friction problem file and report.
  *
- *   rfsolve FILE [--model associated|desaxce] [--solver jacobi|gs|gs-colored|apgd]
+ *   rfsolve FILE [--model associated|desaxce] [--solver
+ * jacobi|gs|gs-colored|apgd]
  *                [--tol T] [--max-iter N] [--threads N]
  *                [--write-solution OUT] [--quiet]
  *

@@ -141,12 +141,12 @@ typedef struct rf_problem rf_problem;
 enum { RF_BODY_DYNAMIC = 0, RF_BODY_FIXED = 1 };
 
 typedef struct rf_body_desc {
-    int flags;              /* RF_BODY_DYNAMIC or RF_BODY_FIXED */
-    double inv_mass;        /* >= 0, 1/kg (ignored when fixed) */
-    double inv_inertia[9];  /* world inverse inertia, row-major, symmetric
-                               positive semi-definite (ignored when fixed) */
-    double v[3];            /* free linear velocity v* = v + h f/m, m/s */
-    double w[3];            /* free angular velocity, rad/s */
+    int flags;             /* RF_BODY_DYNAMIC or RF_BODY_FIXED */
+    double inv_mass;       /* >= 0, 1/kg (ignored when fixed) */
+    double inv_inertia[9]; /* world inverse inertia, row-major, symmetric
+                              positive semi-definite (ignored when fixed) */
+    double v[3];           /* free linear velocity v* = v + h f/m, m/s */
+    double w[3];           /* free angular velocity, rad/s */
 } rf_body_desc;
 
 /* Index used in rf_contact_desc for "the static world" (a fixed body with
@@ -158,16 +158,16 @@ typedef struct rf_body_desc {
  * A along +n.  r_a = p - x_A and r_b = p - x_B are the lever arms (m) from
  * each body's centre of mass to the contact point, world frame. */
 typedef struct rf_contact_desc {
-    int body_a, body_b;  /* body indices, or RF_WORLD; a != b */
+    int body_a, body_b; /* body indices, or RF_WORLD; a != b */
     double n[3], t1[3], t2[3];
     double r_a[3], r_b[3];
-    double mu;       /* sliding friction coefficient, >= 0 */
-    double rho;      /* rolling friction length, m, >= 0 */
-    double sigma;    /* spinning friction length, m, >= 0 */
-    double bias[6];  /* added to the local velocity u (m/s, rad/s): bias[0]
-                        is the normal stabilisation term Phi/h (negative
-                        when penetrating); bias[1..5] are target relative
-                        velocities (conveyors), normally 0 */
+    double mu;      /* sliding friction coefficient, >= 0 */
+    double rho;     /* rolling friction length, m, >= 0 */
+    double sigma;   /* spinning friction length, m, >= 0 */
+    double bias[6]; /* added to the local velocity u (m/s, rad/s): bias[0]
+                       is the normal stabilisation term Phi/h (negative
+                       when penetrating); bias[1..5] are target relative
+                       velocities (conveyors), normally 0 */
 } rf_contact_desc;
 
 /* Create an empty problem.  Errors: RF_ERR_NULL, RF_ERR_NOMEM. */
@@ -292,13 +292,13 @@ RF_API void rf_config_default(rf_config *cfg);
 RF_API rf_status rf_config_validate(const rf_config *cfg, rf_error *err);
 
 typedef struct rf_stats {
-    int contacts;     /* number of contacts */
-    int iterations;   /* iterations (sweeps) done */
-    double residual;  /* natural-map residual of the returned gamma
-                         (rf_residual's measure, for cfg->model) */
-    int converged;    /* 1 when residual <= tol */
-    double seconds;   /* wall time of the solve */
-    int colors;       /* colours used (RF_SOLVER_GS_COLORED), else 0 */
+    int contacts;    /* number of contacts */
+    int iterations;  /* iterations (sweeps) done */
+    double residual; /* natural-map residual of the returned gamma
+                        (rf_residual's measure, for cfg->model) */
+    int converged;   /* 1 when residual <= tol */
+    double seconds;  /* wall time of the solve */
+    int colors;      /* colours used (RF_SOLVER_GS_COLORED), else 0 */
 } rf_stats;
 
 /* Solve the problem.  gamma (6 ncon) holds the warm start on entry when
@@ -316,9 +316,8 @@ RF_API rf_status rf_solve(rf_problem *p, const rf_config *cfg, double *gamma,
  *     / max(|r|, |gamma|, |u|)         (denominator 1 if all are 0)
  * with u = N gamma + r (r = q in local form).  Errors: as
  * rf_problem_local_velocity. */
-RF_API rf_status rf_residual(rf_problem *p, rf_model model,
-                             const double *gamma, double *residual,
-                             rf_error *err);
+RF_API rf_status rf_residual(rf_problem *p, rf_model model, const double *gamma,
+                             double *residual, rf_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Problem files (Siconos rolling-friction format)                     */

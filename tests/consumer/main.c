@@ -20,8 +20,12 @@ int main(void)
     const double inv_I = 1.0 / (0.4 * m * R * R);
     ball.inv_inertia[0] = ball.inv_inertia[4] = ball.inv_inertia[8] = inv_I;
     ball.v[1] = -g * h; /* free velocity after the gravity impulse */
-    rf_contact_desc c = {.body_a = 0, .body_b = RF_WORLD, .n = {0, 1, 0},
-                         .r_a = {0, -R, 0}, .mu = 0.5, .rho = 0.01,
+    rf_contact_desc c = {.body_a = 0,
+                         .body_b = RF_WORLD,
+                         .n = {0, 1, 0},
+                         .r_a = {0, -R, 0},
+                         .mu = 0.5,
+                         .rho = 0.01,
                          .sigma = 0.005};
     rf_contact_frame(c.n, c.t1, c.t2);
     if (rf_problem_set_body(p, 0, &ball, &err) != RF_OK ||
