@@ -385,6 +385,38 @@ static int test_bad_input(void)
     return 0;
 }
 
+/* No contacts (a step where nothing touches): every solver returns at
+   once with residual 0, in body and local form. */
+static int test_no_contacts(void)
+{
+    rf_problem *p;
+    ENSURE(rf_problem_create(&p, NULL) == RF_OK);
+    for (int form = 0; form < 2; ++form) {
+        if (form == 0) {
+            ENSURE(rf_problem_begin_bodies(p, 3, 0, NULL) == RF_OK);
+        } else {
+            double none = 0.0;
+            ENSURE(rf_problem_set_local_dense(p, 0, &none, &none, &none, &none,
+                                              &none, NULL) == RF_OK);
+        }
+        for (int s = 0; s < 4; ++s) {
+            rf_config cfg;
+            rf_config_default(&cfg);
+            cfg.solver = SOLVERS[s];
+            double g[1] = {123.0};
+            rf_stats st;
+            ENSURE(rf_solve(p, &cfg, g, &st, NULL) == RF_OK);
+            ENSURE(st.contacts == 0);
+            ENSURE(st.iterations == 0);
+            ENSURE(st.residual == 0.0);
+            ENSURE(st.converged == 1);
+            ENSURE(g[0] == 123.0); /* nothing to write */
+        }
+    }
+    rf_problem_destroy(p);
+    return 0;
+}
+
 int main(void)
 {
     RUN_TEST(test_planted_local);
@@ -395,5 +427,6 @@ int main(void)
     RUN_TEST(test_not_converged);
     RUN_TEST(test_rolling_sphere_step);
     RUN_TEST(test_bad_input);
+    RUN_TEST(test_no_contacts);
     return TEST_SUMMARY();
 }
