@@ -119,6 +119,7 @@ void rf_problem_destroy(rf_problem *p)
 /* Arrays that grow together with the contact / body capacity. */
 static rf_status reserve_contacts(rf_problem *p, int ncon, rf_error *err)
 {
+    ncon = ncon > 0 ? ncon : 1; /* never NULL arrays, even for 0 contacts */
     if (ncon <= p->cap_con) {
         return RF_OK;
     }
@@ -151,6 +152,7 @@ static rf_status reserve_contacts(rf_problem *p, int ncon, rf_error *err)
 
 static rf_status reserve_bodies(rf_problem *p, int nbody, rf_error *err)
 {
+    nbody = nbody > 0 ? nbody : 1; /* never NULL arrays */
     if (nbody <= p->cap_body) {
         return RF_OK;
     }
