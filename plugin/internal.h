@@ -213,8 +213,9 @@ double rf__residual(const rf_problem *p, rf_model model, const double *gamma,
    badly scaled directions, while the projection stays exact. */
 /* Component -> part: 0 normal, 1 sliding, 2 spin, 3 rolling. */
 static const int RF_PART[6] = {0, 1, 1, 2, 3, 3};
-/* scale (ncon x 4) from the diagonal blocks. */
-void rf__part_scaling(rf_problem *p, double *scale, int threads);
+/* scale (ncon x 4) from the diagonal blocks; step (ncon, may be NULL)
+   gets 6 / tr(S W_ii S), Jacobi's B_i (0 for an empty block). */
+void rf__part_scaling(rf_problem *p, double *scale, double *step, int threads);
 /* Coefficients of contact i in scaled variables. */
 static inline void rf__scaled_coef(const rf_problem *p, const double *scale,
                                    int i, double *mu, double *rho,
@@ -261,15 +262,11 @@ void rf__tracker_init(rf_tracker *tr, rf_problem *p, const rf_config *cfg,
                       const double *u, int threads);
 /* g the current iterate, u = N g + r (in the iterates' variables). */
 void rf__tracker_update(rf_tracker *tr, rf_problem *p, const double *g,
-                        const double *u, int it);
+                        const double *u);
 /* Copy the result to gamma and fill out (residual, iterations, converged);
    uses work.u3 when tol == 0. */
 void rf__tracker_finish(rf_tracker *tr, rf_problem *p, double *gamma,
                         const double *g, int it, rf_solve_out *out);
-/* step[i] = 6 / tr(S W_ii S) (Jacobi's B_i), 0 for an empty block; scale
-   NULL means S = I. */
-void rf__block_steps(rf_problem *p, const double *scale, double *step,
-                     int threads);
 /* Power-iteration estimate of lambda_max(B^1/2 S N S B^1/2), B =
    diag(step); uses work.g3, work.u3 (and work.sx when scaled). */
 double rf__estimate_lambda(rf_problem *p, const double *scale,

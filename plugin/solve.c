@@ -94,14 +94,13 @@ void rf__tracker_init(rf_tracker *tr, rf_problem *p, const rf_config *cfg,
     tr->converged = 0;
     tr->best_res = INFINITY;
     if (tr->track) {
-        rf__tracker_update(tr, p, g, u, 0);
+        rf__tracker_update(tr, p, g, u);
     }
 }
 
 void rf__tracker_update(rf_tracker *tr, rf_problem *p, const double *g,
-                        const double *u, int it)
+                        const double *u)
 {
-    (void)it;
     if (!tr->track) {
         return;
     }
@@ -137,23 +136,6 @@ void rf__tracker_finish(rf_tracker *tr, rf_problem *p, double *gamma,
     out->converged = tr->tol > 0.0 && out->residual <= tr->tol;
 }
 
-void rf__block_steps(rf_problem *p, const double *scale, double *step,
-                     int threads)
-{
-    const int ncon = p->ncon;
-#pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
-    for (int i = 0; i < ncon; ++i) {
-        double blk[36];
-        rf__diag_block(p, i, blk);
-        double tr = 0.0;
-        for (int k = 0; k < 6; ++k) {
-            double sk = scale ? scale[4 * i + RF_PART[k]] : 1.0;
-            tr += blk[7 * k] * sk * sk;
-        }
-        step[i] = tr > RF_MINVAL ? 6.0 / tr : 0.0;
-    }
-}
-
 double rf__estimate_lambda(rf_problem *p, const double *scale,
                            const double *step, int threads)
 {
@@ -182,7 +164,7 @@ double rf__estimate_lambda(rf_problem *p, const double *scale,
         for (int j = 0; j < m; ++j) {
             y[j] *= sqrt(step[j / 6]);
         }
-        /* Rayleigh quotient x^T A x with |x| = 1 before the scaling */
+        /* |A x| for the unit x of this round estimates lambda_max */
         double *t = x;
         x = y;
         y = t;
@@ -191,7 +173,7 @@ double rf__estimate_lambda(rf_problem *p, const double *scale,
     return lam > RF_MINVAL ? lam : 1.0;
 }
 
-void rf__part_scaling(rf_problem *p, double *scale, int threads)
+void rf__part_scaling(rf_problem *p, double *scale, double *step, int threads)
 {
     const int ncon = p->ncon;
 #pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
@@ -202,9 +184,14 @@ void rf__part_scaling(rf_problem *p, double *scale, int threads)
         for (int k = 0; k < 6; ++k) {
             d[RF_PART[k]] += A[7 * k];
         }
+        double tr = 0.0; /* tr(S W_ii S): 1 per component of a live part */
         for (int q = 0; q < 4; ++q) {
             double m = d[q] / cnt[q];
             scale[4 * i + q] = m > RF_MINVAL ? 1.0 / sqrt(m) : 1.0;
+            tr += m > RF_MINVAL ? cnt[q] : d[q];
+        }
+        if (step != NULL) {
+            step[i] = tr > RF_MINVAL ? 6.0 / tr : 0.0;
         }
     }
 }

@@ -258,7 +258,7 @@ void rf__solve_apgd(rf_problem *p, const rf_config *cfg, int threads,
     rf_work *w = &p->work;
     /* Work in part-scaled variables (internal.h): gamma' = S^-1 gamma,
        r' = S r. */
-    rf__part_scaling(p, w->wscale, threads);
+    rf__part_scaling(p, w->wscale, NULL, threads);
     rf__scale_vec(p, w->wscale, 1, w->r, w->rs, threads);
     rf__scale_vec(p, w->wscale, -1, gamma, gamma, threads);
     apgd_run run = {p, w->wscale, w->rs, cfg->tol, cfg->max_iter, threads};

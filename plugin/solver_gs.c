@@ -311,7 +311,7 @@ void rf__solve_gs(rf_problem *p, const rf_config *cfg, int threads,
     const double omega = cfg->omega == 0.0 ? 1.0 : cfg->omega;
     double *g = w->g0, *u = w->u0, *vel = w->bv1;
 
-    rf__part_scaling(p, w->wscale, threads);
+    rf__part_scaling(p, w->wscale, NULL, threads);
     prepare_blocks(p, threads);
     if (colored) {
         color_contacts(p);
@@ -353,7 +353,7 @@ void rf__solve_gs(rf_problem *p, const rf_config *cfg, int threads,
         } else {
             rf__apply_N(p, g, u, 1, threads);
         }
-        rf__tracker_update(&tr, p, g, u, it);
+        rf__tracker_update(&tr, p, g, u);
     }
     rf__tracker_finish(&tr, p, gamma, g, it, out);
     out->colors = colored ? w->ncolor : 0;

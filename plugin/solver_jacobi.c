@@ -39,9 +39,8 @@ void rf__solve_jacobi(rf_problem *p, const rf_config *cfg, int threads,
     const int desaxce = cfg->model == RF_MODEL_DESAXCE;
 
     /* part-scaled variables: gamma' = S^-1 gamma, N' = S N S, r' = S r */
-    rf__part_scaling(p, w->wscale, threads);
+    rf__part_scaling(p, w->wscale, w->step, threads);
     rf__scale_vec(p, scale, 1, w->r, w->rs, threads);
-    rf__block_steps(p, scale, w->step, threads);
     double omega = cfg->omega;
     if (omega == 0.0) {
         omega = 1.0 / rf__estimate_lambda(p, scale, w->step, threads);
@@ -77,7 +76,7 @@ void rf__solve_jacobi(rf_problem *p, const rf_config *cfg, int threads,
         gn = tmp;
         rf__apply_scaled(p, scale, g, rs, u, threads);
         ++it;
-        rf__tracker_update(&tr, p, g, u, it);
+        rf__tracker_update(&tr, p, g, u);
     }
     rf__tracker_finish(&tr, p, gamma, g, it, out);
     rf__scale_vec(p, scale, 1, gamma, gamma, threads);
