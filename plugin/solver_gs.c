@@ -16,7 +16,7 @@
  *      (normal; sliding pair; spin; rolling pair), g = S g', keeps the
  *      cone family: mu gn >= |g_t| becomes (mu s_n / s_t) g'n >= |g'_t|,
  *      and likewise for rho, sigma and the De Saxce shift.  We take
- *      s = 1/sqrt(diagonal of W_ii) per part, so S W_ii S has a unit
+ *      s = 1/sqrt(mean diagonal of W_ii) per part, so S W_ii S has a unit
  *      diagonal and the projection stays exact;
  *   1. stick test: g' = gamma'_i - W'^-1 u'_i (Cholesky of W', once per
  *      solve); if g' lies in the scaled cone it is the exact answer for
