@@ -69,8 +69,20 @@ static double minimise_psi(double x0, const double a[3], const double c[3])
         }
         double y = num / den; /* den >= 1 */
         double hi = (j < nb) ? b[j] : INFINITY;
-        if (y <= hi) {
-            return y < lo ? lo : y;
+        /* Decide by the sign of psi'/2 at the breakpoint hi (without the
+           part ending there), not by comparing y with hi: with a huge
+           coefficient y can round onto hi although the minimiser lies
+           far beyond it. */
+        double d = -1.0;
+        if (j < nb) {
+            d = hi - x0;
+            for (int m = j + 1; m < nb; ++m) {
+                d -= c[k[m]] * (a[k[m]] - c[k[m]] * hi);
+            }
+        }
+        if (j == nb || d >= 0.0) {
+            y = y < lo ? lo : y;
+            return y > hi ? hi : y;
         }
         lo = hi;
     }
