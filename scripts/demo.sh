@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Install what is missing, build, and run the main job: rfsolve on the
-# example problems, then the solver benchmark in quick mode.
+# Install what is missing (scripts/deps.sh), build (build/release,
+# Release), and run the main job:
+#   rfsolve on every example problem in tests/data (De Saxce model, with
+#   Gauss-Seidel and with APGD), then the solver benchmark in quick mode.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 . scripts/deps.sh
 
 jobs=$(nproc 2>/dev/null || echo 2)
+echo "== build/release: Release"
 cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/release -j "$jobs"
 
@@ -17,6 +20,7 @@ for f in tests/data/*.dat; do
     done
 done
 
+json=bench/results/rfbench-quick.json
 echo "== rfbench --quick"
-mkdir -p bench/results
-build/release/rfbench --quick --out bench/results/rfbench-quick.json
+build/release/rfbench --quick --out "$json"
+echo "== benchmark results (JSON): $root/$json"

@@ -14,17 +14,20 @@ for pkg in $rf_packages; do
 done
 
 if [ -n "$rf_missing" ]; then
-    echo "rollfric: installing$rf_missing" >&2
+    echo "rollfric: missing Debian packages:$rf_missing" >&2
     if [ "$(id -u)" -eq 0 ]; then
         rf_sudo=""
     elif command -v sudo >/dev/null 2>&1; then
         rf_sudo="sudo"
+        echo "rollfric: installing them with sudo" >&2
     else
-        echo "rollfric: please install as root:$rf_missing" >&2
+        echo "rollfric: missing packages and no sudo; as root, run:" >&2
+        echo "  apt-get update && apt-get install -y --no-install-recommends$rf_missing" >&2
         exit 1
     fi
-    export DEBIAN_FRONTEND=noninteractive
-    $rf_sudo apt-get update -qq >/dev/null
+    # env: sudo resets the environment, so pass DEBIAN_FRONTEND through it.
+    $rf_sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
     # shellcheck disable=SC2086
-    $rf_sudo apt-get install -y -qq --no-install-recommends $rf_missing >/dev/null
+    $rf_sudo env DEBIAN_FRONTEND=noninteractive \
+        apt-get install -y -qq --no-install-recommends $rf_missing >/dev/null
 fi
