@@ -93,7 +93,7 @@ struct rf_problem {
 
     /* bodies (body form), SoA */
     int *body_flags;          /* (nbody) */
-    double *body_inv_mass;    /* (nbody) */
+    double *body_inv_mass;    /* (nbody x 3): per world axis */
     double *body_inv_inertia; /* (nbody x 9) row-major */
     double *body_vel;         /* (nbody x 6): v then w, free velocity */
     unsigned char *body_set;  /* (nbody) */

@@ -109,12 +109,12 @@ static void body_pass(const rf_problem *p, const double *gamma,
         }
         double dw[3];
         mat3_vec(p->body_inv_inertia + 9 * b, L, dw);
-        const double im = p->body_inv_mass[b];
+        const double *im = p->body_inv_mass + 3 * b;
         double *out = bv + 6 * b;
         for (int c = 0; c < 3; ++c) {
             double b0 = base ? base[6 * b + c] : 0.0;
             double b1 = base ? base[6 * b + 3 + c] : 0.0;
-            out[c] = b0 + im * P[c];
+            out[c] = b0 + im[c] * P[c];
             out[3 + c] = b1 + dw[c];
         }
     }
@@ -154,10 +154,10 @@ void rf__contact_apply(const rf_problem *p, int i, const double dg[6],
         double F[3], T[3], dw[3];
         contact_impulse(p, i, s, dg, F, T);
         mat3_vec(p->body_inv_inertia + 9 * b, T, dw);
-        const double im = p->body_inv_mass[b];
+        const double *im = p->body_inv_mass + 3 * b;
         double *v = vel + 6 * b;
         for (int c = 0; c < 3; ++c) {
-            v[c] += im * F[c];
+            v[c] += im[c] * F[c];
             v[3 + c] += dw[c];
         }
     }
@@ -252,14 +252,15 @@ static void add_coupling(const rf_problem *p, int b, int i, int si, int j,
     double li[6][3], ai[6][3], lj[6][3], aj[6][3];
     jacobian_rows(p, i, si, li, ai);
     jacobian_rows(p, j, sj, lj, aj);
-    const double im = p->body_inv_mass[b];
+    const double *im = p->body_inv_mass + 3 * b;
     const double *I = p->body_inv_inertia + 9 * b;
     for (int l = 0; l < 6; ++l) {
         double Ia[3];
         mat3_vec(I, aj[l], Ia);
         for (int k = 0; k < 6; ++k) {
-            blk[6 * k + l] += im * (li[k][0] * lj[l][0] + li[k][1] * lj[l][1] +
-                                    li[k][2] * lj[l][2]) +
+            blk[6 * k + l] += im[0] * li[k][0] * lj[l][0] +
+                              im[1] * li[k][1] * lj[l][1] +
+                              im[2] * li[k][2] * lj[l][2] +
                               ai[k][0] * Ia[0] + ai[k][1] * Ia[1] +
                               ai[k][2] * Ia[2];
         }

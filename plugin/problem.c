@@ -162,7 +162,7 @@ static rf_status reserve_bodies(rf_problem *p, int nbody, rf_error *err)
         size_t elem;
     } items[] = {
         {(void **)&p->body_flags, sizeof(int)},
-        {(void **)&p->body_inv_mass, sizeof(double)},
+        {(void **)&p->body_inv_mass, 3 * sizeof(double)},
         {(void **)&p->body_inv_inertia, 9 * sizeof(double)},
         {(void **)&p->body_vel, 6 * sizeof(double)},
         {(void **)&p->body_set, 1},
@@ -214,7 +214,8 @@ rf_status rf_problem_begin_bodies(rf_problem *p, int nbody, int ncon,
     /* Unset bodies are fixed and at rest; unset contacts are flagged. */
     for (int i = 0; i < nbody; ++i) {
         p->body_flags[i] = RF_BODY_FIXED;
-        p->body_inv_mass[i] = 0.0;
+        p->body_inv_mass[3 * i] = p->body_inv_mass[3 * i + 1] =
+            p->body_inv_mass[3 * i + 2] = 0.0;
         memset(p->body_inv_inertia + 9 * i, 0, 9 * sizeof(double));
         memset(p->body_vel + 6 * i, 0, 6 * sizeof(double));
     }
@@ -252,7 +253,8 @@ rf_status rf_problem_set_body(rf_problem *p, int i, const rf_body_desc *b,
         return rf__fail(err, RF_ERR_RANGE, "%s: body %d out of range [0, %d)",
                         fn, i, p->nbody);
     }
-    if (b->flags != RF_BODY_DYNAMIC && b->flags != RF_BODY_FIXED) {
+    if (b->flags != RF_BODY_DYNAMIC && b->flags != RF_BODY_FIXED &&
+        b->flags != (RF_BODY_DYNAMIC | RF_BODY_AXIS_MASS)) {
         return rf__fail(err, RF_ERR_INVALID, "%s: body %d: unknown flags %d",
                         fn, i, b->flags);
     }
@@ -260,17 +262,24 @@ rf_status rf_problem_set_body(rf_problem *p, int i, const rf_body_desc *b,
         return rf__fail(err, RF_ERR_NONFINITE,
                         "%s: body %d: non-finite velocity", fn, i);
     }
-    int dynamic = b->flags == RF_BODY_DYNAMIC;
+    int dynamic = b->flags != RF_BODY_FIXED;
+    const int axis = (b->flags & RF_BODY_AXIS_MASS) != 0;
+    double im[3] = {b->inv_mass, b->inv_mass, b->inv_mass};
+    if (axis) {
+        memcpy(im, b->inv_mass_axis, sizeof im);
+    }
     if (dynamic) {
-        if (!isfinite(b->inv_mass) || !rf__all_finite(b->inv_inertia, 9)) {
+        if (!rf__all_finite(im, 3) || !rf__all_finite(b->inv_inertia, 9)) {
             return rf__fail(err, RF_ERR_NONFINITE,
                             "%s: body %d: non-finite inverse mass or inertia",
                             fn, i);
         }
-        if (b->inv_mass < 0.0) {
-            return rf__fail(err, RF_ERR_INVALID,
-                            "%s: body %d: negative inverse mass %g", fn, i,
-                            b->inv_mass);
+        for (int c = 0; c < 3; ++c) {
+            if (im[c] < 0.0) {
+                return rf__fail(err, RF_ERR_INVALID,
+                                "%s: body %d: negative inverse mass %g%s", fn,
+                                i, im[c], axis ? " (inv_mass_axis)" : "");
+            }
         }
         const double *J = b->inv_inertia;
         double scale = fabs(J[0]) + fabs(J[4]) + fabs(J[8]);
@@ -291,8 +300,10 @@ rf_status rf_problem_set_body(rf_problem *p, int i, const rf_body_desc *b,
             }
         }
     }
-    p->body_flags[i] = b->flags;
-    p->body_inv_mass[i] = dynamic ? b->inv_mass : 0.0;
+    p->body_flags[i] = dynamic ? RF_BODY_DYNAMIC : RF_BODY_FIXED;
+    for (int c = 0; c < 3; ++c) {
+        p->body_inv_mass[3 * i + c] = dynamic ? im[c] : 0.0;
+    }
     for (int k = 0; k < 9; ++k) {
         p->body_inv_inertia[9 * i + k] = dynamic ? b->inv_inertia[k] : 0.0;
     }

@@ -28,6 +28,15 @@ static int build_scene(rf_rng *r, scene *s, rf_problem *p)
         if (b == NB - 1) {
             s->body[b].flags = RF_BODY_FIXED;
         }
+        if (b == 1) {
+            /* per-axis inverse mass, one axis locked (Bullet's linear
+               factor (1, 0.5, 0)) */
+            s->body[b].flags = RF_BODY_DYNAMIC | RF_BODY_AXIS_MASS;
+            s->body[b].inv_mass_axis[0] = s->body[b].inv_mass;
+            s->body[b].inv_mass_axis[1] = 0.5 * s->body[b].inv_mass;
+            s->body[b].inv_mass_axis[2] = 0.0;
+            s->body[b].inv_mass = NAN; /* must not be read */
+        }
         ENSURE(rf_problem_set_body(p, b, &s->body[b], NULL) == RF_OK);
     }
     for (int i = 0; i < NC; ++i) {
@@ -43,6 +52,13 @@ static int build_scene(rf_rng *r, scene *s, rf_problem *p)
         ENSURE(rf_problem_set_contact(p, i, &s->con[i], NULL) == RF_OK);
     }
     return 0;
+}
+
+/* Inverse mass of body bd along world axis k. */
+static double body_im(const rf_body_desc *bd, int k)
+{
+    return (bd->flags & RF_BODY_AXIS_MASS) ? bd->inv_mass_axis[k]
+                                           : bd->inv_mass;
 }
 
 static void body_state(const scene *s, int b, double v[3], double w[3])
@@ -152,7 +168,7 @@ static int test_impulses_match_direct(void)
             const rf_body_desc *bd = &s.body[b];
             int fixed = bd->flags == RF_BODY_FIXED;
             for (int k = 0; k < 3; ++k) {
-                double dv = fixed ? 0.0 : bd->inv_mass * P[b][k];
+                double dv = fixed ? 0.0 : body_im(bd, k) * P[b][k];
                 double dw =
                     fixed ? 0.0 : gen_dot(bd->inv_inertia + 3 * k, L[b], 3);
                 ENSURE_SMALL(v[3 * b + k] - (bd->v[k] + dv), 1e-12);
@@ -210,7 +226,15 @@ static int test_assembled_W(void)
             for (int k = 0; k < 3; ++k) {
                 Jdw[k] = gen_dot(s.inertia[b] + 3 * k, dw, 3);
             }
-            ke2 += gen_dot(dv, dv, 3) / bd->inv_mass + gen_dot(dw, Jdw, 3);
+            for (int k = 0; k < 3; ++k) {
+                /* a locked axis (inverse mass 0) must not move at all */
+                if (body_im(bd, k) == 0.0) {
+                    ENSURE(dv[k] == 0.0);
+                } else {
+                    ke2 += dv[k] * dv[k] / body_im(bd, k);
+                }
+            }
+            ke2 += gen_dot(dw, Jdw, 3);
         }
         ENSURE_SMALL(gNg - ke2, 1e-10 * (1.0 + ke2));
         ENSURE(gNg >= 0.0);
@@ -238,6 +262,15 @@ static int test_bad_body_input(void)
     bad.inv_mass = -1.0;
     ENSURE(rf_problem_set_body(p, 0, &bad, &err) == RF_ERR_INVALID);
     ENSURE(strstr(err.message, "negative inverse mass") != NULL);
+    bad = b;
+    bad.flags = RF_BODY_DYNAMIC | RF_BODY_AXIS_MASS;
+    bad.inv_mass_axis[0] = bad.inv_mass_axis[1] = 1.0;
+    bad.inv_mass_axis[2] = -0.5;
+    ENSURE(rf_problem_set_body(p, 0, &bad, &err) == RF_ERR_INVALID);
+    ENSURE(strstr(err.message, "inv_mass_axis") != NULL);
+    bad.flags = RF_BODY_FIXED | RF_BODY_AXIS_MASS;
+    ENSURE(rf_problem_set_body(p, 0, &bad, &err) == RF_ERR_INVALID);
+    ENSURE(strstr(err.message, "unknown flags") != NULL);
     bad = b;
     bad.v[1] = NAN;
     ENSURE(rf_problem_set_body(p, 0, &bad, &err) == RF_ERR_NONFINITE);

@@ -138,11 +138,22 @@ typedef struct rf_problem rf_problem;
  * world frame.  A fixed body (RF_BODY_FIXED) receives no impulse; its
  * velocity is used as given (zero for static, the body velocity for
  * kinematic objects). */
-enum { RF_BODY_DYNAMIC = 0, RF_BODY_FIXED = 1 };
+enum {
+    RF_BODY_DYNAMIC = 0,
+    RF_BODY_FIXED = 1,
+    /* Modifier for a dynamic body: its inverse mass is per world axis,
+     * inv_mass_axis[3], instead of the scalar inv_mass (a body that may
+     * not move along some axes, e.g. Bullet's linear factor (1, 1, 0)). */
+    RF_BODY_AXIS_MASS = 2
+};
 
 typedef struct rf_body_desc {
-    int flags;             /* RF_BODY_DYNAMIC or RF_BODY_FIXED */
-    double inv_mass;       /* >= 0, 1/kg (ignored when fixed) */
+    int flags;             /* RF_BODY_DYNAMIC (optionally | RF_BODY_AXIS_MASS)
+                              or RF_BODY_FIXED */
+    double inv_mass;       /* >= 0, 1/kg (ignored when fixed or with
+                              RF_BODY_AXIS_MASS) */
+    double inv_mass_axis[3]; /* >= 0, 1/kg along world x, y, z; read only
+                                with RF_BODY_AXIS_MASS */
     double inv_inertia[9]; /* world inverse inertia, row-major, symmetric
                               positive semi-definite (ignored when fixed) */
     double v[3];           /* free linear velocity v* = v + h f/m, m/s */
