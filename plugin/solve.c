@@ -321,6 +321,7 @@ rf_status rf_solve(rf_problem *p, const rf_config *cfg_in, double *gamma,
     memcpy(gamma, g, (size_t)6 * p->ncon * sizeof(double));
     if (stats != NULL) {
         stats->contacts = p->ncon;
+        stats->rows = 6 * p->ncon;
         stats->iterations = out.iterations;
         stats->residual = out.residual;
         stats->converged = out.converged;

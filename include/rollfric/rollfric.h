@@ -304,6 +304,7 @@ RF_API rf_status rf_config_validate(const rf_config *cfg, rf_error *err);
 
 typedef struct rf_stats {
     int contacts;    /* number of contacts */
+    int rows;        /* scalar unknowns (6 per contact) */
     int iterations;  /* iterations (sweeps) done */
     double residual; /* natural-map residual of the returned gamma
                         (rf_residual's measure, for cfg->model) */

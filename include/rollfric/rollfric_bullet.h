@@ -1,0 +1,144 @@
+/*
+ * rollfric for Bullet 3.24 (C++ callers): replace the contact solve of a
+ * btDiscreteDynamicsWorld by the cone solver.
+ *
+ *     #include <rollfric/rollfric_bullet.h>
+ *     rf_plugin *rf = rf_bullet_attach(world, NULL);   // NULL = defaults
+ *     ... world->stepSimulation(...) as before ...
+ *     rf_bullet_detach(rf);                            // before deleting
+ *                                                      // the world
+ *
+ * Link with librollfric.so for Debian's float Bullet (pkg-config
+ * "rollfric", which requires "bullet"), or with librollfric-float64.so for
+ * the double-precision build (pkg-config "rollfric-float64", requires
+ * "bullet-float64", defines BT_USE_DOUBLE_PRECISION).  rf_bullet_attach is
+ * an inline function that passes the caller's sizeof(btScalar): attaching
+ * through the library of the other precision fails with a message instead
+ * of corrupting memory.
+ *
+ * What one step does (README "Bullet"): every awake island's manifold
+ * points within the manifold's contact processing threshold (pairs that
+ * need a response) become one 6D contact each, with the point's combined
+ * friction (mu), rolling friction (rho, a length in m) and spinning
+ * friction (sigma, m); all of them go into one cone complementarity
+ * problem per step, solved by the core (rf_solve); body velocities and the
+ * points' applied impulses are written back.  Free velocities, gravity,
+ * the gyroscopic terms, damping, kinematic and static bodies, sleeping,
+ * restitution and conveyor motion follow the stock solver.
+ *
+ * Units: impulses in N s (forces) and N m s (torques) over one step;
+ * speeds in m/s.  Nothing here is thread-safe for one plugin: call these
+ * functions from the thread that steps the world, between steps.
+ */
+#ifndef ROLLFRIC_ROLLFRIC_BULLET_H
+#define ROLLFRIC_ROLLFRIC_BULLET_H
+
+#ifndef __cplusplus
+#error "rollfric_bullet.h is a C++ header (Bullet is C++); use rollfric.h from C"
+#endif
+
+#include "rollfric/rollfric.h"
+
+#include <LinearMath/btScalar.h>
+
+class btDiscreteDynamicsWorld;
+class btManifoldPoint;
+
+extern "C" {
+
+/* One attachment of the cone solver to one world. */
+typedef struct rf_plugin rf_plugin;
+
+/* Which solver steps the world: the cone solver, or the world's previous
+ * (stock) solver, untouched, for A/B runs on the same world. */
+typedef enum rf_bullet_mode {
+    RF_BULLET_CONE = 0,
+    RF_BULLET_STOCK = 1
+} rf_bullet_mode;
+
+/* Default cap on the penetration-recovery speed (m/s): a penetrating
+ * point asks for a separating normal velocity of erp * depth / h (erp =
+ * the solver info's m_erp2, or the point's own ERP), at most this. */
+#define RF_BULLET_DEFAULT_MAX_RECOVERY 3.0
+
+/* The implementation behind rf_bullet_attach; call that instead.
+ * scalar_size is the caller's sizeof(btScalar). */
+RF_API rf_plugin *rf_bullet_attach_checked(btDiscreteDynamicsWorld *world,
+                                           const rf_config *cfg,
+                                           int scalar_size, rf_error *err);
+
+/* sizeof(btScalar) this library was built with (4 or 8). */
+RF_API int rf_bullet_scalar_size(void);
+
+/* Detach: the world gets back the solver it had before rf_bullet_attach
+ * (and its ownership of it), unless the application installed another
+ * solver meanwhile, which is then left in place; p is freed.  Call it
+ * before the world is deleted.  NULL is accepted. */
+RF_API void rf_bullet_detach(rf_plugin *p);
+
+/* Statistics of the last step solved by the cone solver: contacts,
+ * rows (6 per contact), iterations, residual (rf_residual's measure, for
+ * the configured model), converged and seconds (wall time of the whole
+ * step in the plugin: gathering, solving, writing back).  Returns RF_OK,
+ * or RF_ERR_NULL for a NULL argument.  Zeroes before the first step. */
+RF_API int rf_bullet_stats(const rf_plugin *p, rf_stats *out);
+
+/* Number of world steps the plugin has seen (cone and stock). */
+RF_API long rf_bullet_steps(const rf_plugin *p);
+
+/* Switch between the cone and the stock solver; takes effect at the next
+ * step.  Errors: RF_ERR_NULL, RF_ERR_INVALID (unknown mode). */
+RF_API rf_status rf_bullet_set_mode(rf_plugin *p, rf_bullet_mode mode);
+RF_API rf_bullet_mode rf_bullet_get_mode(const rf_plugin *p);
+
+/* Replace the solver configuration (copied; validated as rf_solve would).
+ * cfg NULL = defaults.  Errors: RF_ERR_NULL (p), RF_ERR_INVALID,
+ * RF_ERR_NONFINITE. */
+RF_API rf_status rf_bullet_set_config(rf_plugin *p, const rf_config *cfg,
+                                      rf_error *err);
+
+/* The configuration in use (copied to out).  Errors: RF_ERR_NULL. */
+RF_API rf_status rf_bullet_get_config(const rf_plugin *p, rf_config *out);
+
+/* Cap on the penetration-recovery speed, m/s, > 0 (default
+ * RF_BULLET_DEFAULT_MAX_RECOVERY).  Errors: RF_ERR_NULL, RF_ERR_INVALID. */
+RF_API rf_status rf_bullet_set_max_recovery(rf_plugin *p, double speed);
+
+/* 1: print one line per second of wall time to stderr (steps, contacts,
+ * iterations, residual, ms per step).  Default 0. */
+RF_API void rf_bullet_set_verbose(rf_plugin *p, int verbose);
+
+/* The 6D impulse (gn, gu, gw, tn, tu, tw), N s and N m s, that the last
+ * cone step applied at a manifold point, in the point's frame
+ * (m_normalWorldOnB, m_lateralFrictionDir1, m_lateralFrictionDir2); A (body
+ * 0) received +, B (body 1) -.  gn, gu, gw are also in the point's
+ * m_appliedImpulse, m_appliedImpulseLateral1/2.  Valid until the next
+ * step.  Errors: RF_ERR_NULL, RF_ERR_RANGE (the point was not in the last
+ * cone step). */
+RF_API rf_status rf_bullet_point_impulse(const rf_plugin *p,
+                                         const btManifoldPoint *point,
+                                         double out[6]);
+
+/* Read ROLLFRIC_SOLVER (jacobi | gs | gs_colored | apgd),
+ * ROLLFRIC_MODEL (associated | desaxce), ROLLFRIC_ITERATIONS (N: exactly
+ * N iterations unless ROLLFRIC_TOLERANCE is also set, then at most N),
+ * ROLLFRIC_TOLERANCE and ROLLFRIC_THREADS into cfg, on top of what cfg
+ * holds.  Unset variables leave cfg alone.  Errors: RF_ERR_NULL,
+ * RF_ERR_INVALID (the variable and its bad value are named). */
+RF_API rf_status rf_bullet_config_from_env(rf_config *cfg, rf_error *err);
+
+} /* extern "C" */
+
+/* Attach the cone solver to world.  cfg NULL = rf_config_default.  The
+ * world keeps its previous solver for rf_bullet_detach and for
+ * RF_BULLET_STOCK mode.  Returns NULL on error (NULL world, a world that
+ * already has rollfric attached, invalid cfg, precision mismatch, out of
+ * memory); the reason goes to err, or to stderr when err is NULL. */
+inline rf_plugin *rf_bullet_attach(btDiscreteDynamicsWorld *world,
+                                   const rf_config *cfg = nullptr,
+                                   rf_error *err = nullptr)
+{
+    return rf_bullet_attach_checked(world, cfg, (int)sizeof(btScalar), err);
+}
+
+#endif /* ROLLFRIC_ROLLFRIC_BULLET_H */

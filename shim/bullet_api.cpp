@@ -1,0 +1,309 @@
+// The C API of rollfric_bullet.h: attach, detach, mode, config, stats,
+// environment.
+#include "cone_solver.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+namespace {
+
+rf_status fail(rf_error *err, rf_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+rf_status fail(rf_error *err, rf_status st, const char *fmt, ...)
+{
+    rf_error local;
+    rf_error *e = err ? err : &local;
+    e->status = st;
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(e->message, sizeof e->message, fmt, ap);
+    va_end(ap);
+    if (err == nullptr) {
+        std::fprintf(stderr, "rollfric: %s\n", local.message);
+    }
+    return st;
+}
+
+const char *precision_name(int scalar_size)
+{
+    return scalar_size == 8 ? "double (bullet-float64)" : "float (bullet)";
+}
+
+} // namespace
+
+extern "C" {
+
+int rf_bullet_scalar_size(void) { return (int)sizeof(btScalar); }
+
+rf_plugin *rf_bullet_attach_checked(btDiscreteDynamicsWorld *world,
+                                    const rf_config *cfg, int scalar_size,
+                                    rf_error *err)
+{
+    if (world == nullptr) {
+        fail(err, RF_ERR_NULL, "rf_bullet_attach: world is NULL");
+        return nullptr;
+    }
+    if (scalar_size != (int)sizeof(btScalar)) {
+        fail(err, RF_ERR_INVALID,
+             "rf_bullet_attach: the caller was compiled for %s Bullet but "
+             "this library is built for %s; link %s instead",
+             precision_name(scalar_size), precision_name(sizeof(btScalar)),
+             scalar_size == 8 ? "librollfric-float64.so (pkg-config "
+                                "rollfric-float64)"
+                              : "librollfric.so (pkg-config rollfric)");
+        return nullptr;
+    }
+    rf_config c;
+    rf_config_default(&c);
+    if (cfg != nullptr) {
+        rf_error e;
+        if (rf_config_validate(cfg, &e) != RF_OK) {
+            fail(err, e.status, "rf_bullet_attach: %s", e.message);
+            return nullptr;
+        }
+        c = *cfg;
+    }
+    btConstraintSolver *btDiscreteDynamicsWorld::*solver_m =
+        rfshim::WorldAccess::solver_member();
+    bool btDiscreteDynamicsWorld::*owns_m = rfshim::WorldAccess::owns_member();
+    btConstraintSolver *prev = world->*solver_m;
+    if (dynamic_cast<rfshim::ConeSolver *>(prev) != nullptr) {
+        fail(err, RF_ERR_STATE,
+             "rf_bullet_attach: this world already has rollfric attached");
+        return nullptr;
+    }
+    if (prev == nullptr) {
+        fail(err, RF_ERR_STATE, "rf_bullet_attach: the world has no solver");
+        return nullptr;
+    }
+    rf_plugin *p = new (std::nothrow) rf_plugin;
+    rfshim::ConeSolver *s =
+        p ? new (std::nothrow)
+                rfshim::ConeSolver(world, prev, world->*owns_m, c)
+          : nullptr;
+    if (s == nullptr || !s->ok()) {
+        delete s;
+        delete p;
+        fail(err, RF_ERR_NOMEM, "rf_bullet_attach: out of memory");
+        return nullptr;
+    }
+    p->solver = s;
+    // setConstraintSolver() frees a solver the world owns (and also points
+    // the island callback at the new one): clear the ownership first so
+    // the previous solver survives for detach and RF_BULLET_STOCK.
+    world->*owns_m = false;
+    world->setConstraintSolver(s);
+    if (err) {
+        err->status = RF_OK;
+        err->message[0] = '\0';
+    }
+    return p;
+}
+
+void rf_bullet_detach(rf_plugin *p)
+{
+    if (p == nullptr) {
+        return;
+    }
+    rfshim::ConeSolver *s = p->solver;
+    btDiscreteDynamicsWorld *world = s->world;
+    btConstraintSolver *btDiscreteDynamicsWorld::*solver_m =
+        rfshim::WorldAccess::solver_member();
+    if (world->*solver_m == s) {
+        world->setConstraintSolver(s->stock); // we never own: nothing freed
+        world->*(rfshim::WorldAccess::owns_member()) = s->owned_stock;
+    } else if (s->owned_stock) {
+        // the application replaced our solver meanwhile: the world's own
+        // solver is no longer reachable from it
+        s->stock->~btConstraintSolver();
+        btAlignedFree(s->stock);
+    }
+    delete s;
+    delete p;
+}
+
+int rf_bullet_stats(const rf_plugin *p, rf_stats *out)
+{
+    if (p == nullptr || out == nullptr) {
+        return RF_ERR_NULL;
+    }
+    *out = p->solver->last;
+    return RF_OK;
+}
+
+long rf_bullet_steps(const rf_plugin *p) { return p ? p->solver->steps : 0; }
+
+rf_status rf_bullet_set_mode(rf_plugin *p, rf_bullet_mode mode)
+{
+    if (p == nullptr) {
+        return RF_ERR_NULL;
+    }
+    if (mode != RF_BULLET_CONE && mode != RF_BULLET_STOCK) {
+        return RF_ERR_INVALID;
+    }
+    p->solver->mode = mode;
+    return RF_OK;
+}
+
+rf_bullet_mode rf_bullet_get_mode(const rf_plugin *p)
+{
+    return p ? p->solver->mode : RF_BULLET_STOCK;
+}
+
+rf_status rf_bullet_set_config(rf_plugin *p, const rf_config *cfg,
+                               rf_error *err)
+{
+    if (p == nullptr) {
+        return fail(err, RF_ERR_NULL, "rf_bullet_set_config: p is NULL");
+    }
+    rf_config c;
+    rf_config_default(&c);
+    if (cfg != nullptr) {
+        rf_status st = rf_config_validate(cfg, err);
+        if (st != RF_OK) {
+            return st;
+        }
+        c = *cfg;
+    }
+    p->solver->cfg = c;
+    return RF_OK;
+}
+
+rf_status rf_bullet_get_config(const rf_plugin *p, rf_config *out)
+{
+    if (p == nullptr || out == nullptr) {
+        return RF_ERR_NULL;
+    }
+    *out = p->solver->cfg;
+    return RF_OK;
+}
+
+rf_status rf_bullet_set_max_recovery(rf_plugin *p, double speed)
+{
+    if (p == nullptr) {
+        return RF_ERR_NULL;
+    }
+    if (!(speed > 0.0) || !std::isfinite(speed)) {
+        return RF_ERR_INVALID;
+    }
+    p->solver->max_recovery = speed;
+    return RF_OK;
+}
+
+void rf_bullet_set_verbose(rf_plugin *p, int verbose)
+{
+    if (p) {
+        p->solver->verbose = verbose;
+    }
+}
+
+rf_status rf_bullet_point_impulse(const rf_plugin *p,
+                                  const btManifoldPoint *point, double out[6])
+{
+    if (p == nullptr || point == nullptr || out == nullptr) {
+        return RF_ERR_NULL;
+    }
+    const double *g = p->solver->point_impulse(point);
+    if (g == nullptr) {
+        return RF_ERR_RANGE;
+    }
+    std::memcpy(out, g, 6 * sizeof(double));
+    return RF_OK;
+}
+
+rf_status rf_bullet_config_from_env(rf_config *cfg, rf_error *err)
+{
+    if (cfg == nullptr) {
+        return fail(err, RF_ERR_NULL, "rf_bullet_config_from_env: cfg is NULL");
+    }
+    rf_config c = *cfg;
+    const char *v;
+    if ((v = std::getenv("ROLLFRIC_SOLVER")) != nullptr) {
+        static const struct {
+            const char *name;
+            rf_solver_kind kind;
+        } names[] = {{"jacobi", RF_SOLVER_JACOBI},
+                     {"gs", RF_SOLVER_GS},
+                     {"gs_colored", RF_SOLVER_GS_COLORED},
+                     {"apgd", RF_SOLVER_APGD}};
+        bool found = false;
+        for (const auto &n : names) {
+            if (std::strcmp(v, n.name) == 0) {
+                c.solver = n.kind;
+                found = true;
+            }
+        }
+        if (!found) {
+            return fail(err, RF_ERR_INVALID,
+                        "ROLLFRIC_SOLVER='%s' is not one of jacobi, gs, "
+                        "gs_colored, apgd",
+                        v);
+        }
+    }
+    if ((v = std::getenv("ROLLFRIC_MODEL")) != nullptr) {
+        if (std::strcmp(v, "associated") == 0) {
+            c.model = RF_MODEL_ASSOCIATED;
+        } else if (std::strcmp(v, "desaxce") == 0) {
+            c.model = RF_MODEL_DESAXCE;
+        } else {
+            return fail(err, RF_ERR_INVALID,
+                        "ROLLFRIC_MODEL='%s' is not one of associated, "
+                        "desaxce",
+                        v);
+        }
+    }
+    auto parse_int = [&](const char *name, int lo, int *out) -> rf_status {
+        const char *s = std::getenv(name);
+        if (s == nullptr) {
+            return RF_OK;
+        }
+        char *end;
+        errno = 0;
+        long x = std::strtol(s, &end, 10);
+        if (*s == '\0' || *end != '\0' || errno != 0 || x < lo ||
+            x > 1000000000L) {
+            return fail(err, RF_ERR_INVALID,
+                        "%s='%s' is not an integer >= %d", name, s, lo);
+        }
+        *out = (int)x;
+        return RF_OK;
+    };
+    int iters = -1;
+    rf_status st = parse_int("ROLLFRIC_ITERATIONS", 1, &iters);
+    if (st == RF_OK) {
+        st = parse_int("ROLLFRIC_THREADS", 0, &c.threads);
+    }
+    if (st != RF_OK) {
+        return st;
+    }
+    if (iters > 0) {
+        c.max_iter = iters;
+        c.tol = 0.0; // exactly N iterations ...
+    }
+    if ((v = std::getenv("ROLLFRIC_TOLERANCE")) != nullptr) {
+        char *end;
+        double t = std::strtod(v, &end);
+        if (*v == '\0' || *end != '\0' || !(t >= 0.0) || !std::isfinite(t)) {
+            return fail(err, RF_ERR_INVALID,
+                        "ROLLFRIC_TOLERANCE='%s' is not a number >= 0", v);
+        }
+        c.tol = t; // ... unless a tolerance is given too
+    }
+    *cfg = c;
+    if (err) {
+        err->status = RF_OK;
+        err->message[0] = '\0';
+    }
+    return RF_OK;
+}
+
+} // extern "C"

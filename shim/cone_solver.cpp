@@ -1,0 +1,636 @@
+// ConeSolver: Bullet in, rf_problem out, impulses back (cone_solver.hpp).
+// No solver maths here: the core solves; this file only translates.
+#include "cone_solver.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+namespace rfshim {
+
+namespace {
+
+double wall_now()
+{
+    using clock = std::chrono::steady_clock;
+    return std::chrono::duration<double>(clock::now().time_since_epoch())
+        .count();
+}
+
+void to3(const btVector3 &v, double out[3])
+{
+    out[0] = v.x();
+    out[1] = v.y();
+    out[2] = v.z();
+}
+
+double dot3(const double a[3], const double b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+void cross3(const double a[3], const double b[3], double out[3])
+{
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+bool normalize3(double v[3])
+{
+    double l = std::sqrt(dot3(v, v));
+    if (!(l > 1e-12) || !std::isfinite(l)) {
+        return false;
+    }
+    v[0] /= l;
+    v[1] /= l;
+    v[2] /= l;
+    return true;
+}
+
+// t1 = d with its n component removed, normalised; false if d is (nearly)
+// along n or not a direction at all.
+bool tangent_from(const btVector3 &d, const double n[3], double t1[3])
+{
+    double v[3];
+    to3(d, v);
+    double dn = dot3(v, n);
+    for (int k = 0; k < 3; ++k) {
+        v[k] -= dn * n[k];
+    }
+    if (!(dot3(v, v) > 0.25)) { // |d| ~ 1 and at most 60 deg off the plane
+        return false;
+    }
+    std::memcpy(t1, v, sizeof v);
+    return normalize3(t1);
+}
+
+// A friction coefficient from Bullet's combine callbacks, as the core
+// accepts it: non-negative and finite.  Anything else is treated as 0 and
+// reported (the core would reject the whole step).
+double coefficient(btScalar c, int *bad)
+{
+    double v = c;
+    if (std::isfinite(v) && v >= 0.0) {
+        return v;
+    }
+    ++*bad;
+    return 0.0;
+}
+
+bool is_dynamic(const btCollisionObject *obj, btRigidBody **rb_out)
+{
+    btRigidBody *rb =
+        btRigidBody::upcast(const_cast<btCollisionObject *>(obj));
+    *rb_out = rb;
+    return rb != nullptr && rb->getInvMass() > 0 &&
+           !obj->isStaticOrKinematicObject();
+}
+
+} // namespace
+
+ConeSolver::ConeSolver(btDiscreteDynamicsWorld *w, btConstraintSolver *s,
+                       bool owned, const rf_config &c)
+    : world(w), stock(s), owned_stock(owned), cfg(c)
+{
+    if (rf_problem_create(&problem_, nullptr) != RF_OK) {
+        problem_ = nullptr;
+    }
+}
+
+ConeSolver::~ConeSolver() { rf_problem_destroy(problem_); }
+
+btConstraintSolverType ConeSolver::getSolverType() const
+{
+    return stock ? stock->getSolverType() : BT_SEQUENTIAL_IMPULSE_SOLVER;
+}
+
+void ConeSolver::reset()
+{
+    if (stock) {
+        stock->reset();
+    }
+    warm_index_.clear();
+    warm_.clear();
+    point_index_.clear();
+}
+
+void ConeSolver::prepareSolve(int num_bodies, int num_manifolds)
+{
+    step_mode_ = mode;
+    ++steps;
+    if (step_mode_ == RF_BULLET_STOCK) {
+        stock->prepareSolve(num_bodies, num_manifolds);
+        return;
+    }
+    in_bodies_.clear();
+    in_manifolds_.clear();
+    in_constraints_.clear();
+    dispatcher_ = nullptr;
+}
+
+btScalar ConeSolver::solveGroup(btCollisionObject **bodies, int num_bodies,
+                                btPersistentManifold **manifolds,
+                                int num_manifolds,
+                                btTypedConstraint **constraints,
+                                int num_constraints,
+                                const btContactSolverInfo &info,
+                                btIDebugDraw *draw, btDispatcher *dispatcher)
+{
+    if (step_mode_ == RF_BULLET_STOCK) {
+        return stock->solveGroup(bodies, num_bodies, manifolds, num_manifolds,
+                                 constraints, num_constraints, info, draw,
+                                 dispatcher);
+    }
+    // Collect only: the whole step is one problem, solved in allSolved
+    // (the world calls it once, after the last batch, before it
+    // integrates positions).
+    in_bodies_.insert(in_bodies_.end(), bodies, bodies + num_bodies);
+    in_manifolds_.insert(in_manifolds_.end(), manifolds,
+                         manifolds + num_manifolds);
+    in_constraints_.insert(in_constraints_.end(), constraints,
+                           constraints + num_constraints);
+    dispatcher_ = dispatcher;
+    return 0;
+}
+
+void ConeSolver::allSolved(const btContactSolverInfo &info, btIDebugDraw *draw)
+{
+    if (step_mode_ == RF_BULLET_STOCK) {
+        stock->allSolved(info, draw);
+        return;
+    }
+    const double t0 = wall_now();
+    bool done = false;
+    if (!in_constraints_.empty()) {
+        report("joints (btTypedConstraint) are not yet rows of the cone "
+               "problem; this step is solved by the previous solver");
+    } else if (problem_ == nullptr) {
+        report("out of memory creating the problem; the previous solver "
+               "steps the world");
+    } else {
+        done = cone_step(info);
+    }
+    if (!done) {
+        stock_step(info, draw);
+    }
+    last.seconds = wall_now() - t0;
+    if (verbose) {
+        verbose_line(last.seconds);
+    }
+    in_bodies_.clear();
+    in_manifolds_.clear();
+    in_constraints_.clear();
+}
+
+// The previous solver takes the whole step as one batch.
+void ConeSolver::stock_step(const btContactSolverInfo &info,
+                            btIDebugDraw *draw)
+{
+    stock->prepareSolve((int)in_bodies_.size(), (int)in_manifolds_.size());
+    if (!in_bodies_.empty() || !in_manifolds_.empty() ||
+        !in_constraints_.empty()) {
+        stock->solveGroup(in_bodies_.data(), (int)in_bodies_.size(),
+                          in_manifolds_.data(), (int)in_manifolds_.size(),
+                          in_constraints_.data(), (int)in_constraints_.size(),
+                          info, draw, dispatcher_);
+    }
+    stock->allSolved(info, draw);
+    last = rf_stats{};
+    point_index_.clear();
+}
+
+void ConeSolver::report(const char *what)
+{
+    if (reported_ < 5) {
+        std::fprintf(stderr, "rollfric: %s\n", what);
+        if (++reported_ == 5) {
+            std::fprintf(stderr, "rollfric: (further messages suppressed)\n");
+        }
+    }
+}
+
+void ConeSolver::verbose_line(double seconds)
+{
+    double now = wall_now();
+    if (verbose_t0_ < 0.0) {
+        verbose_t0_ = now;
+    }
+    ++verbose_steps_;
+    verbose_seconds_ += seconds;
+    if (now - verbose_t0_ >= 1.0) {
+        std::fprintf(stderr,
+                     "rollfric: %ld steps, %d contacts, %d iterations, "
+                     "residual %.2e, %.3f ms/step\n",
+                     verbose_steps_, last.contacts, last.iterations,
+                     last.residual, 1e3 * verbose_seconds_ / verbose_steps_);
+        verbose_t0_ = now;
+        verbose_steps_ = 0;
+        verbose_seconds_ = 0.0;
+    }
+}
+
+// A dynamic body joins the problem with its free velocity
+// v* = v + h f / m, w* = w + h I^-1 tau (+ gyroscopic terms), exactly as
+// btSequentialImpulseConstraintSolver::initSolverBody and convertBodies
+// compute it (forces already carry the linear/angular factors).
+int ConeSolver::dynamic_index(btRigidBody *rb, btScalar h)
+{
+    int id = rb->getCompanionId();
+    if (id >= 0 && id < (int)body_rb_.size() && body_rb_[id] == rb) {
+        return id;
+    }
+    id = (int)body_rb_.size();
+    rb->setCompanionId(id);
+    body_rb_.push_back(rb);
+    body_dynamic_.push_back(1);
+
+    rf_body_desc d{};
+    d.flags = RF_BODY_DYNAMIC;
+    const btScalar im = rb->getInvMass();
+    const btVector3 &lf = rb->getLinearFactor();
+    d.inv_mass = im;
+    if (lf.x() != 1 || lf.y() != 1 || lf.z() != 1) {
+        // Bullet scales impulses by the linear factor: inverse mass
+        // im * lf per axis (a diagonal, so N stays symmetric).  Negative
+        // factors are not physical and count as 0.
+        d.flags |= RF_BODY_AXIS_MASS;
+        for (int k = 0; k < 3; ++k) {
+            d.inv_mass_axis[k] = im * (lf[k] > 0 ? lf[k] : 0);
+        }
+    }
+    // Angular factor f: Bullet applies diag(f) I^-1; the core needs a
+    // symmetric matrix, diag(sqrt f) I^-1 diag(sqrt f), which is the same
+    // for a uniform factor and for 0/1 factors about principal axes.
+    const btVector3 &af = rb->getAngularFactor();
+    const btMatrix3x3 &I = rb->getInvInertiaTensorWorld();
+    double sf[3];
+    for (int k = 0; k < 3; ++k) {
+        sf[k] = af[k] > 0 ? std::sqrt((double)af[k]) : 0.0;
+    }
+    for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 3; ++c) {
+            // symmetrise: Bullet's world tensor is R I^-1 R^T, symmetric up
+            // to rounding
+            double v = 0.5 * ((double)I[r][c] + (double)I[c][r]);
+            d.inv_inertia[3 * r + c] = sf[r] * v * sf[c];
+        }
+    }
+    btVector3 v = rb->getLinearVelocity() + rb->getTotalForce() * im * h;
+    btVector3 w =
+        rb->getAngularVelocity() + I * rb->getTotalTorque() * h;
+    const int flags = rb->getFlags();
+    if (flags & BT_ENABLE_GYROSCOPIC_FORCE_EXPLICIT) {
+        btVector3 g = rb->computeGyroscopicForceExplicit(
+            world->getSolverInfo().m_maxGyroscopicForce);
+        w -= I * g * h;
+    }
+    if (flags & BT_ENABLE_GYROSCOPIC_FORCE_IMPLICIT_WORLD) {
+        w += rb->computeGyroscopicImpulseImplicit_World(h);
+    }
+    if (flags & BT_ENABLE_GYROSCOPIC_FORCE_IMPLICIT_BODY) {
+        w += rb->computeGyroscopicImpulseImplicit_Body(h);
+    }
+    to3(v, d.v);
+    to3(w, d.w);
+    body_desc_.push_back(d);
+    return id;
+}
+
+// Index of one side of a manifold: a dynamic body, a kinematic (or other
+// moving fixed) body with its velocity, or RF_WORLD for static objects.
+int ConeSolver::side_index(const btCollisionObject *obj, btScalar h)
+{
+    btRigidBody *rb;
+    if (is_dynamic(obj, &rb)) {
+        return dynamic_index(rb, h);
+    }
+    if (rb == nullptr || !obj->isKinematicObject()) {
+        return RF_WORLD; // static: at rest, as in stock
+    }
+    auto it = fixed_index_.find(obj);
+    if (it != fixed_index_.end()) {
+        return it->second;
+    }
+    int id = (int)body_rb_.size();
+    fixed_index_.emplace(obj, id);
+    body_rb_.push_back(rb);
+    body_dynamic_.push_back(0);
+    rf_body_desc d{};
+    d.flags = RF_BODY_FIXED;
+    to3(rb->getLinearVelocity(), d.v);
+    to3(rb->getAngularVelocity(), d.w);
+    body_desc_.push_back(d);
+    return id;
+}
+
+void ConeSolver::warm_start_extras(const btPersistentManifold *m,
+                                   const btManifoldPoint &cp,
+                                   const double n[3], const double t1[3],
+                                   const double t2[3], double g[6]) const
+{
+    g[3] = g[4] = g[5] = 0.0;
+    auto it = warm_index_.find(m);
+    if (it == warm_index_.end()) {
+        return;
+    }
+    const WarmEntry *best = nullptr;
+    btScalar best_d = 0;
+    for (int k = it->second.first; k < it->second.first + it->second.second;
+         ++k) {
+        const WarmEntry &e = warm_[k];
+        if (e.applied != cp.m_appliedImpulse ||
+            e.lateral1 != cp.m_appliedImpulseLateral1 ||
+            e.lateral2 != cp.m_appliedImpulseLateral2) {
+            continue;
+        }
+        btScalar d = (e.local_a - cp.m_localPointA).length2();
+        if (best == nullptr || d < best_d) {
+            best = &e;
+            best_d = d;
+        }
+    }
+    if (best == nullptr) {
+        return;
+    }
+    // the spin axis is the normal; the rolling vector is re-expressed in
+    // the new tangent frame (the normal may have turned a little)
+    (void)n;
+    g[3] = best->spin;
+    g[4] = dot3(best->roll, t1);
+    g[5] = dot3(best->roll, t2);
+}
+
+void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
+                           const btContactSolverInfo &info)
+{
+    btManifoldPoint &cp = m->getContactPoint(j);
+    const btCollisionObject *o0 = m->getBody0();
+    const btCollisionObject *o1 = m->getBody1();
+    const double h = info.m_timeStep;
+
+    rf_contact_desc c{};
+    c.body_a = a;
+    c.body_b = b;
+    to3(cp.m_normalWorldOnB, c.n);
+    if (!normalize3(c.n)) {
+        report("a manifold point with a zero normal was skipped");
+        return;
+    }
+    // Frame: the point's own lateral directions when it has them (from
+    // the last step, or set by the application for a conveyor), so the
+    // warm start keeps its meaning; a fresh frame otherwise.
+    const bool user_dirs =
+        (cp.m_contactPointFlags & BT_CONTACT_FLAG_LATERAL_FRICTION_INITIALIZED) !=
+        0;
+    if (!tangent_from(cp.m_lateralFrictionDir1, c.n, c.t1)) {
+        double n[3] = {c.n[0], c.n[1], c.n[2]};
+        rf_contact_frame(n, c.t1, c.t2);
+    }
+    cross3(c.n, c.t1, c.t2); // (n, t1, t2) right-handed
+    if (user_dirs) {
+        // keep the sense of the application's second direction (the core
+        // takes any orthonormal frame)
+        double d2[3];
+        to3(cp.m_lateralFrictionDir2, d2);
+        if (dot3(d2, c.t2) < 0) {
+            for (double &x : c.t2) {
+                x = -x;
+            }
+        }
+    }
+    btVector3 ra = cp.getPositionWorldOnA() - o0->getWorldTransform().getOrigin();
+    btVector3 rb = cp.getPositionWorldOnB() - o1->getWorldTransform().getOrigin();
+    to3(ra, c.r_a);
+    to3(rb, c.r_b);
+    int bad = 0;
+    c.mu = coefficient(cp.m_combinedFriction, &bad);
+    c.rho = coefficient(cp.m_combinedRollingFriction, &bad);
+    c.sigma = coefficient(cp.m_combinedSpinningFriction, &bad);
+    if (bad) {
+        report("a negative or non-finite combined friction coefficient was "
+               "used as 0");
+    }
+
+    // Normal bias b_n (DESIGN §2): the gap over the step for a separated
+    // point (a speculative contact: approach only up to contact), erp x
+    // depth / h for a penetrating one, capped at max_recovery, minus the
+    // restitution velocity.  Restitution follows the stock solver: e times
+    // the approach speed before forces, only above
+    // m_restitutionVelocityThreshold.
+    const btRigidBody *rb0 = btRigidBody::upcast(o0);
+    const btRigidBody *rb1 = btRigidBody::upcast(o1);
+    btVector3 vel0 = rb0 ? rb0->getVelocityInLocalPoint(ra) : btVector3(0, 0, 0);
+    btVector3 vel1 = rb1 ? rb1->getVelocityInLocalPoint(rb) : btVector3(0, 0, 0);
+    double vn = (double)cp.m_normalWorldOnB.dot(vel0 - vel1);
+    double restitution = 0.0;
+    if (std::fabs(vn) >= info.m_restitutionVelocityThreshold) {
+        restitution = (double)cp.m_combinedRestitution * -vn;
+        if (!(restitution > 0.0)) {
+            restitution = 0.0;
+        }
+    }
+    double depth = (double)cp.getDistance() + (double)info.m_linearSlop;
+    double bn;
+    if (depth > 0.0) {
+        bn = depth / h;
+    } else {
+        double erp = (cp.m_contactPointFlags & BT_CONTACT_FLAG_HAS_CONTACT_ERP)
+                         ? (double)cp.m_contactERP
+                         : (double)info.m_erp2;
+        bn = erp * depth / h;
+        if (bn < -max_recovery) {
+            bn = -max_recovery;
+        }
+    }
+    c.bias[0] = bn - restitution;
+    if (user_dirs) {
+        // conveyor: the target relative velocity along the lateral
+        // directions is m_contactMotion1/2 (stock: velocityError =
+        // desiredVelocity - rel_vel); u_t = t.v_rel + bias is driven to 0
+        c.bias[1] = -(double)cp.m_contactMotion1;
+        c.bias[2] = -(double)cp.m_contactMotion2;
+    }
+
+    // Warm start: normal and sliding impulses from the point (Bullet moves
+    // them with it), re-expressed in the new frame; spin and rolling from
+    // our cache.
+    double g[6] = {0, 0, 0, 0, 0, 0};
+    if (cfg.warm_start) {
+        g[0] = cp.m_appliedImpulse > 0 ? (double)cp.m_appliedImpulse : 0.0;
+        btVector3 s = cp.m_lateralFrictionDir1 * cp.m_appliedImpulseLateral1 +
+                      cp.m_lateralFrictionDir2 * cp.m_appliedImpulseLateral2;
+        double sv[3];
+        to3(s, sv);
+        g[1] = dot3(sv, c.t1);
+        g[2] = dot3(sv, c.t2);
+        warm_start_extras(m, cp, c.n, c.t1, c.t2, g);
+        for (double &x : g) {
+            if (!std::isfinite(x)) {
+                x = 0.0;
+            }
+        }
+    }
+    con_desc_.push_back(c);
+    con_point_.push_back(&cp);
+    con_manifold_.push_back(m);
+    gamma_.insert(gamma_.end(), g, g + 6);
+}
+
+bool ConeSolver::cone_step(const btContactSolverInfo &info)
+{
+    const btScalar h = info.m_timeStep;
+    body_rb_.clear();
+    body_desc_.clear();
+    body_dynamic_.clear();
+    fixed_index_.clear();
+    con_desc_.clear();
+    con_point_.clear();
+    con_manifold_.clear();
+    gamma_.clear();
+
+    // Every dynamic body handed over gets its free velocity, contacts or
+    // not (a body the solver skips would freeze: Bullet adds forces only
+    // here).
+    for (btCollisionObject *obj : in_bodies_) {
+        btRigidBody *rb;
+        if (is_dynamic(obj, &rb)) {
+            dynamic_index(rb, h);
+        }
+    }
+    for (btPersistentManifold *m : in_manifolds_) {
+        const btCollisionObject *o0 = m->getBody0();
+        const btCollisionObject *o1 = m->getBody1();
+        if (dispatcher_ != nullptr && !dispatcher_->needsResponse(o0, o1)) {
+            continue;
+        }
+        const int n = m->getNumContacts();
+        if (n == 0) {
+            continue;
+        }
+        const int a = side_index(o0, h);
+        const int b = side_index(o1, h);
+        const bool dyn_a = a != RF_WORLD && body_dynamic_[a];
+        const bool dyn_b = b != RF_WORLD && body_dynamic_[b];
+        if (!dyn_a && !dyn_b) {
+            continue; // two fixed objects: no response (as in stock)
+        }
+        const btScalar threshold = m->getContactProcessingThreshold();
+        for (int j = 0; j < n; ++j) {
+            if (m->getContactPoint(j).getDistance() <= threshold) {
+                add_point(m, j, a, b, info);
+            }
+        }
+    }
+
+    const int nb = (int)body_desc_.size();
+    const int nc = (int)con_desc_.size();
+    rf_error err;
+    rf_status st = rf_problem_begin_bodies(problem_, nb, nc, &err);
+    for (int i = 0; st == RF_OK && i < nb; ++i) {
+        st = rf_problem_set_body(problem_, i, &body_desc_[i], &err);
+    }
+    for (int i = 0; st == RF_OK && i < nc; ++i) {
+        st = rf_problem_set_contact(problem_, i, &con_desc_[i], &err);
+    }
+    rf_stats stats{};
+    if (gamma_.empty()) {
+        gamma_.resize(6); // rf_solve wants an array even for no contacts
+    }
+    if (st == RF_OK) {
+        st = rf_solve(problem_, &cfg, gamma_.data(), &stats, &err);
+    }
+    vel_v_.resize(3 * (size_t)nb);
+    vel_w_.resize(3 * (size_t)nb);
+    if (st == RF_OK && nb > 0) {
+        st = rf_problem_body_velocity(problem_, gamma_.data(), vel_v_.data(),
+                                      vel_w_.data(), &err);
+    }
+    if (st != RF_OK) {
+        char msg[400];
+        std::snprintf(msg, sizeof msg,
+                      "%s; this step is solved by the previous solver",
+                      err.message);
+        report(msg);
+        for (btRigidBody *rb : body_rb_) {
+            if (rb) {
+                rb->setCompanionId(-1);
+            }
+        }
+        return false;
+    }
+    last = stats;
+    write_back(info);
+    return true;
+}
+
+void ConeSolver::write_back(const btContactSolverInfo &info)
+{
+    (void)info;
+    const int nb = (int)body_desc_.size();
+    for (int i = 0; i < nb; ++i) {
+        btRigidBody *rb = body_rb_[i];
+        if (body_dynamic_[i]) {
+            rb->setLinearVelocity(btVector3((btScalar)vel_v_[3 * i],
+                                            (btScalar)vel_v_[3 * i + 1],
+                                            (btScalar)vel_v_[3 * i + 2]));
+            rb->setAngularVelocity(btVector3((btScalar)vel_w_[3 * i],
+                                             (btScalar)vel_w_[3 * i + 1],
+                                             (btScalar)vel_w_[3 * i + 2]));
+            rb->setCompanionId(-1);
+        }
+    }
+
+    // Points: impulses and frame for Bullet's readers, the extras for the
+    // next warm start.  Entries are grouped by manifold (points of one
+    // manifold are consecutive).
+    const int nc = (int)con_desc_.size();
+    warm_next_.clear();
+    warm_index_next_.clear();
+    point_index_.clear();
+    for (int i = 0; i < nc; ++i) {
+        btManifoldPoint &cp = *con_point_[i];
+        const rf_contact_desc &c = con_desc_[i];
+        const double *g = gamma_.data() + 6 * i;
+        cp.m_appliedImpulse = (btScalar)g[0];
+        cp.m_appliedImpulseLateral1 = (btScalar)g[1];
+        cp.m_appliedImpulseLateral2 = (btScalar)g[2];
+        cp.m_lateralFrictionDir1.setValue((btScalar)c.t1[0], (btScalar)c.t1[1],
+                                          (btScalar)c.t1[2]);
+        cp.m_lateralFrictionDir2.setValue((btScalar)c.t2[0], (btScalar)c.t2[1],
+                                          (btScalar)c.t2[2]);
+        WarmEntry e;
+        e.applied = cp.m_appliedImpulse;
+        e.lateral1 = cp.m_appliedImpulseLateral1;
+        e.lateral2 = cp.m_appliedImpulseLateral2;
+        e.local_a = cp.m_localPointA;
+        e.spin = g[3];
+        for (int k = 0; k < 3; ++k) {
+            e.roll[k] = g[4] * c.t1[k] + g[5] * c.t2[k];
+        }
+        const btPersistentManifold *m = con_manifold_[i];
+        auto it = warm_index_next_.find(m);
+        if (it == warm_index_next_.end()) {
+            warm_index_next_.emplace(
+                m, std::make_pair((int)warm_next_.size(), 1));
+        } else {
+            ++it->second.second;
+        }
+        warm_next_.push_back(e);
+        point_index_.emplace(&cp, i);
+    }
+    warm_.swap(warm_next_);
+    warm_index_.swap(warm_index_next_);
+}
+
+const double *ConeSolver::point_impulse(const btManifoldPoint *pt) const
+{
+    auto it = point_index_.find(pt);
+    if (it == point_index_.end()) {
+        return nullptr;
+    }
+    return gamma_.data() + 6 * (size_t)it->second;
+}
+
+} // namespace rfshim

@@ -1,0 +1,144 @@
+// The btConstraintSolver that hands one step's contacts to the rollfric
+// core.  Internal to the shim: applications use rollfric_bullet.h.
+//
+// Data flow of one step (DESIGN §2, §5):
+//   prepareSolve   remember the mode for this step
+//   solveGroup     (per island batch) collect bodies, manifolds, joints
+//   allSolved      one rf_problem for everything collected: free
+//                  velocities, one 6D contact per manifold point, warm
+//                  start, rf_solve, write back velocities and impulses
+// The stock solver the world had before is kept: RF_BULLET_STOCK mode
+// forwards every call to it unchanged, and a step the cone solver cannot
+// take (joints, until they are rows of the core problem; an input the core
+// rejects) is handed to it whole, with a message.
+#ifndef ROLLFRIC_SHIM_CONE_SOLVER_HPP
+#define ROLLFRIC_SHIM_CONE_SOLVER_HPP
+
+#include "rollfric/rollfric.h"
+#include "rollfric/rollfric_bullet.h"
+
+#include <btBulletDynamicsCommon.h>
+
+#include <unordered_map>
+#include <vector>
+
+namespace rfshim {
+
+// What the warm start keeps of one point between steps, beyond what
+// Bullet keeps on the point itself (normal and sliding impulses and the
+// sliding directions).  Entries of one manifold are found again by the
+// point's impulses, which Bullet moves with the point when it reorders or
+// replaces points (btPersistentManifold::removeContactPoint /
+// replaceContactPoint) and which nobody else writes; the local point
+// breaks ties.  A wrong match only costs iterations: the start is
+// projected onto the cone.
+struct WarmEntry {
+    btScalar applied, lateral1, lateral2; // as written on the point
+    btVector3 local_a;
+    double spin;    // tn, N m s
+    double roll[3]; // tu u + tw w, world frame, N m s
+};
+
+class ConeSolver final : public btConstraintSolver {
+  public:
+    ConeSolver(btDiscreteDynamicsWorld *world, btConstraintSolver *stock,
+               bool owned_stock, const rf_config &cfg);
+    ~ConeSolver() override;
+
+    void prepareSolve(int num_bodies, int num_manifolds) override;
+    btScalar solveGroup(btCollisionObject **bodies, int num_bodies,
+                        btPersistentManifold **manifolds, int num_manifolds,
+                        btTypedConstraint **constraints, int num_constraints,
+                        const btContactSolverInfo &info, btIDebugDraw *draw,
+                        btDispatcher *dispatcher) override;
+    void allSolved(const btContactSolverInfo &info, btIDebugDraw *draw) override;
+    void reset() override;
+    btConstraintSolverType getSolverType() const override;
+
+    bool ok() const { return problem_ != nullptr; }
+
+    btDiscreteDynamicsWorld *world;
+    btConstraintSolver *stock;
+    bool owned_stock;
+    rf_config cfg;
+    rf_bullet_mode mode = RF_BULLET_CONE;
+    double max_recovery = RF_BULLET_DEFAULT_MAX_RECOVERY;
+    int verbose = 0;
+    rf_stats last{};
+    long steps = 0;
+
+    // The 6D impulse of a point of the last cone step, or nullptr.
+    const double *point_impulse(const btManifoldPoint *pt) const;
+
+  private:
+    bool cone_step(const btContactSolverInfo &info);
+    void stock_step(const btContactSolverInfo &info, btIDebugDraw *draw);
+    int dynamic_index(btRigidBody *rb, btScalar h);
+    int side_index(const btCollisionObject *obj, btScalar h);
+    void add_point(btPersistentManifold *m, int j, int a, int b,
+                   const btContactSolverInfo &info);
+    void warm_start_extras(const btPersistentManifold *m,
+                           const btManifoldPoint &cp, const double n[3],
+                           const double t1[3], const double t2[3],
+                           double g[6]) const;
+    void write_back(const btContactSolverInfo &info);
+    void report(const char *what);
+    void verbose_line(double seconds);
+
+    rf_bullet_mode step_mode_ = RF_BULLET_CONE;
+    rf_problem *problem_ = nullptr;
+
+    // collected by solveGroup for this step
+    std::vector<btCollisionObject *> in_bodies_;
+    std::vector<btPersistentManifold *> in_manifolds_;
+    std::vector<btTypedConstraint *> in_constraints_;
+    btDispatcher *dispatcher_ = nullptr;
+
+    // the problem of this step
+    std::vector<btRigidBody *> body_rb_; // nullptr for non-rigid objects
+    std::vector<rf_body_desc> body_desc_;
+    std::vector<unsigned char> body_dynamic_;
+    std::unordered_map<const btCollisionObject *, int> fixed_index_;
+    std::vector<rf_contact_desc> con_desc_;
+    std::vector<btManifoldPoint *> con_point_;
+    std::vector<const btPersistentManifold *> con_manifold_;
+    std::vector<double> gamma_;
+    std::vector<double> vel_v_, vel_w_;
+
+    // warm start: entries of the last cone step by manifold
+    std::unordered_map<const btPersistentManifold *, std::pair<int, int>>
+        warm_index_, warm_index_next_;
+    std::vector<WarmEntry> warm_, warm_next_;
+
+    // last step's points, for point_impulse
+    std::unordered_map<const btManifoldPoint *, int> point_index_;
+
+    // verbose: one line per second of wall time
+    double verbose_t0_ = -1.0;
+    long verbose_steps_ = 0;
+    double verbose_seconds_ = 0.0;
+    int reported_ = 0; // messages printed (capped)
+};
+
+// Member access to btDiscreteDynamicsWorld's solver pointer and ownership
+// flag: setConstraintSolver() would free a solver the world owns, which
+// detach must be able to restore.  Pointers to protected members named
+// through a derived class are legal C++.
+struct WorldAccess : btDiscreteDynamicsWorld {
+    static btConstraintSolver *btDiscreteDynamicsWorld::*solver_member()
+    {
+        return &WorldAccess::m_constraintSolver;
+    }
+    static bool btDiscreteDynamicsWorld::*owns_member()
+    {
+        return &WorldAccess::m_ownsConstraintSolver;
+    }
+};
+
+} // namespace rfshim
+
+struct rf_plugin {
+    rfshim::ConeSolver *solver;
+};
+
+#endif // ROLLFRIC_SHIM_CONE_SOLVER_HPP

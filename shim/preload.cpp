@@ -1,0 +1,181 @@
+// librollfric_preload.so: LD_PRELOAD=.../librollfric_preload.so ./app makes
+// every btDiscreteDynamicsWorld the application constructs use the cone
+// solver, without rebuilding the application (DESIGN §5).
+//
+// How: libBulletDynamics exports the world's complete-object constructor
+// and destructors and is not linked -Bsymbolic, so definitions here, found
+// first, are what the application (and the world's vtable) call.  Each
+// hook calls the real function, found with dlsym(RTLD_NEXT).  Only worlds
+// constructed as btDiscreteDynamicsWorld itself (the C1 constructor) are
+// attached; subclasses (soft-body, multithreaded, the application's own)
+// construct through C2 and are left alone.
+//
+// Environment: ROLLFRIC=off disables; ROLLFRIC_SOLVER, ROLLFRIC_MODEL,
+// ROLLFRIC_ITERATIONS, ROLLFRIC_TOLERANCE, ROLLFRIC_THREADS
+// (rf_bullet_config_from_env); ROLLFRIC_VERBOSE=1 prints a line a second.
+//
+// This file includes no Bullet class header, so the hooks can be defined
+// under the constructor's mangled names; worlds are opaque pointers here.
+#include "rollfric/rollfric_bullet.h"
+
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#define RF_CTOR_C1                                                            \
+    _ZN23btDiscreteDynamicsWorldC1EP12btDispatcherP21btBroadphaseInterfaceP18btConstraintSolverP24btCollisionConfiguration
+#define RF_DTOR_D0 _ZN23btDiscreteDynamicsWorldD0Ev
+#define RF_DTOR_D1 _ZN23btDiscreteDynamicsWorldD1Ev
+#define RF_DTOR_D2 _ZN23btDiscreteDynamicsWorldD2Ev
+#define RF_STR2(x) #x
+#define RF_STR(x) RF_STR2(x)
+
+namespace {
+
+// The worlds this library attached to.  A preload hook has no object to
+// hang state on, so this one table is process-wide, behind a mutex.
+struct Registry {
+    std::mutex lock;
+    std::vector<std::pair<void *, rf_plugin *>> worlds;
+};
+
+Registry &registry()
+{
+    static Registry r;
+    return r;
+}
+
+void *real_symbol(const char *name)
+{
+    void *f = dlsym(RTLD_NEXT, name);
+    if (f == nullptr) {
+        std::fprintf(stderr,
+                     "rollfric: preload: %s not found after this library "
+                     "(is the application linked against "
+                     "libBulletDynamics?)\n",
+                     name);
+        std::abort(); // nothing sensible can be called instead
+    }
+    return f;
+}
+
+bool env_off()
+{
+    const char *v = std::getenv("ROLLFRIC");
+    return v != nullptr &&
+           (std::strcmp(v, "off") == 0 || std::strcmp(v, "0") == 0);
+}
+
+// The Bullet library the real constructor lives in must have our
+// precision: the hook itself is the same symbol in both builds.
+bool precision_matches(void *real_ctor)
+{
+    Dl_info info;
+    if (dladdr(real_ctor, &info) == 0 || info.dli_fname == nullptr) {
+        return true; // cannot tell (static Bullet in the app): trust it
+    }
+    const bool lib64 = std::strstr(info.dli_fname, "float64") != nullptr;
+    const bool ours64 = rf_bullet_scalar_size() == 8;
+    if (lib64 != ours64) {
+        std::fprintf(stderr,
+                     "rollfric: preload: the application uses %s but this is "
+                     "librollfric_preload%s.so; use "
+                     "librollfric_preload%s.so.  rollfric is off.\n",
+                     info.dli_fname, ours64 ? "-float64" : "",
+                     lib64 ? "-float64" : "");
+        return false;
+    }
+    return true;
+}
+
+void attach(void *world, void *real_ctor)
+{
+    static bool warned = false;
+    if (env_off() || !precision_matches(real_ctor)) {
+        return;
+    }
+    rf_config cfg;
+    rf_config_default(&cfg);
+    rf_error err;
+    if (rf_bullet_config_from_env(&cfg, &err) != RF_OK) {
+        if (!warned) {
+            std::fprintf(stderr, "rollfric: %s; rollfric is off\n",
+                         err.message);
+            warned = true;
+        }
+        return;
+    }
+    rf_plugin *p = rf_bullet_attach(
+        static_cast<btDiscreteDynamicsWorld *>(world), &cfg, &err);
+    if (p == nullptr) {
+        std::fprintf(stderr, "rollfric: %s\n", err.message);
+        return;
+    }
+    const char *v = std::getenv("ROLLFRIC_VERBOSE");
+    rf_bullet_set_verbose(p, v != nullptr && std::strcmp(v, "0") != 0);
+    Registry &r = registry();
+    std::lock_guard<std::mutex> g(r.lock);
+    r.worlds.emplace_back(world, p);
+}
+
+void detach(void *world)
+{
+    rf_plugin *p = nullptr;
+    {
+        Registry &r = registry();
+        std::lock_guard<std::mutex> g(r.lock);
+        for (size_t i = 0; i < r.worlds.size(); ++i) {
+            if (r.worlds[i].first == world) {
+                p = r.worlds[i].second;
+                r.worlds[i] = r.worlds.back();
+                r.worlds.pop_back();
+                break;
+            }
+        }
+    }
+    rf_bullet_detach(p); // before the real destructor frees the solver
+}
+
+using ctor_fn = void (*)(void *, void *, void *, void *, void *);
+using dtor_fn = void (*)(void *);
+
+} // namespace
+
+extern "C" {
+
+__attribute__((visibility("default"))) void
+RF_CTOR_C1(void *self, void *dispatcher, void *pairs, void *solver,
+           void *config)
+{
+    static ctor_fn real = (ctor_fn)real_symbol(RF_STR(RF_CTOR_C1));
+    real(self, dispatcher, pairs, solver, config);
+    attach(self, (void *)real);
+}
+
+__attribute__((visibility("default"))) void RF_DTOR_D1(void *self)
+{
+    static dtor_fn real = (dtor_fn)real_symbol(RF_STR(RF_DTOR_D1));
+    detach(self);
+    real(self);
+}
+
+__attribute__((visibility("default"))) void RF_DTOR_D2(void *self)
+{
+    static dtor_fn real = (dtor_fn)real_symbol(RF_STR(RF_DTOR_D2));
+    detach(self);
+    real(self);
+}
+
+__attribute__((visibility("default"))) void RF_DTOR_D0(void *self)
+{
+    static dtor_fn real = (dtor_fn)real_symbol(RF_STR(RF_DTOR_D0));
+    detach(self);
+    real(self);
+}
+
+} // extern "C"

@@ -1,0 +1,106 @@
+// Small Bullet scenes for the shim tests: a world with the stock solver
+// (which rf_bullet_attach then wraps), a ground, spheres, boxes,
+// cylinders.  Header-only; the tests own one Scene each.
+#ifndef ROLLFRIC_TESTS_BULLET_SCENE_HPP
+#define ROLLFRIC_TESTS_BULLET_SCENE_HPP
+
+#include <btBulletDynamicsCommon.h>
+
+#include <cmath>
+#include <memory>
+#include <vector>
+
+struct Scene {
+    btDefaultCollisionConfiguration config;
+    btCollisionDispatcher dispatcher{&config};
+    btDbvtBroadphase broadphase;
+    btSequentialImpulseConstraintSolver solver;
+    btDiscreteDynamicsWorld world{&dispatcher, &broadphase, &solver, &config};
+    std::vector<std::unique_ptr<btCollisionShape>> shapes;
+    std::vector<std::unique_ptr<btMotionState>> states;
+    std::vector<std::unique_ptr<btRigidBody>> bodies;
+    std::vector<std::unique_ptr<btTypedConstraint>> joints;
+
+    explicit Scene(double g = 9.81) { world.setGravity(btVector3(0, -g, 0)); }
+    Scene(const Scene &) = delete;
+    Scene &operator=(const Scene &) = delete;
+    ~Scene()
+    {
+        for (auto &j : joints) {
+            world.removeConstraint(j.get());
+        }
+        for (auto &b : bodies) {
+            world.removeRigidBody(b.get());
+        }
+    }
+
+    btRigidBody *add(btCollisionShape *shape, double mass,
+                     const btTransform &xf, double friction = 1.0,
+                     double rolling = 0.0, double spinning = 0.0)
+    {
+        shapes.emplace_back(shape);
+        btVector3 inertia(0, 0, 0);
+        if (mass > 0) {
+            shape->calculateLocalInertia((btScalar)mass, inertia);
+        }
+        states.emplace_back(new btDefaultMotionState(xf));
+        btRigidBody::btRigidBodyConstructionInfo ci(
+            (btScalar)mass, states.back().get(), shape, inertia);
+        bodies.emplace_back(new btRigidBody(ci));
+        btRigidBody *b = bodies.back().get();
+        b->setFriction((btScalar)friction);
+        b->setRollingFriction((btScalar)rolling);
+        b->setSpinningFriction((btScalar)spinning);
+        world.addRigidBody(b);
+        return b;
+    }
+
+    // Static ground: the plane y = 0 through a thick box (one manifold
+    // point per sphere, up to four per box face).
+    btRigidBody *ground(double friction = 1.0, const btVector3 &up = {0, 1, 0})
+    {
+        btTransform xf;
+        xf.setIdentity();
+        return add(new btStaticPlaneShape(up.normalized(), 0), 0.0, xf,
+                   friction);
+    }
+
+    btRigidBody *sphere(double r, double mass, const btVector3 &pos,
+                        double friction, double rolling, double spinning = 0)
+    {
+        btTransform xf;
+        xf.setIdentity();
+        xf.setOrigin(pos);
+        return add(new btSphereShape((btScalar)r), mass, xf, friction,
+                   rolling, spinning);
+    }
+
+    btRigidBody *box(const btVector3 &half, double mass, const btTransform &xf,
+                     double friction = 0.5)
+    {
+        return add(new btBoxShape(half), mass, xf, friction);
+    }
+
+    void step(double dt, int n = 1)
+    {
+        for (int i = 0; i < n; ++i) {
+            world.stepSimulation((btScalar)dt, 1, (btScalar)dt);
+        }
+    }
+};
+
+// Analytic rolling deceleration of a body rolling without slip on a plane
+// under rolling friction rho (Tasora-Anitescu §6.1):
+//   a = rho g / (R (1 + I / (m R^2)))
+inline double rolling_deceleration(double rho, double g, double R,
+                                   double I_over_mR2)
+{
+    return rho * g / (R * (1.0 + I_over_mR2));
+}
+
+inline double length_xz(const btVector3 &v)
+{
+    return std::sqrt((double)v.x() * v.x() + (double)v.z() * v.z());
+}
+
+#endif // ROLLFRIC_TESTS_BULLET_SCENE_HPP
