@@ -414,8 +414,9 @@ void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
     }
 
     // Normal bias b_n (DESIGN §2): the gap over the step for a separated
-    // point (a speculative contact: approach only up to contact), erp x
-    // depth / h for a penetrating one, capped at max_recovery, minus the
+    // point (a speculative contact: approach only up to contact) minus the
+    // restitution velocity; for a penetrating point, minus the larger of
+    // the recovery speed erp x depth / h (capped at max_recovery) and the
     // restitution velocity.  Restitution follows the stock solver: e times
     // the approach speed before forces, only above
     // m_restitutionVelocityThreshold.
@@ -432,19 +433,22 @@ void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
         }
     }
     double depth = (double)cp.getDistance() + (double)info.m_linearSlop;
-    double bn;
     if (depth > 0.0) {
-        bn = depth / h;
+        c.bias[0] = depth / h - restitution;
     } else {
         double erp = (cp.m_contactPointFlags & BT_CONTACT_FLAG_HAS_CONTACT_ERP)
                          ? (double)cp.m_contactERP
                          : (double)info.m_erp2;
-        bn = erp * depth / h;
-        if (bn < -max_recovery) {
-            bn = -max_recovery;
+        double recovery = -erp * depth / h;
+        if (recovery > max_recovery) {
+            recovery = max_recovery;
         }
+        // The larger of the two separation speeds, not their sum: the
+        // recovery is a position correction, and a body that bounces
+        // leaves the penetration anyway (stock keeps the two apart with
+        // its split impulse, which never becomes velocity).
+        c.bias[0] = -(recovery > restitution ? recovery : restitution);
     }
-    c.bias[0] = bn - restitution;
     if (user_dirs) {
         // conveyor: the target relative velocity along the lateral
         // directions is m_contactMotion1/2 (stock: velocityError =

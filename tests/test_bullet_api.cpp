@@ -1,0 +1,427 @@
+// The Bullet shim's contract (issue #3): attach/detach, stock/cone switch,
+// precision check, parity with the stock solver where the model does not
+// differ (free motion, gyroscopic term, restitution, kinematic bodies,
+// no-response objects, linear factors), impulses readable afterwards, warm
+// start, configuration from the environment.  Fast: runs under the
+// sanitizers too.
+#include "bullet_scene.hpp"
+
+#include <rollfric/rollfric_bullet.h>
+
+#include "test_util.h"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace {
+
+const double kDt = 1.0 / 60;
+
+// Attach and detach give the world back the solver it had, both when the
+// application owns it and when the world does (created with a NULL
+// solver: the world frees it, so it must survive the attachment).
+int test_attach_detach()
+{
+    Scene s;
+    s.ground();
+    s.sphere(0.5, 1.0, btVector3(0, 2, 0), 0.5, 0.01);
+    rf_plugin *p = rf_bullet_attach(&s.world, nullptr);
+    ENSURE(p != nullptr);
+    ENSURE(s.world.getConstraintSolver() != &s.solver);
+    rf_error err;
+    ENSURE(rf_bullet_attach(&s.world, nullptr, &err) == nullptr);
+    ENSURE(err.status == RF_ERR_STATE);
+    ENSURE(std::strstr(err.message, "already") != nullptr);
+    s.step(kDt, 10);
+    ENSURE(rf_bullet_steps(p) == 10);
+    rf_bullet_detach(p);
+    ENSURE(s.world.getConstraintSolver() == &s.solver);
+    s.step(kDt, 10);
+
+    // a world that owns its solver
+    btDefaultCollisionConfiguration cc;
+    btCollisionDispatcher d(&cc);
+    btDbvtBroadphase bp;
+    auto *w = new btDiscreteDynamicsWorld(&d, &bp, nullptr, &cc);
+    btConstraintSolver *own = w->getConstraintSolver();
+    p = rf_bullet_attach(w, nullptr);
+    ENSURE(p != nullptr);
+    w->stepSimulation((btScalar)kDt, 1, (btScalar)kDt);
+    rf_bullet_detach(p);
+    ENSURE(w->getConstraintSolver() == own);
+    w->stepSimulation((btScalar)kDt, 1, (btScalar)kDt);
+    delete w; // frees `own` (ASan: no double free, no leak)
+
+    ENSURE(rf_bullet_attach(nullptr, nullptr, &err) == nullptr);
+    ENSURE(err.status == RF_ERR_NULL);
+    rf_config bad;
+    rf_config_default(&bad);
+    bad.max_iter = 0;
+    ENSURE(rf_bullet_attach(&s.world, &bad, &err) == nullptr);
+    ENSURE(err.status == RF_ERR_INVALID);
+    ENSURE(std::strstr(err.message, "max_iter") != nullptr);
+    rf_bullet_detach(nullptr);
+    return 0;
+}
+
+// A caller compiled for the other precision is refused with a message
+// that names the right library (the inline rf_bullet_attach passes
+// sizeof(btScalar); here the other size is passed directly).
+int test_precision_mismatch()
+{
+    Scene s;
+    rf_error err;
+    const int other = sizeof(btScalar) == 4 ? 8 : 4;
+    ENSURE(rf_bullet_scalar_size() == (int)sizeof(btScalar));
+    ENSURE(rf_bullet_attach_checked(&s.world, nullptr, other, &err) == nullptr);
+    ENSURE(err.status == RF_ERR_INVALID);
+    ENSURE(std::strstr(err.message, other == 8 ? "librollfric-float64.so"
+                                               : "librollfric.so") != nullptr);
+    ENSURE(s.world.getConstraintSolver() == &s.solver); // untouched
+    return 0;
+}
+
+// A pile of boxes and spheres falling on the ground.
+void pile(Scene &s)
+{
+    s.ground(0.8);
+    for (int k = 0; k < 12; ++k) {
+        btTransform xf;
+        xf.setIdentity();
+        xf.setOrigin(btVector3((btScalar)(0.3 * (k % 3)),
+                               (btScalar)(0.6 + 0.9 * k),
+                               (btScalar)(0.2 * (k % 2))));
+        xf.setRotation(btQuaternion(btVector3(1, 1, 0).normalized(),
+                                    (btScalar)(0.3 * k)));
+        if (k % 2) {
+            s.sphere(0.4, 1.0 + k, xf.getOrigin(), 0.7, 0.02, 0.01);
+        } else {
+            s.box(btVector3(0.4, 0.3, 0.35), 2.0, xf, 0.6);
+        }
+    }
+}
+
+// RF_BULLET_STOCK forwards every call to the previous solver: the same
+// scene with and without rollfric attached in stock mode is bitwise the
+// same.  Switching to cone mode then changes it.
+int test_stock_mode_is_stock()
+{
+    Scene a, b;
+    pile(a);
+    pile(b);
+    rf_plugin *p = rf_bullet_attach(&b.world, nullptr);
+    ENSURE(rf_bullet_set_mode(p, RF_BULLET_STOCK) == RF_OK);
+    ENSURE(rf_bullet_get_mode(p) == RF_BULLET_STOCK);
+    ENSURE(rf_bullet_set_mode(p, (rf_bullet_mode)7) == RF_ERR_INVALID);
+    for (int i = 0; i < 120; ++i) {
+        a.step(kDt);
+        b.step(kDt);
+    }
+    for (size_t k = 0; k < a.bodies.size(); ++k) {
+        const btVector3 xa = a.bodies[k]->getCenterOfMassPosition();
+        const btVector3 xb = b.bodies[k]->getCenterOfMassPosition();
+        ENSURE(std::memcmp(&xa, &xb, sizeof xa) == 0);
+    }
+    ENSURE(rf_bullet_set_mode(p, RF_BULLET_CONE) == RF_OK);
+    double diff = 0;
+    for (int i = 0; i < 60; ++i) {
+        a.step(kDt);
+        b.step(kDt);
+    }
+    for (size_t k = 0; k < a.bodies.size(); ++k) {
+        diff += (a.bodies[k]->getCenterOfMassPosition() -
+                 b.bodies[k]->getCenterOfMassPosition())
+                    .length();
+    }
+    rf_stats st;
+    ENSURE(rf_bullet_stats(p, &st) == RF_OK);
+    std::printf("  after switching to cone: contacts %d, rows %d, position "
+                "difference %.3g m\n",
+                st.contacts, st.rows, diff);
+    ENSURE(st.contacts > 0);
+    ENSURE(st.rows == 6 * st.contacts);
+    ENSURE(diff > 1e-4);
+    rf_bullet_detach(p);
+    return 0;
+}
+
+// Free motion is the stock solver's: a falling body (semi-implicit Euler:
+// v_n = -g n h, y_n = y0 - g h^2 n (n + 1) / 2) and a tumbling box with the
+// implicit gyroscopic term (same operations as stock; float round-off).
+int test_free_motion_parity()
+{
+    const double g = 9.81;
+    Scene s(g);
+    btRigidBody *ball = s.sphere(0.5, 2.0, btVector3(0, 100, 0), 0.5, 0.0);
+    ball->setActivationState(DISABLE_DEACTIVATION);
+    btTransform xf;
+    xf.setIdentity();
+    xf.setOrigin(btVector3(10, 100, 0));
+    btRigidBody *box = s.box(btVector3(0.1, 0.4, 0.9), 3.0, xf);
+    box->setGravity(btVector3(0, 0, 0));
+    box->setActivationState(DISABLE_DEACTIVATION);
+    box->setAngularVelocity(btVector3(0.2, 5.0, 0.3)); // near the middle axis
+
+    Scene t(g); // the same box under the stock solver
+    btRigidBody *box2 = t.box(btVector3(0.1, 0.4, 0.9), 3.0, xf);
+    box2->setGravity(btVector3(0, 0, 0));
+    box2->setActivationState(DISABLE_DEACTIVATION);
+    box2->setAngularVelocity(btVector3(0.2, 5.0, 0.3));
+
+    rf_plugin *p = rf_bullet_attach(&s.world, nullptr);
+    const int n = 60;
+    for (int i = 0; i < n; ++i) {
+        s.step(kDt);
+        t.step(kDt);
+    }
+    ENSURE_SMALL(ball->getLinearVelocity().y() + g * n * kDt, 1e-4);
+    ENSURE_SMALL(ball->getCenterOfMassPosition().y() -
+                     (100 - g * kDt * kDt * n * (n + 1) / 2),
+                 1e-3);
+    const btVector3 w1 = box->getAngularVelocity();
+    const btVector3 w2 = box2->getAngularVelocity();
+    std::printf("  tumbling box: |w_cone - w_stock| = %.2g rad/s\n",
+                (w1 - w2).length());
+    ENSURE_LE((w1 - w2).length(), 1e-4);
+    ENSURE_LE((box->getOrientation() - box2->getOrientation()).length(), 1e-5);
+    rf_bullet_detach(p);
+    return 0;
+}
+
+// Restitution as in stock: above m_restitutionVelocityThreshold the
+// separating normal velocity after impact is e times the approach speed
+// before it (combined e = 0.5 x 1.0).  Checked on the step of impact, to
+// 2% (the impact step also integrates gravity over h: g h / v = 4%
+// of the approach speed, split between before and after).
+int test_restitution()
+{
+    Scene s;
+    btRigidBody *ground = s.ground();
+    ground->setRestitution(1.0);
+    btRigidBody *ball = s.sphere(0.25, 1.0, btVector3(0, 1.25, 0), 0.5, 0.0);
+    ball->setRestitution(0.5);
+    rf_plugin *p = rf_bullet_attach(&s.world, nullptr);
+    double v_in = 0, v_out = 0;
+    for (int i = 0; i < 120 && v_out <= 0; ++i) {
+        double before = ball->getLinearVelocity().y();
+        s.step(kDt);
+        double after = ball->getLinearVelocity().y();
+        if (before < -1 && after > 0) {
+            v_in = -before;
+            v_out = after;
+        }
+    }
+    std::printf("  impact %.3f m/s, rebound %.3f m/s, ratio %.4f\n", v_in,
+                v_out, v_out / v_in);
+    ENSURE(v_in > 3);
+    ENSURE_SMALL(v_out / v_in - 0.5, 0.02);
+    rf_bullet_detach(p);
+    return 0;
+}
+
+// A kinematic platform moving at 1 m/s carries a box resting on it
+// (friction), and a no-response object is passed through.
+int test_kinematic_and_no_response()
+{
+    Scene s;
+    btTransform xf;
+    xf.setIdentity();
+    xf.setOrigin(btVector3(0, -0.5, 0));
+    btRigidBody *plat = s.box(btVector3(50, 0.5, 50), 0.0, xf, 1.0);
+    plat->setCollisionFlags(plat->getCollisionFlags() |
+                            btCollisionObject::CF_KINEMATIC_OBJECT);
+    plat->setActivationState(DISABLE_DEACTIVATION);
+    xf.setOrigin(btVector3(0, 0.3, 0));
+    btRigidBody *box = s.box(btVector3(0.3, 0.3, 0.3), 1.0, xf, 1.0);
+    box->setActivationState(DISABLE_DEACTIVATION);
+    xf.setOrigin(btVector3(5, 3, 0));
+    btRigidBody *ghost = s.box(btVector3(0.3, 0.3, 0.3), 1.0, xf, 1.0);
+    ghost->setCollisionFlags(ghost->getCollisionFlags() |
+                             btCollisionObject::CF_NO_CONTACT_RESPONSE);
+    rf_plugin *p = rf_bullet_attach(&s.world, nullptr);
+    for (int i = 0; i < 60; ++i) {
+        btTransform t;
+        plat->getMotionState()->getWorldTransform(t);
+        t.setOrigin(t.getOrigin() + btVector3((btScalar)kDt, 0, 0));
+        plat->getMotionState()->setWorldTransform(t);
+        s.step(kDt);
+    }
+    const double vx = box->getLinearVelocity().x();
+    std::printf("  box on the platform: vx = %.4f m/s (platform 1), ghost y "
+                "= %.2f m\n",
+                vx, (double)ghost->getCenterOfMassPosition().y());
+    ENSURE_SMALL(vx - 1.0, 1e-3);
+    ENSURE(ghost->getCenterOfMassPosition().y() < -0.5); // fell through
+    rf_bullet_detach(p);
+    return 0;
+}
+
+// A linear factor (1, 1, 0) keeps a body in its plane even when contacts
+// push along z (a slope whose normal has a z component).
+int test_linear_factor()
+{
+    Scene s;
+    s.ground(0.3, btVector3(0, 1, 0.4));
+    btTransform xf;
+    xf.setIdentity();
+    xf.setOrigin(btVector3(0, 1, 0));
+    btRigidBody *b = s.box(btVector3(0.3, 0.3, 0.3), 1.0, xf, 0.3);
+    b->setLinearFactor(btVector3(1, 1, 0));
+    b->setActivationState(DISABLE_DEACTIVATION);
+    rf_plugin *p = rf_bullet_attach(&s.world, nullptr);
+    s.step(kDt, 120);
+    rf_stats st;
+    rf_bullet_stats(p, &st);
+    std::printf("  z = %.3g, vz = %.3g, y = %.3f (contacts %d)\n",
+                (double)b->getCenterOfMassPosition().z(),
+                (double)b->getLinearVelocity().z(),
+                (double)b->getCenterOfMassPosition().y(), st.contacts);
+    ENSURE(st.contacts > 0);
+    ENSURE(b->getCenterOfMassPosition().z() == 0);
+    ENSURE(b->getLinearVelocity().z() == 0);
+    ENSURE(b->getCenterOfMassPosition().y() > 0); // held by the slope
+    rf_bullet_detach(p);
+    return 0;
+}
+
+// Impulses are readable afterwards: on a ball rolling on the ground the
+// rolling part of the point's 6D impulse saturates its cone,
+// |(tu, tw)| = rho gn (Tasora (7)), gn ~ m g h, and gn, gu, gw equal the
+// point's m_appliedImpulse, m_appliedImpulseLateral1/2.
+int test_point_impulse()
+{
+    const double rho = 0.036, m = 2.0, g = 9.81;
+    Scene s(g);
+    s.ground(1.0);
+    btRigidBody *b = s.sphere(0.5, m, btVector3(0, 0.5, 0), 0.9, rho);
+    b->setActivationState(DISABLE_DEACTIVATION);
+    b->setLinearVelocity(btVector3(2, 0, 0));
+    b->setAngularVelocity(btVector3(0, 0, -4));
+    rf_config cfg;
+    rf_config_default(&cfg);
+    cfg.model = RF_MODEL_DESAXCE; // no dilatancy gap: gn = m g h exactly
+    rf_plugin *p = rf_bullet_attach(&s.world, &cfg);
+    s.step(kDt, 30);
+    btDispatcher *d = s.world.getDispatcher();
+    ENSURE(d->getNumManifolds() == 1);
+    btPersistentManifold *man = d->getManifoldByIndexInternal(0);
+    // Bullet keeps up to four points for a sphere on a plane (perturbed
+    // copies and points left behind by the rolling, slightly above the
+    // plane): the loaded ones saturate their rolling cones.
+    double gn_sum = 0;
+    int loaded = 0;
+    for (int j = 0; j < man->getNumContacts(); ++j) {
+        const btManifoldPoint &pt = man->getContactPoint(j);
+        double gamma[6];
+        ENSURE(rf_bullet_point_impulse(p, &pt, gamma) == RF_OK);
+        const double roll = std::hypot(gamma[4], gamma[5]);
+        std::printf("  point %d: gn = %.5f N s, |roll| = %.3g rho gn\n", j,
+                    gamma[0], gamma[0] > 0 ? roll / (rho * gamma[0]) : 0.0);
+        gn_sum += gamma[0];
+        if (gamma[0] > 1e-3 * m * g * kDt) {
+            ++loaded;
+            ENSURE_SMALL(roll / (rho * gamma[0]) - 1, 1e-4);
+        }
+        ENSURE_SMALL(gamma[0] - pt.m_appliedImpulse, 1e-6);
+        ENSURE_SMALL(gamma[1] - pt.m_appliedImpulseLateral1, 1e-6);
+        ENSURE_SMALL(gamma[2] - pt.m_appliedImpulseLateral2, 1e-6);
+    }
+    std::printf("  sum gn = %.5f N s (m g h = %.5f)\n", gn_sum, m * g * kDt);
+    ENSURE(loaded >= 1);
+    ENSURE_SMALL(gn_sum / (m * g * kDt) - 1, 0.01);
+    btManifoldPoint other;
+    double gamma[6];
+    ENSURE(rf_bullet_point_impulse(p, &other, gamma) == RF_ERR_RANGE);
+    rf_bullet_detach(p);
+    return 0;
+}
+
+// Warm start carries all six components: a resting stack needs fewer
+// iterations per step with it than without.
+int test_warm_start()
+{
+    double mean[2];
+    for (int warm = 0; warm < 2; ++warm) {
+        Scene s;
+        s.ground(0.6);
+        for (int k = 0; k < 6; ++k) {
+            btTransform xf;
+            xf.setIdentity();
+            xf.setOrigin(btVector3(0, (btScalar)(0.5 + k), 0));
+            s.box(btVector3(0.5, 0.5, 0.5), 1.0, xf, 0.6)
+                ->setActivationState(DISABLE_DEACTIVATION);
+        }
+        for (auto &b : s.bodies) {
+            b->setRollingFriction(0.01);
+            b->setSpinningFriction(0.01);
+        }
+        rf_config cfg;
+        rf_config_default(&cfg);
+        cfg.warm_start = warm;
+        rf_plugin *p = rf_bullet_attach(&s.world, &cfg);
+        s.step(kDt, 60);
+        long total = 0;
+        for (int i = 0; i < 60; ++i) {
+            s.step(kDt);
+            rf_stats st;
+            rf_bullet_stats(p, &st);
+            total += st.iterations;
+        }
+        mean[warm] = total / 60.0;
+        rf_bullet_detach(p);
+    }
+    std::printf("  iterations per step: cold %.1f, warm %.1f\n", mean[0],
+                mean[1]);
+    ENSURE_LE(mean[1], 0.5 * mean[0]);
+    return 0;
+}
+
+int test_config_from_env()
+{
+    rf_config c;
+    rf_config_default(&c);
+    rf_error err;
+    setenv("ROLLFRIC_SOLVER", "gs", 1);
+    setenv("ROLLFRIC_ITERATIONS", "7", 1);
+    setenv("ROLLFRIC_THREADS", "2", 1);
+    ENSURE(rf_bullet_config_from_env(&c, &err) == RF_OK);
+    ENSURE(c.solver == RF_SOLVER_GS && c.max_iter == 7 && c.tol == 0.0 &&
+           c.threads == 2);
+    setenv("ROLLFRIC_TOLERANCE", "1e-6", 1);
+    setenv("ROLLFRIC_MODEL", "desaxce", 1);
+    ENSURE(rf_bullet_config_from_env(&c, &err) == RF_OK);
+    ENSURE(c.max_iter == 7 && c.tol == 1e-6 && c.model == RF_MODEL_DESAXCE);
+    setenv("ROLLFRIC_SOLVER", "newton", 1);
+    ENSURE(rf_bullet_config_from_env(&c, &err) == RF_ERR_INVALID);
+    ENSURE(std::strstr(err.message, "ROLLFRIC_SOLVER='newton'") != nullptr);
+    ENSURE(c.solver == RF_SOLVER_GS); // untouched on error
+    unsetenv("ROLLFRIC_SOLVER");
+    setenv("ROLLFRIC_ITERATIONS", "-3", 1);
+    ENSURE(rf_bullet_config_from_env(&c, &err) == RF_ERR_INVALID);
+    ENSURE(std::strstr(err.message, "ROLLFRIC_ITERATIONS") != nullptr);
+    unsetenv("ROLLFRIC_ITERATIONS");
+    setenv("ROLLFRIC_TOLERANCE", "abc", 1);
+    ENSURE(rf_bullet_config_from_env(&c, &err) == RF_ERR_INVALID);
+    unsetenv("ROLLFRIC_TOLERANCE");
+    unsetenv("ROLLFRIC_THREADS");
+    unsetenv("ROLLFRIC_MODEL");
+    ENSURE(rf_bullet_config_from_env(nullptr, &err) == RF_ERR_NULL);
+    return 0;
+}
+
+} // namespace
+
+int main()
+{
+    RUN_TEST(test_attach_detach);
+    RUN_TEST(test_precision_mismatch);
+    RUN_TEST(test_stock_mode_is_stock);
+    RUN_TEST(test_free_motion_parity);
+    RUN_TEST(test_restitution);
+    RUN_TEST(test_kinematic_and_no_response);
+    RUN_TEST(test_linear_factor);
+    RUN_TEST(test_point_impulse);
+    RUN_TEST(test_warm_start);
+    RUN_TEST(test_config_from_env);
+    return TEST_SUMMARY();
+}
