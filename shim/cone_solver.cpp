@@ -214,12 +214,11 @@ void ConeSolver::report(const char *what)
 void ConeSolver::verbose_line(double seconds)
 {
     double now = wall_now();
-    if (verbose_t0_ < 0.0) {
-        verbose_t0_ = now;
-    }
+    const bool first = verbose_t0_ < 0.0;
     ++verbose_steps_;
     verbose_seconds_ += seconds;
-    if (now - verbose_t0_ >= 1.0) {
+    // the first step, then once per second of wall time
+    if (first || now - verbose_t0_ >= 1.0) {
         std::fprintf(stderr,
                      "rollfric: %ld steps, %d contacts, %d iterations, "
                      "residual %.2e, %.3f ms/step\n",

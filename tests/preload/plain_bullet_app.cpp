@@ -1,0 +1,54 @@
+// A plain Bullet program that knows nothing of rollfric (the LD_PRELOAD
+// test runs it with and without librollfric_preload.so).  A 100 kg ball
+// (R = 0.5 m, rolling friction 0.036 m) is launched rolling without slip
+// at 2 m/s, heading 45 degrees, on a ground plane (friction 1, so the
+// combined rolling friction is 0.036 m); after 6 s of 1/60 s
+// steps the program prints how far it went and how fast it still goes.
+#include <btBulletDynamicsCommon.h>
+
+#include <cmath>
+#include <cstdio>
+
+int main()
+{
+    btDefaultCollisionConfiguration config;
+    btCollisionDispatcher dispatcher(&config);
+    btDbvtBroadphase broadphase;
+    btSequentialImpulseConstraintSolver solver;
+    auto *world =
+        new btDiscreteDynamicsWorld(&dispatcher, &broadphase, &solver, &config);
+    world->setGravity(btVector3(0, -9.81, 0));
+
+    btStaticPlaneShape plane(btVector3(0, 1, 0), 0);
+    btRigidBody ground(0, nullptr, &plane);
+    ground.setFriction(1.0);
+    world->addRigidBody(&ground);
+
+    const btScalar R = 0.5, mass = 100;
+    btSphereShape sphere(R);
+    btVector3 inertia;
+    sphere.calculateLocalInertia(mass, inertia);
+    btDefaultMotionState state(
+        btTransform(btQuaternion::getIdentity(), btVector3(0, R, 0)));
+    btRigidBody ball(mass, &state, &sphere, inertia);
+    ball.setFriction(0.9);
+    ball.setRollingFriction(0.036);
+    ball.setActivationState(DISABLE_DEACTIVATION);
+    const btVector3 v(std::sqrt(2.0), 0, std::sqrt(2.0));
+    ball.setLinearVelocity(v);
+    ball.setAngularVelocity(btVector3(v.z() / R, 0, -v.x() / R));
+    world->addRigidBody(&ball);
+
+    for (int i = 0; i < 360; ++i) {
+        world->stepSimulation(1.0 / 60, 1, 1.0 / 60);
+    }
+    const btVector3 x = ball.getCenterOfMassPosition();
+    std::printf("distance %.6f speed %.6f heading %.4f\n",
+                std::sqrt(x.x() * x.x() + x.z() * x.z()),
+                (double)ball.getLinearVelocity().length(),
+                std::atan2((double)x.z(), (double)x.x()) * 180 / M_PI);
+    world->removeRigidBody(&ball);
+    world->removeRigidBody(&ground);
+    delete world;
+    return 0;
+}
