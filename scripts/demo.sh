@@ -2,7 +2,9 @@
 # Install what is missing (scripts/deps.sh), build (build/release,
 # Release), and run the main job:
 #   rfsolve on every example problem in tests/data (De Saxce model, with
-#   Gauss-Seidel and with APGD), then the solver benchmark in quick mode.
+#   Gauss-Seidel and with APGD), the solver benchmark in quick mode, a
+#   plain Bullet program without and with the LD_PRELOAD drop-in (stock vs
+#   cone), and the Bullet pile benchmark (stock vs cone) in quick mode.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -24,3 +26,15 @@ json=bench/results/rfbench-quick.json
 echo "== rfbench --quick"
 build/release/rfbench --quick --out "$json"
 echo "== benchmark results (JSON): $root/$json"
+
+echo "== a plain Bullet program: 100 kg ball rolled at 2 m/s, heading 45 deg,"
+echo "   rolling friction 0.036 m; analytic stop distance 3.964 m"
+echo -n "stock Bullet:          "
+build/release/plain_bullet_app
+echo -n "LD_PRELOAD rollfric:   "
+LD_PRELOAD="$root/build/release/librollfric_preload.so" build/release/plain_bullet_app
+
+json=bench/results/rfbench-bullet-quick.json
+echo "== rfbench_bullet --quick (settled sphere pile, stock vs cone, 10 iterations)"
+build/release/rfbench_bullet --quick --out "$json"
+echo "== Bullet benchmark results (JSON): $root/$json"

@@ -19,7 +19,10 @@ cmake --install "$build" --prefix "$prefix" >"$work/install.log"
 libdir=$(find "$prefix" -name 'librollfric.so' -printf '%h\n' | head -n 1)
 [ -n "$libdir" ] || { echo "librollfric.so not installed"; exit 1; }
 for f in "$prefix/include/rollfric/rollfric.h" "$libdir/librollfric.a" \
-         "$libdir/pkgconfig/rollfric.pc" \
+         "$libdir/pkgconfig/rollfric.pc" "$libdir/pkgconfig/rollfric-float64.pc" \
+         "$prefix/include/rollfric/rollfric_bullet.h" \
+         "$libdir/librollfric-float64.so" "$libdir/librollfric_preload.so" \
+         "$libdir/librollfric_preload-float64.so" \
          "$libdir/cmake/rollfric/rollfricConfig.cmake" \
          "$libdir/cmake/rollfric/rollfricConfigVersion.cmake" \
          "$libdir/cmake/rollfric/rollfricTargets.cmake" \
