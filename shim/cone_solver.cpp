@@ -326,8 +326,8 @@ int ConeSolver::side_index(const btCollisionObject *obj, btScalar h)
 
 void ConeSolver::warm_start_extras(const btPersistentManifold *m,
                                    const btManifoldPoint &cp,
-                                   const double n[3], const double t1[3],
-                                   const double t2[3], double g[6]) const
+                                   const double t1[3], const double t2[3],
+                                   double g[6]) const
 {
     g[3] = g[4] = g[5] = 0.0;
     auto it = warm_index_.find(m);
@@ -355,7 +355,6 @@ void ConeSolver::warm_start_extras(const btPersistentManifold *m,
     }
     // the spin axis is the normal; the rolling vector is re-expressed in
     // the new tangent frame (the normal may have turned a little)
-    (void)n;
     g[3] = best->spin;
     g[4] = dot3(best->roll, t1);
     g[5] = dot3(best->roll, t2);
@@ -468,7 +467,7 @@ void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
         to3(s, sv);
         g[1] = dot3(sv, c.t1);
         g[2] = dot3(sv, c.t2);
-        warm_start_extras(m, cp, c.n, c.t1, c.t2, g);
+        warm_start_extras(m, cp, c.t1, c.t2, g);
         for (double &x : g) {
             if (!std::isfinite(x)) {
                 x = 0.0;
@@ -564,13 +563,12 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
         return false;
     }
     last = stats;
-    write_back(info);
+    write_back();
     return true;
 }
 
-void ConeSolver::write_back(const btContactSolverInfo &info)
+void ConeSolver::write_back()
 {
-    (void)info;
     const int nb = (int)body_desc_.size();
     for (int i = 0; i < nb; ++i) {
         btRigidBody *rb = body_rb_[i];

@@ -78,10 +78,9 @@ class ConeSolver final : public btConstraintSolver {
     void add_point(btPersistentManifold *m, int j, int a, int b,
                    const btContactSolverInfo &info);
     void warm_start_extras(const btPersistentManifold *m,
-                           const btManifoldPoint &cp, const double n[3],
-                           const double t1[3], const double t2[3],
-                           double g[6]) const;
-    void write_back(const btContactSolverInfo &info);
+                           const btManifoldPoint &cp, const double t1[3],
+                           const double t2[3], double g[6]) const;
+    void write_back();
     void report(const char *what);
     void verbose_line(double seconds);
 
