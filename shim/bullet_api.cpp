@@ -33,6 +33,23 @@ rf_status fail(rf_error *err, rf_status st, const char *fmt, ...)
     return st;
 }
 
+// cfg, or the defaults for NULL, validated as rf_solve would, into *out.
+rf_status resolve_config(const char *fn, const rf_config *cfg, rf_config *out,
+                         rf_error *err)
+{
+    rf_config c;
+    rf_config_default(&c);
+    if (cfg != nullptr) {
+        rf_error e;
+        if (rf_config_validate(cfg, &e) != RF_OK) {
+            return fail(err, e.status, "%s: %s", fn, e.message);
+        }
+        c = *cfg;
+    }
+    *out = c;
+    return RF_OK;
+}
+
 const char *precision_name(int scalar_size)
 {
     return scalar_size == 8 ? "double (bullet-float64)" : "float (bullet)";
@@ -63,14 +80,8 @@ rf_plugin *rf_bullet_attach_checked(btDiscreteDynamicsWorld *world,
         return nullptr;
     }
     rf_config c;
-    rf_config_default(&c);
-    if (cfg != nullptr) {
-        rf_error e;
-        if (rf_config_validate(cfg, &e) != RF_OK) {
-            fail(err, e.status, "rf_bullet_attach: %s", e.message);
-            return nullptr;
-        }
-        c = *cfg;
+    if (resolve_config("rf_bullet_attach", cfg, &c, err) != RF_OK) {
+        return nullptr;
     }
     btConstraintSolver *btDiscreteDynamicsWorld::*solver_m =
         rfshim::WorldAccess::solver_member();
@@ -165,17 +176,7 @@ rf_status rf_bullet_set_config(rf_plugin *p, const rf_config *cfg,
     if (p == nullptr) {
         return fail(err, RF_ERR_NULL, "rf_bullet_set_config: p is NULL");
     }
-    rf_config c;
-    rf_config_default(&c);
-    if (cfg != nullptr) {
-        rf_status st = rf_config_validate(cfg, err);
-        if (st != RF_OK) {
-            return st;
-        }
-        c = *cfg;
-    }
-    p->solver->cfg = c;
-    return RF_OK;
+    return resolve_config("rf_bullet_set_config", cfg, &p->solver->cfg, err);
 }
 
 rf_status rf_bullet_get_config(const rf_plugin *p, rf_config *out)

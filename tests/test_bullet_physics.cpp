@@ -339,7 +339,6 @@ int test_energy()
     const double dt = 1.0 / 60;
     for (rf_bullet_mode mode : {RF_BULLET_STOCK, RF_BULLET_CONE}) {
         Scene s(0.0);
-        s.world.setGravity(btVector3(0, 0, 0));
         rf_rng r{11};
         // a box of static walls: the ground and four planes
         s.ground(0.8);

@@ -91,7 +91,9 @@ RF_API long rf_bullet_steps(const rf_plugin *p);
 RF_API rf_status rf_bullet_set_mode(rf_plugin *p, rf_bullet_mode mode);
 RF_API rf_bullet_mode rf_bullet_get_mode(const rf_plugin *p);
 
-/* Replace the solver configuration (copied; validated as rf_solve would).
+/* Replace the solver configuration (copied; validated as rf_solve would;
+ * on error the configuration in use is kept and the message goes to err,
+ * or to stderr when err is NULL).
  * cfg NULL = defaults.  Errors: RF_ERR_NULL (p), RF_ERR_INVALID,
  * RF_ERR_NONFINITE. */
 RF_API rf_status rf_bullet_set_config(rf_plugin *p, const rf_config *cfg,
