@@ -11,13 +11,17 @@
  *   solve.c       rf_solve: validate, prepare, dispatch, stats
  *   problem_io.c  Siconos rolling-friction files
  *
- * Room for other row types (bilateral, box-bounded, compliant rows; later
- * issues): they will be a second family of rows beside the 6D contacts,
- * with their own SoA arrays (row_body, row_jac, row_lo/row_hi, row_cfm)
- * and the same two-pass N product (their impulses summed per body with
- * the contacts', through the same body index), so every solver sees one
- * vector gamma = (contacts, rows) and projects each block on its own set
- * (cone, R, [lo, hi]).  Compliance adds a diagonal to N (N + C).
+ * Items: the unknowns come in two families, the 6D contacts and the
+ * scalar rows (joints, motors, limits: rf_row_desc).  Items are numbered
+ * contacts first (0 .. ncon-1), then rows (ncon .. ncon+nrow-1); a
+ * vector over the unknowns ("dof vector", 6 ncon + nrow entries) holds
+ * the contacts' six components each and then one entry per row.  Both
+ * families go through the same two-pass N product (their impulses summed
+ * per body through one body -> items index), so every solver sees one
+ * vector gamma and projects each item on its own set (the cone Y_i, or
+ * the interval [lo, hi]).  A row's compliance cfm adds to the diagonal of
+ * N (N + C).  Per-item arrays (step, colours) have ncon + nrow entries;
+ * the part scaling has 4 entries per contact then 1 per row.
  *
  * Threading: every parallel pass is either per contact (reads bodies,
  * writes its own contact's slots) or per body (reads the contacts listed
@@ -60,26 +64,27 @@ typedef struct rf_csr {
  * and reused across solves (grown only).  Roles per solver are documented
  * in each solver file. */
 typedef struct rf_work {
-    int cap_con, cap_body, cap_ent, cap_blk, cap_partial;
-    /* per contact, (ncon x 6) each */
+    int cap_dof, cap_item, cap_body, cap_ent, cap_blk, cap_partial;
+    /* dof vectors, (6 ncon + nrow) each */
     double *g0, *g1, *g2, *g3; /* gamma iterates / scratch */
     double *u0, *u1, *u2, *u3; /* local velocities N gamma + r / scratch */
     double *r;                 /* free local velocity r (q in local form) */
     double *rs, *sx;           /* scaled r and a scaled-product scratch */
-    double *wscale;            /* (ncon x 4) part scaling, rf__part_scaling */
     double *best;              /* best iterate so far */
-    double *step;              /* (ncon) per contact step length */
+    /* per item, (ncon + nrow) each (wscale: 4 per item reserved) */
+    double *wscale;            /* part scaling, rf__part_scaling */
+    double *step;              /* per item step length */
     /* GS only: the scaled block S W_ii S and its Cholesky factor (ncon x
        36 each, row-major, lower; ok flag in chol_ok (ncon)) */
     double *wblk, *wchol;
     unsigned char *chol_ok;
     /* per body, (nbody x 6) each: linear then angular velocity */
     double *bv0, *bv1;
-    /* body -> contacts index over dynamic bodies: bc_ptr (nbody + 1),
-       bc_ent (2 ncon), entry = 2 * contact + side (0 = A, 1 = B), in
-       increasing contact order */
+    /* body -> items index over dynamic bodies: bc_ptr (nbody + 1),
+       bc_ent (2 nitem), entry = 2 * item + side (0 = A, 1 = B), in
+       increasing item order */
     int *bc_ptr, *bc_ent;
-    /* colouring (coloured GS): contacts of colour c are
+    /* colouring (coloured GS): items of colour c are
        color_con[color_ptr[c] .. color_ptr[c+1]) */
     int *color_ptr, *color_con, *color_of, *color_mark;
     int ncolor;
@@ -108,6 +113,14 @@ struct rf_problem {
     double *con_mu, *con_rho, *con_sigma; /* (ncon) */
     unsigned char *con_set;               /* (ncon) */
 
+    /* rows (body form only), SoA */
+    int nrow, cap_row;
+    int *row_body;       /* (nrow x 2): A, B; RF_WORLD = -1 */
+    double *row_jac;     /* (nrow x 12): lin_a, ang_a, lin_b, ang_b */
+    double *row_bias, *row_lo, *row_hi, *row_cfm, *row_coef; /* (nrow) */
+    int *row_bound;      /* (nrow): -1 or the bounding row */
+    unsigned char *row_set; /* (nrow) */
+
     /* local form */
     rf_csr W;  /* (6 ncon x 6 ncon) */
     double *q; /* (6 ncon) */
@@ -115,6 +128,50 @@ struct rf_problem {
 
     rf_work work;
 };
+
+/* --- items and dof vectors --- */
+static inline int rf__nitem(const rf_problem *p) { return p->ncon + p->nrow; }
+static inline int rf__ndof(const rf_problem *p)
+{
+    return 6 * p->ncon + p->nrow;
+}
+/* Body on side s (0 = A, 1 = B) of item it. */
+static inline int rf__item_body(const rf_problem *p, int it, int s)
+{
+    return it < p->ncon ? p->con_body[2 * it + s]
+                        : p->row_body[2 * (it - p->ncon) + s];
+}
+/* Step length of dof entry j from a per-item array. */
+static inline double rf__dof_item_value(const rf_problem *p, const double *v,
+                                        int j)
+{
+    const int m6 = 6 * p->ncon;
+    return j < m6 ? v[j / 6] : v[p->ncon + (j - m6)];
+}
+/* Row j's interval [lo, hi] in the iterate variables (scale: the part
+   scaling or NULL; g: the current iterate, a dof vector in the same
+   variables, read for a friction-bounded row). */
+static inline void rf__row_bounds(const rf_problem *p, const double *scale,
+                                  int j, const double *g, double *lo,
+                                  double *hi)
+{
+    const double *srow = scale ? scale + 4 * p->ncon : NULL;
+    const double sj = srow ? srow[j] : 1.0;
+    const int k = p->row_bound[j];
+    if (k >= 0) { /* ODE's findex: |lambda_j| <= coef |lambda_k| */
+        const double sk = srow ? srow[k] : 1.0;
+        const double b = p->row_coef[j] * fabs(sk * g[6 * p->ncon + k]);
+        *lo = -b / sj;
+        *hi = b / sj;
+    } else {
+        *lo = p->row_lo[j] / sj;
+        *hi = p->row_hi[j] / sj;
+    }
+}
+static inline double rf__clamp(double x, double lo, double hi)
+{
+    return x < lo ? lo : (x > hi ? hi : x);
+}
 
 /* --- errors (problem.c) --- */
 rf_status rf__fail(rf_error *err, rf_status status, const char *fmt, ...)
@@ -170,9 +227,15 @@ void rf__contact_velocity(const rf_problem *p, int i, const double *vel,
 /* vel += M^-1 D_i dg for the dynamic bodies of contact i. */
 void rf__contact_apply(const rf_problem *p, int i, const double dg[6],
                        double *vel);
-/* Contacts coupled to contact i (sharing a dynamic body in body form, a
+/* Row j: velocity J_j vel + bias (no cfm term), vel (nbody x 6). */
+double rf__row_velocity(const rf_problem *p, int j, const double *vel);
+/* vel += M^-1 J_j^T dl for the dynamic bodies of row j. */
+void rf__row_apply(const rf_problem *p, int j, double dl, double *vel);
+/* J_j M^-1 J_j^T (no cfm). */
+double rf__row_diag(const rf_problem *p, int j);
+/* Items coupled to item i (sharing a dynamic body in body form, a
    non-zero W block in local form), i included, sorted ascending, into nb;
-   mark (ncon) must hold values != i on entry for every contact.  Returns
+   mark (nitem) must hold values != i on entry for every item.  Returns
    the count. */
 int rf__neighbours(const rf_problem *p, int i, int *mark, int *nb);
 /* Problem complete and solvable (problem.c). */
@@ -180,19 +243,31 @@ rf_status rf__check_complete(const rf_problem *p, const char *fn,
                              rf_error *err);
 
 /* --- reductions (residual.c) --- */
-/* Number of reduction blocks for ncon contacts. */
-static inline int rf__num_blocks(int ncon)
+/* Number of reduction blocks for n items (RF_REDUCE_BLOCK per block). */
+static inline int rf__num_blocks(int n)
 {
-    return (ncon + RF_REDUCE_BLOCK - 1) / RF_REDUCE_BLOCK;
+    return (n + RF_REDUCE_BLOCK - 1) / RF_REDUCE_BLOCK;
 }
-/* Contacts [*lo, *hi) of reduction block k. */
-static inline void rf__block_range(int k, int ncon, int *lo, int *hi)
+/* Items [*lo, *hi) of reduction block k. */
+static inline void rf__block_range(int k, int n, int *lo, int *hi)
 {
     *lo = k * RF_REDUCE_BLOCK;
-    *hi = *lo + RF_REDUCE_BLOCK < ncon ? *lo + RF_REDUCE_BLOCK : ncon;
+    *hi = *lo + RF_REDUCE_BLOCK < n ? *lo + RF_REDUCE_BLOCK : n;
 }
-/* Sum of f over blocks, deterministic: partial per RF_REDUCE_BLOCK
-   contacts, then added in order. */
+/* Sums over dof vectors use blocks of 6 RF_REDUCE_BLOCK entries (the
+   entries of RF_REDUCE_BLOCK contacts), never more blocks than
+   rf__num_blocks(nitem). */
+static inline int rf__dof_blocks(int ndof)
+{
+    return (ndof + 6 * RF_REDUCE_BLOCK - 1) / (6 * RF_REDUCE_BLOCK);
+}
+static inline void rf__dof_block_range(int k, int ndof, int *lo, int *hi)
+{
+    *lo = k * 6 * RF_REDUCE_BLOCK;
+    *hi = *lo + 6 * RF_REDUCE_BLOCK < ndof ? *lo + 6 * RF_REDUCE_BLOCK : ndof;
+}
+/* a . b over the dof vectors, deterministic: one partial per block, added
+   in block order. */
 double rf__dot(const rf_problem *p, const double *a, const double *b,
                int threads);
 /* Residual of gamma given u = N gamma + r and r.  With scale != NULL the
@@ -213,8 +288,10 @@ double rf__residual(const rf_problem *p, rf_model model, const double *gamma,
    badly scaled directions, while the projection stays exact. */
 /* Component -> part: 0 normal, 1 sliding, 2 spin, 3 rolling. */
 static const int RF_PART[6] = {0, 1, 1, 2, 3, 3};
-/* scale (ncon x 4) from the diagonal blocks; step (ncon, may be NULL)
-   gets 6 / tr(S W_ii S), Jacobi's B_i (0 for an empty block). */
+/* scale (4 per contact, then 1 per row: 1/sqrt(J M^-1 J^T + cfm)) from
+   the diagonal blocks; step (per item, may be NULL) gets
+   6 / tr(S W_ii S), Jacobi's B_i (0 for an empty block), and 1 for a row
+   (0 for a row with an empty diagonal). */
 void rf__part_scaling(rf_problem *p, double *scale, double *step, int threads);
 /* Coefficients of contact i in scaled variables. */
 static inline void rf__scaled_coef(const rf_problem *p, const double *scale,
@@ -226,7 +303,7 @@ static inline void rf__scaled_coef(const rf_problem *p, const double *scale,
     *sigma = p->con_sigma[i] * s[0] / s[2];
     *rho = p->con_rho[i] * s[0] / s[3];
 }
-/* out = S x (dir > 0) or S^-1 x (dir < 0), per contact; out may be x. */
+/* out = S x (dir > 0) or S^-1 x (dir < 0), per item; out may be x. */
 void rf__scale_vec(const rf_problem *p, const double *scale, int dir,
                    const double *x, double *out, int threads);
 

@@ -22,6 +22,12 @@
  *   2. per contact: read the two bodies' velocity changes through D_i^T.
  * Each pass writes only its own slots: no races, no atomics, and the
  * result does not depend on the number of threads.
+ *
+ * Rows (rf_row_desc) carry their Jacobian as given, signs included:
+ *   u_j = lin_a . v_A + ang_a . w_A + lin_b . v_B + ang_b . w_B + bias
+ *         + cfm lambda_j,
+ * and lambda_j applies (lambda_j lin_s, lambda_j ang_s) to side s.  They
+ * share the passes above: the body index lists contacts and rows (items).
  */
 #include "internal.h"
 
@@ -35,11 +41,12 @@ rf_status rf__build_body_index(rf_problem *p, rf_error *err)
     if (st != RF_OK) {
         return st;
     }
+    const int nitem = rf__nitem(p);
     int *ptr = w->bc_ptr;
     memset(ptr, 0, (size_t)(p->nbody + 1) * sizeof(int));
-    for (int i = 0; i < p->ncon; ++i) {
+    for (int i = 0; i < nitem; ++i) {
         for (int s = 0; s < 2; ++s) {
-            int b = p->con_body[2 * i + s];
+            int b = rf__item_body(p, i, s);
             if (b != RF_WORLD && p->body_flags[b] == RF_BODY_DYNAMIC) {
                 ptr[b + 1]++;
             }
@@ -48,11 +55,11 @@ rf_status rf__build_body_index(rf_problem *p, rf_error *err)
     for (int b = 0; b < p->nbody; ++b) {
         ptr[b + 1] += ptr[b];
     }
-    /* Fill in contact order, advancing ptr[b] as a cursor, then shift
-       ptr back by one body. */
-    for (int i = 0; i < p->ncon; ++i) {
+    /* Fill in item order, advancing ptr[b] as a cursor, then shift ptr
+       back by one body. */
+    for (int i = 0; i < nitem; ++i) {
         for (int s = 0; s < 2; ++s) {
-            int b = p->con_body[2 * i + s];
+            int b = rf__item_body(p, i, s);
             if (b != RF_WORLD && p->body_flags[b] == RF_BODY_DYNAMIC) {
                 w->bc_ent[ptr[b]++] = 2 * i + s;
             }
@@ -87,13 +94,40 @@ static inline void contact_impulse(const rf_problem *p, int i, int s,
     }
 }
 
+/* Impulse (force F, torque T) that row j's lambda applies to side s. */
+static inline void row_impulse(const rf_problem *p, int j, int s, double lam,
+                               double F[3], double T[3])
+{
+    const double *J = p->row_jac + 12 * j + 6 * s;
+    for (int c = 0; c < 3; ++c) {
+        F[c] = lam * J[c];
+        T[c] = lam * J[3 + c];
+    }
+}
+
+double rf__row_velocity(const rf_problem *p, int j, const double *vel)
+{
+    const double *J = p->row_jac + 12 * j;
+    double u = p->row_bias[j];
+    for (int s = 0; s < 2; ++s) {
+        int b = p->row_body[2 * j + s];
+        if (b == RF_WORLD) {
+            continue;
+        }
+        const double *v = vel + 6 * b, *Js = J + 6 * s;
+        u += Js[0] * v[0] + Js[1] * v[1] + Js[2] * v[2] + Js[3] * v[3] +
+             Js[4] * v[4] + Js[5] * v[5];
+    }
+    return u;
+}
+
 /* bv[b] = base[b] + M_b^-1 (sum of impulses of gamma on b); base may be
    NULL (zero).  Fixed bodies get base (their own velocity) only. */
 static void body_pass(const rf_problem *p, const double *gamma,
                       const double *base, double *bv, int threads)
 {
     const rf_work *w = &p->work;
-    const int nbody = p->nbody;
+    const int nbody = p->nbody, ncon = p->ncon, m6 = 6 * p->ncon;
 #pragma omp parallel for schedule(static) num_threads(threads) if (nbody > 512)
     for (int b = 0; b < nbody; ++b) {
         double P[3] = {0.0, 0.0, 0.0}, L[3] = {0.0, 0.0, 0.0};
@@ -101,7 +135,11 @@ static void body_pass(const rf_problem *p, const double *gamma,
             int e = w->bc_ent[k];
             int i = e >> 1;
             double F[3], T[3];
-            contact_impulse(p, i, e & 1, gamma + 6 * i, F, T);
+            if (i < ncon) {
+                contact_impulse(p, i, e & 1, gamma + 6 * i, F, T);
+            } else {
+                row_impulse(p, i - ncon, e & 1, gamma[m6 + i - ncon], F, T);
+            }
             for (int c = 0; c < 3; ++c) {
                 P[c] += F[c];
                 L[c] += T[c];
@@ -163,6 +201,43 @@ void rf__contact_apply(const rf_problem *p, int i, const double dg[6],
     }
 }
 
+void rf__row_apply(const rf_problem *p, int j, double dl, double *vel)
+{
+    for (int s = 0; s < 2; ++s) {
+        int b = p->row_body[2 * j + s];
+        if (b == RF_WORLD || p->body_flags[b] != RF_BODY_DYNAMIC) {
+            continue;
+        }
+        double F[3], T[3], dw[3];
+        row_impulse(p, j, s, dl, F, T);
+        mat3_vec(p->body_inv_inertia + 9 * b, T, dw);
+        const double *im = p->body_inv_mass + 3 * b;
+        double *v = vel + 6 * b;
+        for (int c = 0; c < 3; ++c) {
+            v[c] += im[c] * F[c];
+            v[3 + c] += dw[c];
+        }
+    }
+}
+
+double rf__row_diag(const rf_problem *p, int j)
+{
+    double d = 0.0;
+    for (int s = 0; s < 2; ++s) {
+        int b = p->row_body[2 * j + s];
+        if (b == RF_WORLD || p->body_flags[b] != RF_BODY_DYNAMIC) {
+            continue;
+        }
+        const double *J = p->row_jac + 12 * j + 6 * s;
+        const double *im = p->body_inv_mass + 3 * b;
+        double Ia[3];
+        mat3_vec(p->body_inv_inertia + 9 * b, J + 3, Ia);
+        d += im[0] * J[0] * J[0] + im[1] * J[1] * J[1] + im[2] * J[2] * J[2] +
+             J[3] * Ia[0] + J[4] * Ia[1] + J[5] * Ia[2];
+    }
+    return d;
+}
+
 /* CSR product out = W x (+ q). */
 static void csr_pass(const rf_problem *p, const double *x, int add_q,
                      double *out, int threads)
@@ -179,6 +254,21 @@ static void csr_pass(const rf_problem *p, const double *x, int add_q,
     }
 }
 
+/* Rows' part of apply_N: out_j = J_j bv (+ bias when add_r) + cfm g_j. */
+static void rows_pass(const rf_problem *p, const double *gamma,
+                      const double *bv, int add_r, double *out, int threads)
+{
+    const int nrow = p->nrow, m6 = 6 * p->ncon;
+#pragma omp parallel for schedule(static) num_threads(threads) if (nrow > 2048)
+    for (int j = 0; j < nrow; ++j) {
+        double u = rf__row_velocity(p, j, bv);
+        if (!add_r) {
+            u -= p->row_bias[j];
+        }
+        out[m6 + j] = u + p->row_cfm[j] * gamma[m6 + j];
+    }
+}
+
 void rf__apply_N(rf_problem *p, const double *gamma, double *out, int add_r,
                  int threads)
 {
@@ -188,6 +278,7 @@ void rf__apply_N(rf_problem *p, const double *gamma, double *out, int add_r,
     }
     double *bv = p->work.bv0;
     body_pass(p, gamma, add_r ? p->body_vel : NULL, bv, threads);
+    rows_pass(p, gamma, bv, add_r, out, threads);
     const int ncon = p->ncon;
     if (add_r) {
 #pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
@@ -214,10 +305,14 @@ void rf__free_velocity(rf_problem *p, double *r, int threads)
         memcpy(r, p->q, (size_t)6 * p->ncon * sizeof(double));
         return;
     }
-    const int ncon = p->ncon;
+    const int ncon = p->ncon, nrow = p->nrow;
 #pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
     for (int i = 0; i < ncon; ++i) {
         rf__contact_velocity(p, i, p->body_vel, r + 6 * i);
+    }
+#pragma omp parallel for schedule(static) num_threads(threads) if (nrow > 2048)
+    for (int j = 0; j < nrow; ++j) {
+        r[6 * ncon + j] = rf__row_velocity(p, j, p->body_vel);
     }
 }
 
@@ -267,9 +362,10 @@ static void add_coupling(const rf_problem *p, int b, int i, int si, int j,
     }
 }
 
+/* Side s of item i (contact or row) is a dynamic body. */
 static int side_dynamic(const rf_problem *p, int i, int s)
 {
-    int b = p->con_body[2 * i + s];
+    int b = rf__item_body(p, i, s);
     return b != RF_WORLD && p->body_flags[b] == RF_BODY_DYNAMIC;
 }
 
@@ -346,7 +442,7 @@ int rf__neighbours(const rf_problem *p, int i, int *mark, int *nb)
         if (!side_dynamic(p, i, s)) {
             continue;
         }
-        int b = p->con_body[2 * i + s];
+        int b = rf__item_body(p, i, s);
         for (int k = w->bc_ptr[b]; k < w->bc_ptr[b + 1]; ++k) {
             int j = w->bc_ent[k] >> 1;
             if (mark[j] != i) {
@@ -377,6 +473,12 @@ rf_status rf_problem_to_local(const rf_problem *src_c, rf_problem *dst,
     }
     if (src_c->kind != RF_KIND_BODY) {
         return rf__fail(err, RF_ERR_STATE, "%s: src is not in body form", fn);
+    }
+    if (src_c->nrow > 0) {
+        return rf__fail(err, RF_ERR_INVALID,
+                        "%s: src has %d rows; the local form holds 6D "
+                        "contacts only",
+                        fn, src_c->nrow);
     }
     rf_status st = rf__check_complete(src_c, fn, err);
     if (st != RF_OK) {

@@ -102,6 +102,15 @@ static void free_arrays(rf_problem *p)
     free(p->con_rho);
     free(p->con_sigma);
     free(p->con_set);
+    free(p->row_body);
+    free(p->row_jac);
+    free(p->row_bias);
+    free(p->row_lo);
+    free(p->row_hi);
+    free(p->row_cfm);
+    free(p->row_coef);
+    free(p->row_bound);
+    free(p->row_set);
     free(p->q);
     rf__csr_free(&p->W);
 }
@@ -147,6 +156,39 @@ static rf_status reserve_contacts(rf_problem *p, int ncon, rf_error *err)
         *items[i].ptr = q;
     }
     p->cap_con = want;
+    return RF_OK;
+}
+
+static rf_status reserve_rows(rf_problem *p, int nrow, rf_error *err)
+{
+    nrow = nrow > 0 ? nrow : 1; /* never NULL arrays */
+    if (nrow <= p->cap_row) {
+        return RF_OK;
+    }
+    int want = nrow > 2 * p->cap_row ? nrow : 2 * p->cap_row;
+    struct {
+        void **ptr;
+        size_t elem;
+    } items[] = {
+        {(void **)&p->row_body, 2 * sizeof(int)},
+        {(void **)&p->row_jac, 12 * sizeof(double)},
+        {(void **)&p->row_bias, sizeof(double)},
+        {(void **)&p->row_lo, sizeof(double)},
+        {(void **)&p->row_hi, sizeof(double)},
+        {(void **)&p->row_cfm, sizeof(double)},
+        {(void **)&p->row_coef, sizeof(double)},
+        {(void **)&p->row_bound, sizeof(int)},
+        {(void **)&p->row_set, 1},
+    };
+    for (size_t i = 0; i < sizeof items / sizeof items[0]; ++i) {
+        void *q = realloc(*items[i].ptr, (size_t)want * items[i].elem);
+        if (q == NULL) {
+            return rf__fail(err, RF_ERR_NOMEM, "out of memory for %d rows",
+                            nrow);
+        }
+        *items[i].ptr = q;
+    }
+    p->cap_row = want;
     return RF_OK;
 }
 
@@ -211,6 +253,7 @@ rf_status rf_problem_begin_bodies(rf_problem *p, int nbody, int ncon,
     p->kind = RF_KIND_BODY;
     p->nbody = nbody;
     p->ncon = ncon;
+    p->nrow = 0;
     /* Unset bodies are fixed and at rest; unset contacts are flagged. */
     for (int i = 0; i < nbody; ++i) {
         p->body_flags[i] = RF_BODY_FIXED;
@@ -428,6 +471,124 @@ rf_status rf_problem_set_contact(rf_problem *p, int i, const rf_contact_desc *c,
 }
 
 /* ------------------------------------------------------------------ */
+/* Rows                                                                */
+/* ------------------------------------------------------------------ */
+
+rf_status rf_problem_begin_rows(rf_problem *p, int nrow, rf_error *err)
+{
+    static const char fn[] = "rf_problem_begin_rows";
+    if (p == NULL) {
+        return rf__fail(err, RF_ERR_NULL, "%s: p is NULL", fn);
+    }
+    rf_status st = check_body_form(p, fn, err);
+    if (st != RF_OK) {
+        return st;
+    }
+    if (nrow < 0 || nrow > (1 << 27)) {
+        return rf__fail(err, RF_ERR_INVALID,
+                        "%s: nrow = %d out of [0, 2^27]", fn, nrow);
+    }
+    st = reserve_rows(p, nrow, err);
+    if (st != RF_OK) {
+        return st;
+    }
+    p->nrow = nrow;
+    memset(p->row_set, 0, (size_t)nrow);
+    rf__ok(err);
+    return RF_OK;
+}
+
+static rf_status check_row(const rf_problem *p, int i, const rf_row_desc *r,
+                           rf_error *err)
+{
+    static const char fn[] = "rf_problem_set_row";
+    if (i < 0 || i >= p->nrow) {
+        return rf__fail(err, RF_ERR_RANGE, "%s: row %d out of range [0, %d)",
+                        fn, i, p->nrow);
+    }
+    const int bodies[2] = {r->body_a, r->body_b};
+    for (int s = 0; s < 2; ++s) {
+        if (bodies[s] != RF_WORLD && (bodies[s] < 0 || bodies[s] >= p->nbody)) {
+            return rf__fail(err, RF_ERR_RANGE,
+                            "%s: row %d: body_%c = %d out of range [0, %d) "
+                            "(or RF_WORLD)",
+                            fn, i, "ab"[s], bodies[s], p->nbody);
+        }
+    }
+    if (r->body_a == r->body_b) {
+        return rf__fail(err, RF_ERR_INVALID, "%s: row %d: body_a == body_b == %d",
+                        fn, i, r->body_a);
+    }
+    const double vals[3] = {r->bias, r->cfm, r->bound_coef};
+    if (!rf__all_finite(r->lin_a, 3) || !rf__all_finite(r->ang_a, 3) ||
+        !rf__all_finite(r->lin_b, 3) || !rf__all_finite(r->ang_b, 3) ||
+        !rf__all_finite(vals, 3) || isnan(r->lo) || isnan(r->hi)) {
+        return rf__fail(err, RF_ERR_NONFINITE,
+                        "%s: row %d: non-finite Jacobian, bias, cfm or "
+                        "bound_coef, or NaN bound",
+                        fn, i);
+    }
+    if (!(r->lo <= r->hi) || r->lo == INFINITY || r->hi == -INFINITY) {
+        return rf__fail(err, RF_ERR_INVALID,
+                        "%s: row %d: empty interval [lo, hi] = [%g, %g]", fn, i,
+                        r->lo, r->hi);
+    }
+    if (r->cfm < 0.0 || r->bound_coef < 0.0) {
+        return rf__fail(err, RF_ERR_INVALID,
+                        "%s: row %d: negative %s = %g", fn, i,
+                        r->cfm < 0.0 ? "cfm" : "bound_coef",
+                        r->cfm < 0.0 ? r->cfm : r->bound_coef);
+    }
+    if (r->bound_row < -1 || r->bound_row >= p->nrow) {
+        return rf__fail(err, RF_ERR_RANGE,
+                        "%s: row %d: bound_row = %d out of range [0, %d) "
+                        "(or -1)",
+                        fn, i, r->bound_row, p->nrow);
+    }
+    if (r->bound_row == i) {
+        return rf__fail(err, RF_ERR_INVALID, "%s: row %d bounds itself", fn, i);
+    }
+    return RF_OK;
+}
+
+rf_status rf_problem_set_row(rf_problem *p, int i, const rf_row_desc *r,
+                             rf_error *err)
+{
+    if (p == NULL || r == NULL) {
+        return rf__fail(err, RF_ERR_NULL, "rf_problem_set_row: %s is NULL",
+                        p == NULL ? "p" : "row");
+    }
+    rf_status st = check_body_form(p, "rf_problem_set_row", err);
+    if (st == RF_OK) {
+        st = check_row(p, i, r, err);
+    }
+    if (st != RF_OK) {
+        return st;
+    }
+    p->row_body[2 * i] = r->body_a;
+    p->row_body[2 * i + 1] = r->body_b;
+    double *J = p->row_jac + 12 * i;
+    memcpy(J, r->lin_a, 3 * sizeof(double));
+    memcpy(J + 3, r->ang_a, 3 * sizeof(double));
+    memcpy(J + 6, r->lin_b, 3 * sizeof(double));
+    memcpy(J + 9, r->ang_b, 3 * sizeof(double));
+    p->row_bias[i] = r->bias;
+    p->row_lo[i] = r->lo;
+    p->row_hi[i] = r->hi;
+    p->row_cfm[i] = r->cfm;
+    p->row_bound[i] = r->bound_row;
+    p->row_coef[i] = r->bound_coef;
+    p->row_set[i] = 1;
+    rf__ok(err);
+    return RF_OK;
+}
+
+int rf_problem_num_rows(const rf_problem *p)
+{
+    return p == NULL ? 0 : p->nrow;
+}
+
+/* ------------------------------------------------------------------ */
 /* Local form                                                          */
 /* ------------------------------------------------------------------ */
 
@@ -473,6 +634,7 @@ static rf_status install_local(rf_problem *p, int ncon, const double *q,
     p->kind = RF_KIND_LOCAL;
     p->ncon = ncon;
     p->nbody = 0;
+    p->nrow = 0;
     return RF_OK;
 }
 
@@ -702,6 +864,30 @@ rf_status rf__check_complete(const rf_problem *p, const char *fn, rf_error *err)
                                 "%d)",
                                 fn, i, p->con_body[2 * i],
                                 p->con_body[2 * i + 1]);
+            }
+        }
+    }
+    for (int j = 0; j < p->nrow; ++j) {
+        if (!p->row_set[j]) {
+            return rf__fail(err, RF_ERR_STATE, "%s: row %d was never set", fn,
+                            j);
+        }
+    }
+    for (int j = 0; j < p->nrow; ++j) {
+        const int a = p->row_body[2 * j], b = p->row_body[2 * j + 1];
+        if (body_is_fixed(p, a) && body_is_fixed(p, b)) {
+            return rf__fail(err, RF_ERR_INVALID,
+                            "%s: row %d joins two fixed bodies (%d, %d)", fn, j,
+                            a, b);
+        }
+        const int k = p->row_bound[j];
+        if (k >= 0) {
+            const int ka = p->row_body[2 * k], kb = p->row_body[2 * k + 1];
+            if (!((ka == a && kb == b) || (ka == b && kb == a))) {
+                return rf__fail(err, RF_ERR_INVALID,
+                                "%s: row %d is bounded by row %d, which acts "
+                                "on other bodies (%d, %d) than (%d, %d)",
+                                fn, j, k, ka, kb, a, b);
             }
         }
     }

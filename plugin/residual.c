@@ -21,13 +21,13 @@ double rf__dot(const rf_problem *p, const double *a, const double *b,
                int threads)
 {
     double *part = p->work.partial;
-    const int nblk = rf__num_blocks(p->ncon), ncon = p->ncon;
+    const int ndof = rf__ndof(p), nblk = rf__dof_blocks(ndof);
 #pragma omp parallel for schedule(static) num_threads(threads) if (nblk > 2)
     for (int k = 0; k < nblk; ++k) {
         int lo, hi;
-        rf__block_range(k, ncon, &lo, &hi);
+        rf__dof_block_range(k, ndof, &lo, &hi);
         double s = 0.0;
-        for (int j = 6 * lo; j < 6 * hi; ++j) {
+        for (int j = lo; j < hi; ++j) {
             s += a[j] * b[j];
         }
         part[k] = s;
@@ -66,12 +66,33 @@ double rf__residual(const rf_problem *p, rf_model model, const double *gamma,
                     int threads)
 {
     double *part = p->work.partial;
-    const int nblk = rf__num_blocks(p->ncon), ncon = p->ncon;
+    const int ncon = p->ncon, nitem = rf__nitem(p), m6 = 6 * ncon;
+    const int nblk = rf__num_blocks(nitem);
 #pragma omp parallel for schedule(static) num_threads(threads) if (nblk > 2)
     for (int k = 0; k < nblk; ++k) {
         int lo, hi;
-        rf__block_range(k, ncon, &lo, &hi);
+        rf__block_range(k, nitem, &lo, &hi);
         double s[4] = {0.0, 0.0, 0.0, 0.0};
+        for (int i = lo < ncon ? ncon : lo; i < hi; ++i) {
+            /* row j: lambda - clamp(lambda - u, lo, hi), back in the
+               original variables (the bounds follow the iterate) */
+            const int j = i - ncon;
+            const double sc = scale ? scale[4 * ncon + j] : 1.0;
+            const double g = gamma[m6 + j] * sc, ui = u[m6 + j] / sc,
+                         ri = r[m6 + j] / sc;
+            double blo, bhi;
+            rf__row_bounds(p, scale, j, gamma, &blo, &bhi);
+            blo *= sc;
+            bhi *= sc;
+            const double d = g - rf__clamp(g - ui, blo, bhi);
+            s[0] += d * d;
+            s[1] += ri * ri;
+            s[2] += g * g;
+            s[3] += ui * ui;
+        }
+        if (hi > ncon) {
+            hi = ncon;
+        }
         for (int i = lo; i < hi; ++i) {
             double g[6], ui[6], ri[6];
             for (int c = 0; c < 6; ++c) { /* back to the original variables */
@@ -117,7 +138,7 @@ static rf_status prepare_eval(rf_problem *p, const double *gamma,
     if (st != RF_OK) {
         return st;
     }
-    if (!rf__all_finite(gamma, (size_t)6 * p->ncon)) {
+    if (!rf__all_finite(gamma, (size_t)rf__ndof(p))) {
         return rf__fail(err, RF_ERR_NONFINITE,
                         "%s: gamma has a non-finite entry", fn);
     }

@@ -108,7 +108,7 @@ void rf__tracker_update(rf_tracker *tr, rf_problem *p, const double *g,
         rf__residual(p, tr->model, g, u, tr->r, tr->scale, tr->threads);
     if (res < tr->best_res || !isfinite(tr->best_res)) {
         tr->best_res = res;
-        memcpy(p->work.best, g, (size_t)6 * p->ncon * sizeof(double));
+        memcpy(p->work.best, g, (size_t)rf__ndof(p) * sizeof(double));
     }
     tr->converged = res <= tr->tol;
 }
@@ -116,7 +116,7 @@ void rf__tracker_update(rf_tracker *tr, rf_problem *p, const double *g,
 void rf__tracker_finish(rf_tracker *tr, rf_problem *p, double *gamma,
                         const double *g, int it, rf_solve_out *out)
 {
-    const size_t bytes = (size_t)6 * p->ncon * sizeof(double);
+    const size_t bytes = (size_t)rf__ndof(p) * sizeof(double);
     if (tr->track) {
         memcpy(gamma, p->work.best, bytes);
         out->residual = tr->best_res;
@@ -146,7 +146,7 @@ double rf__estimate_lambda(rf_problem *p, const double *scale,
        omega = 1 / estimate leaves a factor of 2 for what is missing.
        Work: g3 = x, u3 = y. */
     rf_work *w = &p->work;
-    const int ncon = p->ncon, m = 6 * ncon;
+    const int m = rf__ndof(p);
     double *x = w->g3, *y = w->u3;
     for (int j = 0; j < m; ++j) {
         x[j] = 1.0 + 0.1 * (double)(j % 7);
@@ -158,7 +158,7 @@ double rf__estimate_lambda(rf_problem *p, const double *scale,
             break;
         }
         for (int j = 0; j < m; ++j) {
-            x[j] *= sqrt(step[j / 6]) / nx;
+            x[j] *= sqrt(rf__dof_item_value(p, step, j)) / nx;
         }
         if (scale) {
             rf__apply_scaled(p, scale, x, NULL, y, threads);
@@ -166,7 +166,7 @@ double rf__estimate_lambda(rf_problem *p, const double *scale,
             rf__apply_N(p, x, y, 0, threads);
         }
         for (int j = 0; j < m; ++j) {
-            y[j] *= sqrt(step[j / 6]);
+            y[j] *= sqrt(rf__dof_item_value(p, step, j));
         }
         /* |A x| for the unit x of this round estimates lambda_max */
         double *t = x;
@@ -202,6 +202,14 @@ void rf__part_scaling(rf_problem *p, double *scale, double *step, int threads)
             step[i] = tr > RF_MINVAL ? 6.0 / tr : 0.0;
         }
     }
+    const int nrow = p->nrow;
+    for (int j = 0; j < nrow; ++j) { /* rows: unit diagonal of S (N+C) S */
+        double d = rf__row_diag(p, j) + p->row_cfm[j];
+        scale[4 * ncon + j] = d > RF_MINVAL ? 1.0 / sqrt(d) : 1.0;
+        if (step != NULL) {
+            step[ncon + j] = d > RF_MINVAL ? 1.0 : 0.0;
+        }
+    }
 }
 
 void rf__scale_vec(const rf_problem *p, const double *scale, int dir,
@@ -214,6 +222,11 @@ void rf__scale_vec(const rf_problem *p, const double *scale, int dir,
             double s = scale[4 * i + RF_PART[k]];
             out[6 * i + k] = dir > 0 ? x[6 * i + k] * s : x[6 * i + k] / s;
         }
+    }
+    const int m6 = 6 * ncon, nrow = p->nrow;
+    for (int j = 0; j < nrow; ++j) {
+        double s = scale[4 * ncon + j];
+        out[m6 + j] = dir > 0 ? x[m6 + j] * s : x[m6 + j] / s;
     }
 }
 
@@ -231,6 +244,11 @@ void rf__apply_scaled(rf_problem *p, const double *scale, const double *x,
             out[j] = out[j] * scale[4 * i + RF_PART[k]] + (rr ? rr[j] : 0.0);
         }
     }
+    const int m6 = 6 * ncon, nrow = p->nrow;
+    for (int j = 0; j < nrow; ++j) {
+        out[m6 + j] = out[m6 + j] * scale[4 * ncon + j] +
+                      (rr ? rr[m6 + j] : 0.0);
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -244,17 +262,24 @@ static double wall_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Start point: the warm start projected on Y, or zero. */
+/* Start point: the warm start projected on Y and the rows' intervals, or
+   zero. */
 static void start_point(rf_problem *p, const rf_config *cfg,
                         const double *gamma, double *g0)
 {
+    if (!cfg->warm_start) {
+        memset(g0, 0, (size_t)rf__ndof(p) * sizeof(double));
+        return;
+    }
     for (int i = 0; i < p->ncon; ++i) {
-        if (cfg->warm_start) {
-            rf__project6(gamma + 6 * i, p->con_mu[i], p->con_rho[i],
-                         p->con_sigma[i], g0 + 6 * i);
-        } else {
-            memset(g0 + 6 * i, 0, 6 * sizeof(double));
-        }
+        rf__project6(gamma + 6 * i, p->con_mu[i], p->con_rho[i],
+                     p->con_sigma[i], g0 + 6 * i);
+    }
+    const int m6 = 6 * p->ncon;
+    for (int j = 0; j < p->nrow; ++j) {
+        double lo, hi;
+        rf__row_bounds(p, NULL, j, gamma, &lo, &hi);
+        g0[m6 + j] = rf__clamp(gamma[m6 + j], lo, hi);
     }
 }
 
@@ -273,7 +298,7 @@ static rf_status check_solve_input(rf_problem *p, const rf_config *cfg,
     if (st != RF_OK) {
         return st;
     }
-    if (cfg->warm_start && !rf__all_finite(gamma, (size_t)6 * p->ncon)) {
+    if (cfg->warm_start && !rf__all_finite(gamma, (size_t)rf__ndof(p))) {
         return rf__fail(err, RF_ERR_NONFINITE,
                         "%s: the warm start gamma has a non-finite entry", fn);
     }
@@ -311,17 +336,17 @@ rf_status rf_solve(rf_problem *p, const rf_config *cfg_in, double *gamma,
     /* The solvers' gamma argument: an array none of them uses inside
        (Jacobi and GS use g0, g1, g3; APGD uses g0..g2). */
     double *g = cfg->solver == RF_SOLVER_APGD ? w->g3 : w->g2;
-    memcpy(g, start, (size_t)6 * p->ncon * sizeof(double));
+    memcpy(g, start, (size_t)rf__ndof(p) * sizeof(double));
     switch (cfg->solver) {
     case RF_SOLVER_JACOBI: rf__solve_jacobi(p, cfg, threads, g, &out); break;
     case RF_SOLVER_GS:
     case RF_SOLVER_GS_COLORED: rf__solve_gs(p, cfg, threads, g, &out); break;
     case RF_SOLVER_APGD: rf__solve_apgd(p, cfg, threads, g, &out); break;
     }
-    memcpy(gamma, g, (size_t)6 * p->ncon * sizeof(double));
+    memcpy(gamma, g, (size_t)rf__ndof(p) * sizeof(double));
     if (stats != NULL) {
         stats->contacts = p->ncon;
-        stats->rows = 6 * p->ncon;
+        stats->rows = rf__ndof(p);
         stats->iterations = out.iterations;
         stats->residual = out.residual;
         stats->converged = out.converged;

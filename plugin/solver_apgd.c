@@ -32,6 +32,10 @@
  * r_n + s, solved by APGD warm-started from the last iterate; s is then
  * re-evaluated until the De Saxce residual meets the tolerance.
  *
+ * Rows (joints) are part of the same QP, with the interval [lo, hi] as
+ * their set (a friction-bounded row takes its bound from the point being
+ * projected) and no De Saxce shift.
+ *
  * Work: g0 = x_k, g1 = x_{k+1}, g2 = y, u0 = U_x, u1 = U_{x_{k+1}},
  * u2 = U_y, u3 = shifted r, rs = S r, sx = scratch, wscale = S, step =
  * the De Saxce shift, r, best.  All sums use the
@@ -74,6 +78,12 @@ static void project_step(const apgd_run *run, const double *y, const double *Uy,
         }
         rf__project6(z, mu, rho, sigma, xn + 6 * i);
     }
+    const int nrow = p->nrow, m6 = 6 * ncon;
+    for (int j = 0; j < nrow; ++j) { /* rows: clamp on [lo, hi] */
+        double lo, hi;
+        rf__row_bounds(p, run->scale, j, y, &lo, &hi);
+        xn[m6 + j] = rf__clamp(y[m6 + j] - t * Uy[m6 + j], lo, hi);
+    }
 }
 
 /* Sums for the backtracking test and the restart test, in one pass:
@@ -84,13 +94,11 @@ static void trial_sums(const rf_problem *p, const double *x, const double *xn,
                        const double *rr, int threads, double s[4])
 {
     double *part = p->work.partial;
-    const int nblk = rf__num_blocks(p->ncon);
+    const int ndof = rf__ndof(p), nblk = rf__dof_blocks(ndof);
 #pragma omp parallel for schedule(static) num_threads(threads) if (nblk > 2)
     for (int b = 0; b < nblk; ++b) {
         int lo, hi;
-        rf__block_range(b, p->ncon, &lo, &hi);
-        lo *= 6; /* entries, 6 per contact */
-        hi *= 6;
+        rf__dof_block_range(b, ndof, &lo, &hi);
         double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;
         for (int j = lo; j < hi; ++j) {
             double d = xn[j] - y[j];
@@ -119,13 +127,11 @@ static double extrapolate(const rf_problem *p, const double *x,
                           int threads)
 {
     double *part = p->work.partial;
-    const int nblk = rf__num_blocks(p->ncon);
+    const int ndof = rf__ndof(p), nblk = rf__dof_blocks(ndof);
 #pragma omp parallel for schedule(static) num_threads(threads) if (nblk > 2)
     for (int b = 0; b < nblk; ++b) {
         int lo, hi;
-        rf__block_range(b, p->ncon, &lo, &hi);
-        lo *= 6; /* entries, 6 per contact */
-        hi *= 6;
+        rf__dof_block_range(b, ndof, &lo, &hi);
         double f = 0.0;
         for (int j = lo; j < hi; ++j) {
             y[j] = xn[j] + beta * (xn[j] - x[j]);
@@ -147,7 +153,7 @@ static double initial_L(const apgd_run *run, const double *x0)
 {
     rf_problem *p = run->p;
     rf_work *w = &p->work;
-    const int m = 6 * p->ncon;
+    const int m = rf__ndof(p);
     for (int j = 0; j < m; ++j) {
         w->g1[j] = x0[j] - 1.0;
     }
@@ -164,7 +170,7 @@ static int apgd(const apgd_run *run, double *gamma, double *res)
 {
     rf_problem *p = run->p;
     rf_work *w = &p->work;
-    const size_t bytes = (size_t)6 * p->ncon * sizeof(double);
+    const size_t bytes = (size_t)rf__ndof(p) * sizeof(double);
     const double *rr = run->rr;
     double *x = w->g0, *xn = w->g1, *y = w->g2;
     double *Ux = w->u0, *Uxn = w->u1, *Uy = w->u2;
@@ -248,6 +254,8 @@ static double shift_r(const apgd_run *run, const double *gamma, double theta)
         w->step[i] += theta * (target - w->step[i]);
         rs[6 * i] += w->step[i];
     }
+    const int m6 = 6 * ncon; /* rows have no shift */
+    memcpy(rs + m6, w->rs + m6, (size_t)p->nrow * sizeof(double));
     return rf__residual(p, RF_MODEL_DESAXCE, gamma, u, w->rs, run->scale,
                         run->threads);
 }

@@ -36,6 +36,13 @@
  * (local form), so they run in parallel without races, and the result is
  * independent of the thread count.
  *
+ * Rows (joints) are solved exactly one at a time (a scalar projection on
+ * [lo, hi]); a sequential sweep visits them before the contacts, as
+ * Bullet's SI does, and the coloured sweep colours contacts and rows
+ * together (items sharing a dynamic body never share a colour; a
+ * friction-bounded row shares its bodies with its bounding row, so the
+ * bound it reads is never written in the same colour).
+ *
  * Work: wscale = s, wblk = S W_ii S, wchol = its Cholesky factor,
  * step = 1 / lambda_max(S W_ii S), bv1 = vel,
  * u0 = N gamma + r after each sweep, best.
@@ -150,6 +157,10 @@ static void prepare_blocks(rf_problem *p, int threads)
         double lm = block_lambda_max(A);
         w->step[i] = lm > RF_MINVAL ? 1.0 / lm : 0.0;
     }
+    for (int j = 0; j < p->nrow; ++j) { /* rows: 1 / (J M^-1 J^T + cfm) */
+        double d = rf__row_diag(p, j) + p->row_cfm[j];
+        w->step[ncon + j] = d > RF_MINVAL ? 1.0 / d : 0.0;
+    }
 }
 
 static void matvec6(const double A[36], const double x[6], double y[6])
@@ -250,23 +261,51 @@ static void visit(rf_problem *p, const rf_config *cfg, double omega, int i,
     }
 }
 
-/* Greedy colouring: each contact takes the smallest colour unused by the
-   already coloured contacts it is coupled to. */
-static void color_contacts(rf_problem *p)
+/* Visit row j: the exact one-row solve, lambda <- clamp(lambda - omega u /
+   (J M^-1 J^T + cfm), lo, hi) (Bullet's resolveSingleConstraintRowGeneric
+   with the compliance on the diagonal), then the body update. */
+static void visit_row(rf_problem *p, double omega, int j, double *gamma,
+                      double *vel)
+{
+    const int m6 = 6 * p->ncon;
+    const double lam = gamma[m6 + j];
+    const double u = rf__row_velocity(p, j, vel) + p->row_cfm[j] * lam;
+    double lo, hi;
+    rf__row_bounds(p, NULL, j, gamma, &lo, &hi);
+    const double ln =
+        rf__clamp(lam - omega * p->work.step[p->ncon + j] * u, lo, hi);
+    gamma[m6 + j] = ln;
+    rf__row_apply(p, j, ln - lam, vel);
+}
+
+/* Visit item it (contact or row). */
+static void visit_item(rf_problem *p, const rf_config *cfg, double omega,
+                       int it, double *gamma, double *vel)
+{
+    if (it < p->ncon) {
+        visit(p, cfg, omega, it, gamma, vel);
+    } else {
+        visit_row(p, omega, it - p->ncon, gamma, vel);
+    }
+}
+
+/* Greedy colouring: each item takes the smallest colour unused by the
+   already coloured items it is coupled to. */
+static void color_items(rf_problem *p)
 {
     rf_work *w = &p->work;
-    const int ncon = p->ncon;
+    const int nitem = rf__nitem(p);
     int *mark = w->color_mark, *nb = w->color_con; /* scratch */
     int *used = w->color_ptr;                      /* scratch */
     int ncolor = 0;
-    for (int i = 0; i < ncon; ++i) {
+    for (int i = 0; i < nitem; ++i) {
         mark[i] = -1;
         w->color_of[i] = -1;
     }
-    for (int c = 0; c <= ncon; ++c) {
+    for (int c = 0; c <= nitem; ++c) {
         used[c] = -1;
     }
-    for (int i = 0; i < ncon; ++i) {
+    for (int i = 0; i < nitem; ++i) {
         int n = rf__neighbours(p, i, mark, nb);
         for (int a = 0; a < n; ++a) {
             int c = w->color_of[nb[a]];
@@ -283,16 +322,16 @@ static void color_contacts(rf_problem *p)
             ncolor = c + 1;
         }
     }
-    /* Bucket contacts by colour, in contact order. */
+    /* Bucket items by colour, in item order. */
     int *ptr = w->color_ptr;
     memset(ptr, 0, (size_t)(ncolor + 1) * sizeof(int));
-    for (int i = 0; i < ncon; ++i) {
+    for (int i = 0; i < nitem; ++i) {
         ptr[w->color_of[i] + 1]++;
     }
     for (int c = 0; c < ncolor; ++c) {
         ptr[c + 1] += ptr[c];
     }
-    for (int i = 0; i < ncon; ++i) {
+    for (int i = 0; i < nitem; ++i) {
         w->color_con[ptr[w->color_of[i]]++] = i;
     }
     for (int c = ncolor; c > 0; --c) {
@@ -314,9 +353,9 @@ void rf__solve_gs(rf_problem *p, const rf_config *cfg, int threads,
     rf__part_scaling(p, w->wscale, NULL, threads);
     prepare_blocks(p, threads);
     if (colored) {
-        color_contacts(p);
+        color_items(p);
     }
-    memcpy(g, gamma, (size_t)6 * ncon * sizeof(double));
+    memcpy(g, gamma, (size_t)rf__ndof(p) * sizeof(double));
     if (p->kind == RF_KIND_BODY) {
         rf__body_velocity(p, g, vel, threads);
     }
@@ -332,10 +371,14 @@ void rf__solve_gs(rf_problem *p, const rf_config *cfg, int threads,
 #pragma omp parallel for schedule(static)                                      \
     num_threads(threads) if (hi - lo > 256)
                 for (int k = lo; k < hi; ++k) {
-                    visit(p, cfg, omega, w->color_con[k], g, vel);
+                    visit_item(p, cfg, omega, w->color_con[k], g, vel);
                 }
             }
         } else {
+            /* rows (joints) first, then contacts, as Bullet's SI does */
+            for (int j = 0; j < p->nrow; ++j) {
+                visit_row(p, omega, j, g, vel);
+            }
             for (int i = 0; i < ncon; ++i) {
                 visit(p, cfg, omega, i, g, vel);
             }
@@ -349,6 +392,10 @@ void rf__solve_gs(rf_problem *p, const rf_config *cfg, int threads,
 #pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
             for (int i = 0; i < ncon; ++i) {
                 rf__contact_velocity(p, i, vel, u + 6 * i);
+            }
+            for (int j = 0; j < p->nrow; ++j) {
+                u[6 * ncon + j] = rf__row_velocity(p, j, vel) +
+                                  p->row_cfm[j] * g[6 * ncon + j];
             }
         } else {
             rf__apply_N(p, g, u, 1, threads);

@@ -21,6 +21,9 @@
  * convergence is free.  All passes are per contact or per body, so the
  * iterates are bitwise identical for any thread count.
  *
+ * Rows (joints) take the same step with their own B_j = 1 (unit scaled
+ * diagonal) and are clamped on [lo, hi].
+ *
  * Work: g0 = gamma', g1 = next gamma', u0 = N' gamma' + r', rs = r',
  * wscale = S, sx, r, best, step.
  */
@@ -32,7 +35,7 @@ void rf__solve_jacobi(rf_problem *p, const rf_config *cfg, int threads,
                       double *gamma, rf_solve_out *out)
 {
     rf_work *w = &p->work;
-    const int ncon = p->ncon;
+    const int ncon = p->ncon, nrow = p->nrow, m6 = 6 * p->ncon;
     double *g = w->g0, *gn = w->g1, *u = w->u0;
     const double *scale = w->wscale, *rs = w->rs;
     const double lam = cfg->lambda;
@@ -70,6 +73,17 @@ void rf__solve_jacobi(rf_problem *p, const rf_config *cfg, int threads,
             for (int k = 0; k < 6; ++k) {
                 gn[6 * i + k] = lam * pz[k] + (1.0 - lam) * gi[k];
             }
+        }
+        /* rows: the same step, projected on [lo, hi] (bounds of a
+           friction-bounded row from the current iterate) */
+#pragma omp parallel for schedule(static) num_threads(threads) if (nrow > 2048)
+        for (int j = 0; j < nrow; ++j) {
+            const double t = omega * w->step[ncon + j];
+            double lo, hi;
+            rf__row_bounds(p, scale, j, g, &lo, &hi);
+            const double gj = g[m6 + j];
+            gn[m6 + j] = lam * rf__clamp(gj - t * u[m6 + j], lo, hi) +
+                         (1.0 - lam) * gj;
         }
         double *tmp = g;
         g = gn;

@@ -56,47 +56,43 @@ static int grow_all(const grow_item *items, int count, int *cap, int n)
 rf_status rf__work_reserve(rf_problem *p, rf_error *err)
 {
     rf_work *w = &p->work;
-    const size_t d6 = 6 * sizeof(double);
-    const grow_item con[] = {
-        {(void **)&w->g0, d6},
-        {(void **)&w->g1, d6},
-        {(void **)&w->g2, d6},
-        {(void **)&w->g3, d6},
-        {(void **)&w->u0, d6},
-        {(void **)&w->u1, d6},
-        {(void **)&w->u2, d6},
-        {(void **)&w->u3, d6},
-        {(void **)&w->r, d6},
-        {(void **)&w->best, d6},
-        {(void **)&w->rs, d6},
-        {(void **)&w->sx, d6},
-        {(void **)&w->wscale, 4 * sizeof(double)},
-        {(void **)&w->step, sizeof(double)},
+    const size_t d = sizeof(double);
+    const grow_item dof[] = {
+        {(void **)&w->g0, d}, {(void **)&w->g1, d},   {(void **)&w->g2, d},
+        {(void **)&w->g3, d}, {(void **)&w->u0, d},   {(void **)&w->u1, d},
+        {(void **)&w->u2, d}, {(void **)&w->u3, d},   {(void **)&w->r, d},
+        {(void **)&w->best, d}, {(void **)&w->rs, d}, {(void **)&w->sx, d},
+    };
+    const grow_item item[] = {
+        {(void **)&w->wscale, 4 * d},
+        {(void **)&w->step, d},
         {(void **)&w->color_con, sizeof(int)},
         {(void **)&w->color_of, sizeof(int)},
         {(void **)&w->color_ptr, sizeof(int)},
         {(void **)&w->color_mark, sizeof(int)},
     };
     const grow_item body[] = {
-        {(void **)&w->bv0, d6},
-        {(void **)&w->bv1, d6},
+        {(void **)&w->bv0, 6 * d},
+        {(void **)&w->bv1, 6 * d},
         {(void **)&w->bc_ptr, sizeof(int)},
     };
-    const int ncon = p->ncon;
-    const int nblocks = rf__num_blocks(ncon);
-    /* color_ptr needs ncolor + 1 <= ncon + 1 entries. */
-    if (!grow_all(con, (int)(sizeof con / sizeof con[0]), &w->cap_con,
-                  ncon + 1) ||
+    const int nitem = rf__nitem(p);
+    const int nblocks = rf__num_blocks(nitem);
+    /* color_ptr needs ncolor + 1 <= nitem + 1 entries. */
+    if (!grow_all(dof, (int)(sizeof dof / sizeof dof[0]), &w->cap_dof,
+                  rf__ndof(p) + 1) ||
+        !grow_all(item, (int)(sizeof item / sizeof item[0]), &w->cap_item,
+                  nitem + 1) ||
         !grow_all(body, (int)(sizeof body / sizeof body[0]), &w->cap_body,
                   p->nbody + 1) ||
-        !rf__grow((void **)&w->bc_ent, &w->cap_ent, 2 * ncon + 1,
+        !rf__grow((void **)&w->bc_ent, &w->cap_ent, 2 * nitem + 1,
                   sizeof(int)) ||
         !rf__grow((void **)&w->partial, &w->cap_partial, 4 * nblocks + 4,
                   sizeof(double))) {
         return rf__fail(err, RF_ERR_NOMEM,
-                        "out of memory reserving work for %d contacts and "
-                        "%d bodies",
-                        p->ncon, p->nbody);
+                        "out of memory reserving work for %d contacts, %d "
+                        "rows and %d bodies",
+                        p->ncon, p->nrow, p->nbody);
     }
     return RF_OK;
 }

@@ -209,6 +209,60 @@ RF_API rf_status rf_problem_set_contact(rf_problem *p, int i,
                                         const rf_contact_desc *c,
                                         rf_error *err);
 
+/* One scalar row (a joint or motor equation, Bullet's btSolverConstraint,
+ * ODE's "LCP row") in body form.  Its velocity is
+ *     u = lin_a . v_a + ang_a . w_a + lin_b . v_b + ang_b . w_b
+ *         + bias + cfm * lambda
+ * (m/s or rad/s, whatever the row measures) and its impulse lambda
+ * (N s or N m s) applies the force lambda lin_s and the torque
+ * lambda ang_s to each side s: the Jacobian carries the signs, nothing is
+ * negated for body B.  The row's set is the interval [lo, hi]
+ * (mixed complementarity: lambda = clamp(lambda - u, lo, hi) in the
+ * natural map), so
+ *   - a bilateral (equality) row has lo = -INFINITY, hi = +INFINITY and
+ *     ends with u = 0;
+ *   - a limit has lo = 0, hi = +INFINITY (or the mirror image): lambda
+ *     >= 0, u >= 0 and lambda u = 0;
+ *   - a motor with a maximum impulse F has [-F, F] and bias = -target
+ *     velocity.
+ * A friction-bounded row (bound_row = k >= 0) ignores lo and hi and uses
+ * [-bound_coef |lambda_k|, +bound_coef |lambda_k|], with lambda_k the
+ * current impulse of row k (ODE's findex; solved as a fixed point, the
+ * bound follows the iterate).  Row k must act on the same two bodies.
+ * cfm >= 0 is a compliance (velocity per impulse) added to the diagonal
+ * of N: the row becomes soft and N + C stays positive definite. */
+typedef struct rf_row_desc {
+    int body_a, body_b; /* body indices, or RF_WORLD; a != b */
+    double lin_a[3], ang_a[3]; /* Jacobian on body a (world frame) */
+    double lin_b[3], ang_b[3]; /* Jacobian on body b (world frame) */
+    double bias;       /* added to u: -(target velocity), m/s or rad/s */
+    double lo, hi;     /* impulse bounds, lo <= hi, may be infinite */
+    double cfm;        /* compliance >= 0, (m/s) / (N s) or alike */
+    int bound_row;     /* -1, or the row whose impulse bounds this one */
+    double bound_coef; /* >= 0, used when bound_row >= 0 */
+} rf_row_desc;
+
+/* Give a body-form problem nrow scalar rows beside its contacts (after
+ * rf_problem_begin_bodies, which resets the count to 0).  Every row must
+ * then be set.  The unknown vector of rf_solve and friends becomes
+ * (6 ncon + nrow): the contacts' six components each, then one impulse
+ * per row.  Errors: RF_ERR_NULL, RF_ERR_INVALID (negative or too large
+ * count), RF_ERR_STATE (not in body form), RF_ERR_NOMEM. */
+RF_API rf_status rf_problem_begin_rows(rf_problem *p, int nrow, rf_error *err);
+
+/* Set row i.  Errors: RF_ERR_NULL, RF_ERR_RANGE (i, a body index or
+ * bound_row), RF_ERR_NONFINITE (Jacobian, bias, cfm, bound_coef; lo and
+ * hi may be infinite but not NaN), RF_ERR_INVALID (body_a == body_b,
+ * lo > hi, lo == +INFINITY or hi == -INFINITY, negative cfm or
+ * bound_coef, bound_row == i), RF_ERR_STATE.  A row between two fixed
+ * bodies, or bounded by a row acting on other bodies, is rejected by
+ * rf_solve (RF_ERR_INVALID). */
+RF_API rf_status rf_problem_set_row(rf_problem *p, int i, const rf_row_desc *row,
+                                    rf_error *err);
+
+/* Number of rows (0 for NULL or local form). */
+RF_API int rf_problem_num_rows(const rf_problem *p);
+
 /* Make p a local-form problem u = W gamma + q with ncon 6D contacts.  W is
  * (6 ncon x 6 ncon), row-major dense, symmetric positive semi-definite
  * (symmetry is checked to 1e-9 relative, definiteness is not); q is
@@ -238,12 +292,14 @@ RF_API int rf_problem_is_local(const rf_problem *p);
  * only the blocks of contacts that share a dynamic body) and
  * q = D^T v* + bias.  dst becomes a local-form problem with the same
  * coefficients.  Errors: RF_ERR_NULL, RF_ERR_STATE (src not body form or
- * incomplete), RF_ERR_NOMEM. */
+ * incomplete), RF_ERR_INVALID (src has rows: the local form holds 6D
+ * contacts only), RF_ERR_NOMEM. */
 RF_API rf_status rf_problem_to_local(const rf_problem *src, rf_problem *dst,
                                      rf_error *err);
 
-/* Local velocities u = N gamma + r of all contacts (6 ncon, out).
- * gamma is (6 ncon).  Errors: RF_ERR_NULL, RF_ERR_NONFINITE,
+/* Local velocities u = N gamma + r of all contacts and rows
+ * (6 ncon + nrow, out; a row's u includes its cfm term).  gamma is
+ * (6 ncon + nrow).  Errors: RF_ERR_NULL, RF_ERR_NONFINITE,
  * RF_ERR_STATE (empty or incomplete problem). */
 RF_API rf_status rf_problem_local_velocity(rf_problem *p, const double *gamma,
                                            double *u, rf_error *err);
@@ -304,7 +360,7 @@ RF_API rf_status rf_config_validate(const rf_config *cfg, rf_error *err);
 
 typedef struct rf_stats {
     int contacts;    /* number of contacts */
-    int rows;        /* scalar unknowns (6 per contact) */
+    int rows;        /* scalar unknowns: 6 per contact + the rows */
     int iterations;  /* iterations (sweeps) done */
     double residual; /* natural-map residual of the returned gamma
                         (rf_residual's measure, for cfg->model) */
@@ -313,7 +369,7 @@ typedef struct rf_stats {
     int colors;      /* colours used (RF_SOLVER_GS_COLORED), else 0 */
 } rf_stats;
 
-/* Solve the problem.  gamma (6 ncon) holds the warm start on entry when
+/* Solve the problem.  gamma (6 ncon + nrow) holds the warm start on entry when
  * cfg->warm_start, and the best iterate found (smallest residual) on
  * return.  cfg NULL = defaults; stats may be NULL.  Not converging is not
  * an error: check stats->converged.  Errors: RF_ERR_NULL (p or gamma),
@@ -326,7 +382,9 @@ RF_API rf_status rf_solve(rf_problem *p, const rf_config *cfg, double *gamma,
 /* Siconos' residual of gamma for the given model:
  *   sqrt(sum_i |gamma_i - Proj_Y(gamma_i - u_hat_i)|^2)
  *     / max(|r|, |gamma|, |u|)         (denominator 1 if all are 0)
- * with u = N gamma + r (r = q in local form).  Errors: as
+ * with u = N gamma + r (r = q in local form); a row j adds
+ * (lambda_j - clamp(lambda_j - u_j, lo_j, hi_j))^2 to the sum (the natural
+ * map of its interval) and its entries to the three norms.  Errors: as
  * rf_problem_local_velocity. */
 RF_API rf_status rf_residual(rf_problem *p, rf_model model, const double *gamma,
                              double *residual, rf_error *err);
