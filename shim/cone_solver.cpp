@@ -114,6 +114,8 @@ void ConeSolver::reset()
     warm_index_.clear();
     warm_.clear();
     point_index_.clear();
+    joint_warm_index_.clear();
+    joint_warm_.clear();
 }
 
 void ConeSolver::prepareSolve(int num_bodies, int num_manifolds)
@@ -163,10 +165,7 @@ void ConeSolver::allSolved(const btContactSolverInfo &info, btIDebugDraw *draw)
     }
     const double t0 = wall_now();
     bool done = false;
-    if (!in_constraints_.empty()) {
-        report("joints (btTypedConstraint) are not yet rows of the cone "
-               "problem; this step is solved by the previous solver");
-    } else if (problem_ == nullptr) {
+    if (problem_ == nullptr) {
         report("out of memory creating the problem; the previous solver "
                "steps the world");
     } else {
@@ -220,9 +219,10 @@ void ConeSolver::verbose_line(double seconds)
     // the first step, then once per second of wall time
     if (first || now - verbose_t0_ >= 1.0) {
         std::fprintf(stderr,
-                     "rollfric: %ld steps, %d contacts, %d iterations, "
-                     "residual %.2e, %.3f ms/step\n",
-                     verbose_steps_, last.contacts, last.iterations,
+                     "rollfric: %ld steps, %d contacts, %d joint rows, %d "
+                     "iterations, residual %.2e, %.3f ms/step\n",
+                     verbose_steps_, last.contacts,
+                     last.rows - 6 * last.contacts, last.iterations,
                      last.residual, 1e3 * verbose_seconds_ / verbose_steps_);
         verbose_t0_ = now;
         verbose_steps_ = 0;
@@ -480,6 +480,124 @@ void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
     gamma_.insert(gamma_.end(), g, g + 6);
 }
 
+// One joint: its rows from getInfo1/getInfo2, filled exactly as
+// btSequentialImpulseConstraintSolver::convertJoint fills them (defaults
+// lo/hi = -/+inf, cfm = m_globalCfm, rhs = 0; erp, fps, damping from the
+// solver info), then translated:
+//   - bounds clamped to the breaking threshold (as stock);
+//   - Bullet solves Dl = rhs' - cfm l - J Dv / d (d = J M^-1 J^T), whose
+//     fixed point is J v = err + (1 - damping) J v* - cfm d l: so the
+//     row's bias is -err - (1 - damping) J v* and its compliance cfm d,
+//     with d computed from Bullet's own inverse masses as stock does.
+void ConeSolver::add_joint(btTypedConstraint *c, const btContactSolverInfo &info)
+{
+    btTypedConstraint::btConstraintInfo1 info1;
+    c->getInfo1(&info1);
+    const int n = info1.m_numConstraintRows;
+    if (n <= 0) {
+        return;
+    }
+    const btScalar h = info.m_timeStep;
+    btRigidBody &rbA = c->getRigidBodyA();
+    btRigidBody &rbB = c->getRigidBodyB();
+    const int a = side_index(&rbA, h);
+    const int b = side_index(&rbB, h);
+    const bool dyn_a = a != RF_WORLD && body_dynamic_[a];
+    const bool dyn_b = b != RF_WORLD && body_dynamic_[b];
+    if ((!dyn_a && !dyn_b) || a == b) {
+        return; // nothing can move (stock solves rows that change nothing)
+    }
+    static_assert(sizeof(JointRowBuf) % sizeof(btScalar) == 0,
+                  "getInfo2 strides in btScalars");
+    JointRowBuf init;
+    init.lin1.setZero();
+    init.ang1.setZero();
+    init.lin2.setZero();
+    init.ang2.setZero();
+    init.rhs = 0;
+    init.cfm = info.m_globalCfm;
+    init.lo = -SIMD_INFINITY;
+    init.hi = SIMD_INFINITY;
+    row_buf_.assign((size_t)n, init);
+    JointRowBuf *r0 = row_buf_.data();
+    btTypedConstraint::btConstraintInfo2 info2;
+    info2.fps = 1 / h;
+    info2.erp = info.m_erp;
+    info2.m_J1linearAxis = r0->lin1.m_floats;
+    info2.m_J1angularAxis = r0->ang1.m_floats;
+    info2.m_J2linearAxis = r0->lin2.m_floats;
+    info2.m_J2angularAxis = r0->ang2.m_floats;
+    info2.rowskip = (int)(sizeof(JointRowBuf) / sizeof(btScalar));
+    info2.m_constraintError = &r0->rhs;
+    info2.cfm = &r0->cfm;
+    info2.m_lowerLimit = &r0->lo;
+    info2.m_upperLimit = &r0->hi;
+    info2.m_damping = info.m_damping;
+    info2.m_numIterations = info.m_numIterations;
+    c->getInfo2(&info2);
+
+    const double brk = (double)c->getBreakingImpulseThreshold();
+    const double damping = (double)info.m_damping;
+    const btMatrix3x3 &IA = rbA.getInvInertiaTensorWorld();
+    const btMatrix3x3 &IB = rbB.getInvInertiaTensorWorld();
+    const double *va = a == RF_WORLD ? nullptr : body_desc_[a].v;
+    const double *wa = a == RF_WORLD ? nullptr : body_desc_[a].w;
+    const double *vb = b == RF_WORLD ? nullptr : body_desc_[b].v;
+    const double *wb = b == RF_WORLD ? nullptr : body_desc_[b].w;
+    const size_t first = row_desc_.size();
+    for (int j = 0; j < n; ++j) {
+        const JointRowBuf &r = row_buf_[j];
+        rf_row_desc d{};
+        d.body_a = a;
+        d.body_b = b;
+        to3(r.lin1, d.lin_a);
+        to3(r.ang1, d.ang_a);
+        to3(r.lin2, d.lin_b);
+        to3(r.ang2, d.ang_b);
+        double lo = r.lo, hi = r.hi;
+        if (hi >= brk) {
+            hi = brk;
+        }
+        if (lo <= -brk) {
+            lo = -brk;
+        }
+        d.lo = lo <= -(double)SIMD_INFINITY ? -INFINITY : lo;
+        d.hi = hi >= (double)SIMD_INFINITY ? INFINITY : hi;
+        double jdiag = (double)(r.lin1.dot(r.lin1) * rbA.getInvMass() +
+                                r.ang1.dot(IA * r.ang1) +
+                                r.lin2.dot(r.lin2) * rbB.getInvMass() +
+                                r.ang2.dot(IB * r.ang2));
+        double cfm = (double)r.cfm;
+        if (!(cfm >= 0.0) || !std::isfinite(cfm)) {
+            report("a joint row with a negative or non-finite cfm was given "
+                   "cfm 0");
+            cfm = 0.0;
+        }
+        d.cfm = std::fabs(jdiag) > (double)SIMD_EPSILON ? cfm * jdiag : 0.0;
+        d.bias = -(double)r.rhs;
+        if (damping != 1.0) {
+            double jv = 0.0;
+            if (va) {
+                jv += dot3(d.lin_a, va) + dot3(d.ang_a, wa);
+            }
+            if (vb) {
+                jv += dot3(d.lin_b, vb) + dot3(d.ang_b, wb);
+            }
+            d.bias -= (1.0 - damping) * jv;
+        }
+        d.bound_row = -1;
+        row_desc_.push_back(d);
+    }
+    // warm start: this joint's impulses of the last cone step
+    auto it = joint_warm_index_.find(c);
+    const bool warm = cfg.warm_start && it != joint_warm_index_.end() &&
+                      it->second.second == n;
+    for (int j = 0; j < n; ++j) {
+        row_gamma_.push_back(warm ? joint_warm_[it->second.first + j] : 0.0);
+    }
+    joints_.push_back(JointRows{c, (int)first, n});
+}
+
 bool ConeSolver::cone_step(const btContactSolverInfo &info)
 {
     const btScalar h = info.m_timeStep;
@@ -491,6 +609,9 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
     con_point_.clear();
     con_manifold_.clear();
     gamma_.clear();
+    row_desc_.clear();
+    row_gamma_.clear();
+    joints_.clear();
 
     // Every dynamic body handed over gets its free velocity, contacts or
     // not (a body the solver skips would freeze: Bullet adds forces only
@@ -526,8 +647,28 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
         }
     }
 
+    // Joints, as convertJoints: every constraint handed over is reset
+    // (buildJacobian, applied impulse 0, feedback 0); enabled ones give
+    // rows.
+    for (btTypedConstraint *c : in_constraints_) {
+        c->buildJacobian();
+        c->internalSetAppliedImpulse(0);
+        if (btJointFeedback *fb = c->getJointFeedback()) {
+            fb->m_appliedForceBodyA.setZero();
+            fb->m_appliedTorqueBodyA.setZero();
+            fb->m_appliedForceBodyB.setZero();
+            fb->m_appliedTorqueBodyB.setZero();
+        }
+    }
+    for (btTypedConstraint *c : in_constraints_) {
+        if (c->isEnabled()) {
+            add_joint(c, info);
+        }
+    }
+
     const int nb = (int)body_desc_.size();
     const int nc = (int)con_desc_.size();
+    const int nr = (int)row_desc_.size();
     rf_error err;
     rf_status st = rf_problem_begin_bodies(problem_, nb, nc, &err);
     for (int i = 0; st == RF_OK && i < nb; ++i) {
@@ -536,9 +677,16 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
     for (int i = 0; st == RF_OK && i < nc; ++i) {
         st = rf_problem_set_contact(problem_, i, &con_desc_[i], &err);
     }
+    if (st == RF_OK) {
+        st = rf_problem_begin_rows(problem_, nr, &err);
+    }
+    for (int j = 0; st == RF_OK && j < nr; ++j) {
+        st = rf_problem_set_row(problem_, j, &row_desc_[j], &err);
+    }
     rf_stats stats{};
+    gamma_.insert(gamma_.end(), row_gamma_.begin(), row_gamma_.end());
     if (gamma_.empty()) {
-        gamma_.resize(6); // rf_solve wants an array even for no contacts
+        gamma_.resize(6); // rf_solve wants an array even when empty
     }
     if (st == RF_OK) {
         st = rf_solve(problem_, &cfg, gamma_.data(), &stats, &err);
@@ -563,11 +711,11 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
         return false;
     }
     last = stats;
-    write_back();
+    write_back(info);
     return true;
 }
 
-void ConeSolver::write_back()
+void ConeSolver::write_back(const btContactSolverInfo &info)
 {
     const int nb = (int)body_desc_.size();
     for (int i = 0; i < nb; ++i) {
@@ -623,6 +771,46 @@ void ConeSolver::write_back()
     }
     warm_.swap(warm_next_);
     warm_index_.swap(warm_index_next_);
+
+    // Joints, as writeBackJoints: feedback forces and torques (impulse /
+    // h, with the bodies' factors), the applied impulse (stock leaves the
+    // last row's), and breaking: a row at or above the threshold disables
+    // the joint.
+    const double h = info.m_timeStep;
+    const double *lam = gamma_.data() + 6 * (size_t)nc;
+    joint_warm_next_.clear();
+    joint_warm_index_next_.clear();
+    for (const JointRows &jr : joints_) {
+        btTypedConstraint *c = jr.constraint;
+        btJointFeedback *fb = c->getJointFeedback();
+        const btScalar brk = c->getBreakingImpulseThreshold();
+        joint_warm_index_next_[c] =
+            std::make_pair((int)joint_warm_next_.size(), jr.count);
+        for (int j = jr.first; j < jr.first + jr.count; ++j) {
+            const rf_row_desc &d = row_desc_[j];
+            const btScalar l = (btScalar)lam[j];
+            joint_warm_next_.push_back(lam[j]);
+            if (fb) {
+                const btScalar s = (btScalar)(lam[j] / h);
+                const btRigidBody &ra = c->getRigidBodyA();
+                const btRigidBody &rb = c->getRigidBodyB();
+                btVector3 la(d.lin_a[0], d.lin_a[1], d.lin_a[2]);
+                btVector3 aa(d.ang_a[0], d.ang_a[1], d.ang_a[2]);
+                btVector3 lb(d.lin_b[0], d.lin_b[1], d.lin_b[2]);
+                btVector3 ab(d.ang_b[0], d.ang_b[1], d.ang_b[2]);
+                fb->m_appliedForceBodyA += la * s * ra.getLinearFactor();
+                fb->m_appliedForceBodyB += lb * s * rb.getLinearFactor();
+                fb->m_appliedTorqueBodyA += aa * ra.getAngularFactor() * s;
+                fb->m_appliedTorqueBodyB += ab * rb.getAngularFactor() * s;
+            }
+            c->internalSetAppliedImpulse(l);
+            if (btFabs(l) >= brk) {
+                c->setEnabled(false);
+            }
+        }
+    }
+    joint_warm_.swap(joint_warm_next_);
+    joint_warm_index_.swap(joint_warm_index_next_);
 }
 
 const double *ConeSolver::point_impulse(const btManifoldPoint *pt) const

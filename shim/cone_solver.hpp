@@ -5,12 +5,12 @@
 //   prepareSolve   remember the mode for this step
 //   solveGroup     (per island batch) collect bodies, manifolds, joints
 //   allSolved      one rf_problem for everything collected: free
-//                  velocities, one 6D contact per manifold point, warm
+//                  velocities, one 6D contact per manifold point, one
+//                  scalar row per joint row (getInfo1/getInfo2), warm
 //                  start, rf_solve, write back velocities and impulses
 // The stock solver the world had before is kept: RF_BULLET_STOCK mode
 // forwards every call to it unchanged, and a step the cone solver cannot
-// take (joints, until they are rows of the core problem; an input the core
-// rejects) is handed to it whole, with a message.
+// take (an input the core rejects) is handed to it whole, with a message.
 #ifndef ROLLFRIC_SHIM_CONE_SOLVER_HPP
 #define ROLLFRIC_SHIM_CONE_SOLVER_HPP
 
@@ -37,6 +37,22 @@ struct WarmEntry {
     btVector3 local_a;
     double spin;    // tn, N m s
     double roll[3]; // tu u + tw w, world frame, N m s
+};
+
+// One joint row as btTypedConstraint::getInfo2 fills it.  getInfo2 writes
+// every per-row field at a stride of rowskip btScalars from the first
+// row's (Bullet's btSolverConstraint layout), and some constraints write
+// whole btVector3s into the Jacobian slots, so the four axes come first
+// and aligned.
+struct JointRowBuf {
+    btVector3 lin1, ang1, lin2, ang2;
+    btScalar rhs, cfm, lo, hi;
+};
+
+// The rows of one joint in this step's problem.
+struct JointRows {
+    btTypedConstraint *constraint;
+    int first, count; // rows [first, first + count) of the problem
 };
 
 class ConeSolver final : public btConstraintSolver {
@@ -80,7 +96,8 @@ class ConeSolver final : public btConstraintSolver {
     void warm_start_extras(const btPersistentManifold *m,
                            const btManifoldPoint &cp, const double t1[3],
                            const double t2[3], double g[6]) const;
-    void write_back();
+    void add_joint(btTypedConstraint *c, const btContactSolverInfo &info);
+    void write_back(const btContactSolverInfo &info);
     void report(const char *what);
     void verbose_line(double seconds);
 
@@ -103,6 +120,17 @@ class ConeSolver final : public btConstraintSolver {
     std::vector<const btPersistentManifold *> con_manifold_;
     std::vector<double> gamma_;
     std::vector<double> vel_v_, vel_w_;
+    std::vector<JointRowBuf> row_buf_;
+    std::vector<rf_row_desc> row_desc_;
+    std::vector<JointRows> joints_;
+    std::vector<double> row_gamma_; // warm start of the rows, then appended
+
+    // warm start of joint rows: last step's impulses by constraint (the
+    // pointer is a key only, never dereferenced; a row count that changed
+    // starts from 0)
+    std::unordered_map<const btTypedConstraint *, std::pair<int, int>>
+        joint_warm_index_, joint_warm_index_next_;
+    std::vector<double> joint_warm_, joint_warm_next_;
 
     // warm start: entries of the last cone step by manifold
     std::unordered_map<const btPersistentManifold *, std::pair<int, int>>
