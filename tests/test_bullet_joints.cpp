@@ -172,6 +172,81 @@ int test_point2point_chain()
     return 0;
 }
 
+// Joints and contacts in one problem: the same chain lies straight on the
+// ground (mu 0.5), its first link pinned to the world at its end.  After
+// half a second to settle into the contacts nothing should move: joint
+// errors below 1 mm (the chain's bound) and no link drifts more than 1 mm
+// in 3 s (the 10-box stack's bound is 1 cm over 10 s; a resting chain has
+// no excuse to move at all).  The chain may fall asleep: that is stock's
+// behaviour too.
+int test_chain_on_ground()
+{
+    for (rf_bullet_mode mode : {RF_BULLET_STOCK, RF_BULLET_CONE}) {
+        Scene s(kG);
+        s.ground(1.0);
+        const int n = 10;
+        const double hl = 0.25, hw = 0.05;
+        btQuaternion q(btVector3(0, 0, 1), (btScalar)M_PI_2); // along x
+        std::vector<btRigidBody *> links;
+        std::vector<btPoint2PointConstraint *> js;
+        for (int i = 0; i < n; ++i) {
+            btVector3 c((btScalar)((2 * i + 1) * hl), (btScalar)hw, 0);
+            links.push_back(s.box(btVector3((btScalar)hw, (btScalar)hl,
+                                            (btScalar)hw),
+                                  1.0, at(c, q), 0.5));
+        }
+        // local +y maps to world -x: the end towards the pin is +y
+        const btVector3 up_end(0, (btScalar)hl, 0),
+            low_end(0, (btScalar)-hl, 0);
+        js.push_back(add_joint(s, new btPoint2PointConstraint(*links[0], up_end)));
+        for (int i = 1; i < n; ++i) {
+            js.push_back(add_joint(s, new btPoint2PointConstraint(
+                                          *links[i - 1], *links[i], low_end,
+                                          up_end)));
+        }
+        rf_plugin *p = attach(s, mode);
+        s.step(1.0 / 60); // joints and contacts in the same problem:
+        rf_stats st{};
+        rf_bullet_stats(p, &st);
+        s.step(1.0 / 60, 29); // settle into the contacts
+        std::vector<btVector3> x0;
+        for (btRigidBody *l : links) {
+            x0.push_back(l->getCenterOfMassPosition());
+        }
+        double jerr = 0.0, drift = 0.0;
+        for (int k = 0; k < 180; ++k) {
+            s.step(1.0 / 60);
+            for (btPoint2PointConstraint *j : js) {
+                btVector3 pa = j->getRigidBodyA().getCenterOfMassTransform() *
+                               j->getPivotInA();
+                btVector3 pb = j->getRigidBodyB().getCenterOfMassTransform() *
+                               j->getPivotInB();
+                jerr = std::fmax(jerr, (double)(pa - pb).length());
+            }
+            for (int i = 0; i < n; ++i) {
+                drift = std::fmax(
+                    drift,
+                    (double)(links[i]->getCenterOfMassPosition() - x0[i])
+                        .length());
+            }
+        }
+        std::printf("  %s chain on the ground: max joint error %.3f mm, "
+                    "largest drift %.3f mm (first step: %d contacts, %d "
+                    "unknowns)\n",
+                    mode_name(mode), 1e3 * jerr, 1e3 * drift, st.contacts,
+                    st.rows);
+        if (mode == RF_BULLET_CONE) {
+            // 10 links on the ground (1 to 4 points each), 10 joints of 3
+            // rows: 6 per contact + 30
+            ENSURE(st.contacts >= 10 && st.rows == 6 * st.contacts + 30);
+            ENSURE_LE(jerr, 1e-3);
+            ENSURE_LE(drift, 1e-3);
+        }
+        rf_bullet_detach(p);
+    }
+    return 0;
+}
+
 // --- motor and limit --------------------------------------------------------
 // A hinge motor with a small maximum impulse F spins a free disc (no
 // gravity) about z: each step it gives exactly F (the row saturates), so
@@ -452,6 +527,7 @@ int main()
 {
     RUN_TEST(test_hinge_pendulum);
     RUN_TEST(test_point2point_chain);
+    RUN_TEST(test_chain_on_ground);
     RUN_TEST(test_hinge_motor);
     RUN_TEST(test_hinge_limit);
     RUN_TEST(test_feedback_and_breaking);
