@@ -20,10 +20,15 @@
  * points within the manifold's contact processing threshold (pairs that
  * need a response) become one 6D contact each, with the point's combined
  * friction (mu), rolling friction (rho, a length in m) and spinning
- * friction (sigma, m); all of them go into one cone complementarity
- * problem per step, solved by the core (rf_solve); body velocities and the
- * points' applied impulses are written back.  Free velocities, gravity,
- * the gyroscopic terms, damping, kinematic and static bodies, sleeping,
+ * friction (sigma, m); every enabled joint (btTypedConstraint) gives its
+ * rows from getInfo1/getInfo2 as the stock solver reads them (motors,
+ * limits, breaking thresholds included); contacts and joint rows go into
+ * one cone complementarity problem per step, solved by the core
+ * (rf_solve); body velocities, the points' applied impulses, the joints'
+ * applied impulses (getAppliedImpulse: the last row's, as stock) and
+ * btJointFeedback are written back, and a joint whose row impulse reaches
+ * its breaking threshold is disabled.  Free velocities, gravity, the
+ * gyroscopic terms, damping, kinematic and static bodies, sleeping,
  * restitution and conveyor motion follow the stock solver.
  *
  * Units: impulses in N s (forces) and N m s (torques) over one step;
@@ -77,7 +82,7 @@ RF_API int rf_bullet_scalar_size(void);
 RF_API void rf_bullet_detach(rf_plugin *p);
 
 /* Statistics of the last step solved by the cone solver: contacts,
- * rows (6 per contact), iterations, residual (rf_residual's measure, for
+ * rows (6 per contact plus the joint rows), iterations, residual (rf_residual's measure, for
  * the configured model), converged and seconds (wall time of the whole
  * step in the plugin: gathering, solving, writing back).  Returns RF_OK,
  * or RF_ERR_NULL for a NULL argument.  Zeroes before the first step. */
@@ -107,7 +112,7 @@ RF_API rf_status rf_bullet_get_config(const rf_plugin *p, rf_config *out);
 RF_API rf_status rf_bullet_set_max_recovery(rf_plugin *p, double speed);
 
 /* 1: print one line per second of wall time to stderr (steps, contacts,
- * iterations, residual, ms per step).  Default 0. */
+ * joint rows, iterations, residual, ms per step).  Default 0. */
 RF_API void rf_bullet_set_verbose(rf_plugin *p, int verbose);
 
 /* The 6D impulse (gn, gu, gw, tn, tu, tw), N s and N m s, that the last
