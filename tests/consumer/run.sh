@@ -21,6 +21,7 @@ libdir=$(find "$prefix" -name 'librollfric.so' -printf '%h\n' | head -n 1)
 for f in "$prefix/include/rollfric/rollfric.h" "$libdir/librollfric.a" \
          "$libdir/pkgconfig/rollfric.pc" "$libdir/pkgconfig/rollfric-float64.pc" \
          "$prefix/include/rollfric/rollfric_bullet.h" \
+         "$prefix/include/rollfric/bullet_c_api.h" \
          "$libdir/librollfric-float64.so" "$libdir/librollfric_preload.so" \
          "$libdir/librollfric_preload-float64.so" \
          "$libdir/cmake/rollfric/rollfricConfig.cmake" \
