@@ -185,6 +185,15 @@ int rf__all_finite(const double *x, size_t n);
 /* --- growable arrays (work.c) --- */
 /* Grow *ptr to hold at least n elements of size elem (contents kept). */
 int rf__grow(void **ptr, int *cap, int n, size_t elem);
+/* Grow several arrays that share one capacity counter *cap to hold at
+   least n items (amortised: at least twice the old capacity); each array
+   has its own bytes per item.  0 on failure (arrays grown so far stay
+   valid, *cap unchanged). */
+typedef struct rf_grow_item {
+    void **ptr;
+    size_t elem; /* bytes per item (already times the multiplicity) */
+} rf_grow_item;
+int rf__grow_all(const rf_grow_item *items, int count, int *cap, int n);
 rf_status rf__work_reserve(rf_problem *p, rf_error *err);
 /* The GS arrays (wblk, wchol, chol_ok). */
 rf_status rf__work_reserve_blocks(rf_problem *p, rf_error *err);

@@ -34,6 +34,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* b is a body that takes impulses (not RF_WORLD, not fixed). */
+static inline int dynamic_body(const rf_problem *p, int b)
+{
+    return b != RF_WORLD && p->body_flags[b] == RF_BODY_DYNAMIC;
+}
+
 rf_status rf__build_body_index(rf_problem *p, rf_error *err)
 {
     rf_work *w = &p->work;
@@ -47,7 +53,7 @@ rf_status rf__build_body_index(rf_problem *p, rf_error *err)
     for (int i = 0; i < nitem; ++i) {
         for (int s = 0; s < 2; ++s) {
             int b = rf__item_body(p, i, s);
-            if (b != RF_WORLD && p->body_flags[b] == RF_BODY_DYNAMIC) {
+            if (dynamic_body(p, b)) {
                 ptr[b + 1]++;
             }
         }
@@ -60,7 +66,7 @@ rf_status rf__build_body_index(rf_problem *p, rf_error *err)
     for (int i = 0; i < nitem; ++i) {
         for (int s = 0; s < 2; ++s) {
             int b = rf__item_body(p, i, s);
-            if (b != RF_WORLD && p->body_flags[b] == RF_BODY_DYNAMIC) {
+            if (dynamic_body(p, b)) {
                 w->bc_ent[ptr[b]++] = 2 * i + s;
             }
         }
@@ -181,22 +187,29 @@ void rf__contact_velocity(const rf_problem *p, int i, const double *vel,
     }
 }
 
+/* vel[b] += M_b^-1 (F, T) for dynamic body b. */
+static void add_impulse(const rf_problem *p, int b, const double F[3],
+                        const double T[3], double *vel)
+{
+    double dw[3];
+    mat3_vec(p->body_inv_inertia + 9 * b, T, dw);
+    const double *im = p->body_inv_mass + 3 * b;
+    double *v = vel + 6 * b;
+    for (int c = 0; c < 3; ++c) {
+        v[c] += im[c] * F[c];
+        v[3 + c] += dw[c];
+    }
+}
+
 void rf__contact_apply(const rf_problem *p, int i, const double dg[6],
                        double *vel)
 {
     for (int s = 0; s < 2; ++s) {
         int b = p->con_body[2 * i + s];
-        if (b == RF_WORLD || p->body_flags[b] != RF_BODY_DYNAMIC) {
-            continue;
-        }
-        double F[3], T[3], dw[3];
-        contact_impulse(p, i, s, dg, F, T);
-        mat3_vec(p->body_inv_inertia + 9 * b, T, dw);
-        const double *im = p->body_inv_mass + 3 * b;
-        double *v = vel + 6 * b;
-        for (int c = 0; c < 3; ++c) {
-            v[c] += im[c] * F[c];
-            v[3 + c] += dw[c];
+        if (dynamic_body(p, b)) {
+            double F[3], T[3];
+            contact_impulse(p, i, s, dg, F, T);
+            add_impulse(p, b, F, T, vel);
         }
     }
 }
@@ -205,17 +218,10 @@ void rf__row_apply(const rf_problem *p, int j, double dl, double *vel)
 {
     for (int s = 0; s < 2; ++s) {
         int b = p->row_body[2 * j + s];
-        if (b == RF_WORLD || p->body_flags[b] != RF_BODY_DYNAMIC) {
-            continue;
-        }
-        double F[3], T[3], dw[3];
-        row_impulse(p, j, s, dl, F, T);
-        mat3_vec(p->body_inv_inertia + 9 * b, T, dw);
-        const double *im = p->body_inv_mass + 3 * b;
-        double *v = vel + 6 * b;
-        for (int c = 0; c < 3; ++c) {
-            v[c] += im[c] * F[c];
-            v[3 + c] += dw[c];
+        if (dynamic_body(p, b)) {
+            double F[3], T[3];
+            row_impulse(p, j, s, dl, F, T);
+            add_impulse(p, b, F, T, vel);
         }
     }
 }
@@ -225,7 +231,7 @@ double rf__row_diag(const rf_problem *p, int j)
     double d = 0.0;
     for (int s = 0; s < 2; ++s) {
         int b = p->row_body[2 * j + s];
-        if (b == RF_WORLD || p->body_flags[b] != RF_BODY_DYNAMIC) {
+        if (!dynamic_body(p, b)) {
             continue;
         }
         const double *J = p->row_jac + 12 * j + 6 * s;
@@ -365,8 +371,7 @@ static void add_coupling(const rf_problem *p, int b, int i, int si, int j,
 /* Side s of item i (contact or row) is a dynamic body. */
 static int side_dynamic(const rf_problem *p, int i, int s)
 {
-    int b = rf__item_body(p, i, s);
-    return b != RF_WORLD && p->body_flags[b] == RF_BODY_DYNAMIC;
+    return dynamic_body(p, rf__item_body(p, i, s));
 }
 
 /* Block W_ij = D_i^T M^-1 D_j (row-major 6x6), zero if no shared body. */

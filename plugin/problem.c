@@ -128,15 +128,7 @@ void rf_problem_destroy(rf_problem *p)
 /* Arrays that grow together with the contact / body capacity. */
 static rf_status reserve_contacts(rf_problem *p, int ncon, rf_error *err)
 {
-    ncon = ncon > 0 ? ncon : 1; /* never NULL arrays, even for 0 contacts */
-    if (ncon <= p->cap_con) {
-        return RF_OK;
-    }
-    int want = ncon > 2 * p->cap_con ? ncon : 2 * p->cap_con;
-    struct {
-        void **ptr;
-        size_t elem;
-    } items[] = {
+    const rf_grow_item items[] = {
         {(void **)&p->con_body, 2 * sizeof(int)},
         {(void **)&p->con_frame, 9 * sizeof(double)},
         {(void **)&p->con_jac_a, 9 * sizeof(double)},
@@ -147,29 +139,18 @@ static rf_status reserve_contacts(rf_problem *p, int ncon, rf_error *err)
         {(void **)&p->con_sigma, sizeof(double)},
         {(void **)&p->con_set, 1},
     };
-    for (size_t i = 0; i < sizeof items / sizeof items[0]; ++i) {
-        void *q = realloc(*items[i].ptr, (size_t)want * items[i].elem);
-        if (q == NULL) {
-            return rf__fail(err, RF_ERR_NOMEM, "out of memory for %d contacts",
-                            ncon);
-        }
-        *items[i].ptr = q;
+    /* never NULL arrays, even for 0 contacts */
+    if (!rf__grow_all(items, (int)(sizeof items / sizeof items[0]),
+                      &p->cap_con, ncon > 0 ? ncon : 1)) {
+        return rf__fail(err, RF_ERR_NOMEM, "out of memory for %d contacts",
+                        ncon);
     }
-    p->cap_con = want;
     return RF_OK;
 }
 
 static rf_status reserve_rows(rf_problem *p, int nrow, rf_error *err)
 {
-    nrow = nrow > 0 ? nrow : 1; /* never NULL arrays */
-    if (nrow <= p->cap_row) {
-        return RF_OK;
-    }
-    int want = nrow > 2 * p->cap_row ? nrow : 2 * p->cap_row;
-    struct {
-        void **ptr;
-        size_t elem;
-    } items[] = {
+    const rf_grow_item items[] = {
         {(void **)&p->row_body, 2 * sizeof(int)},
         {(void **)&p->row_jac, 12 * sizeof(double)},
         {(void **)&p->row_bias, sizeof(double)},
@@ -180,44 +161,27 @@ static rf_status reserve_rows(rf_problem *p, int nrow, rf_error *err)
         {(void **)&p->row_bound, sizeof(int)},
         {(void **)&p->row_set, 1},
     };
-    for (size_t i = 0; i < sizeof items / sizeof items[0]; ++i) {
-        void *q = realloc(*items[i].ptr, (size_t)want * items[i].elem);
-        if (q == NULL) {
-            return rf__fail(err, RF_ERR_NOMEM, "out of memory for %d rows",
-                            nrow);
-        }
-        *items[i].ptr = q;
+    if (!rf__grow_all(items, (int)(sizeof items / sizeof items[0]),
+                      &p->cap_row, nrow > 0 ? nrow : 1)) {
+        return rf__fail(err, RF_ERR_NOMEM, "out of memory for %d rows", nrow);
     }
-    p->cap_row = want;
     return RF_OK;
 }
 
 static rf_status reserve_bodies(rf_problem *p, int nbody, rf_error *err)
 {
-    nbody = nbody > 0 ? nbody : 1; /* never NULL arrays */
-    if (nbody <= p->cap_body) {
-        return RF_OK;
-    }
-    int want = nbody > 2 * p->cap_body ? nbody : 2 * p->cap_body;
-    struct {
-        void **ptr;
-        size_t elem;
-    } items[] = {
+    const rf_grow_item items[] = {
         {(void **)&p->body_flags, sizeof(int)},
         {(void **)&p->body_inv_mass, 3 * sizeof(double)},
         {(void **)&p->body_inv_inertia, 9 * sizeof(double)},
         {(void **)&p->body_vel, 6 * sizeof(double)},
         {(void **)&p->body_set, 1},
     };
-    for (size_t i = 0; i < sizeof items / sizeof items[0]; ++i) {
-        void *q = realloc(*items[i].ptr, (size_t)want * items[i].elem);
-        if (q == NULL) {
-            return rf__fail(err, RF_ERR_NOMEM, "out of memory for %d bodies",
-                            nbody);
-        }
-        *items[i].ptr = q;
+    if (!rf__grow_all(items, (int)(sizeof items / sizeof items[0]),
+                      &p->cap_body, nbody > 0 ? nbody : 1)) {
+        return rf__fail(err, RF_ERR_NOMEM, "out of memory for %d bodies",
+                        nbody);
     }
-    p->cap_body = want;
     return RF_OK;
 }
 

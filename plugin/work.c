@@ -29,14 +29,7 @@ int rf__grow(void **ptr, int *cap, int n, size_t elem)
     return 1;
 }
 
-/* Grow several arrays that share one capacity counter.  Each array keeps
-   its own element size and multiplicity. */
-typedef struct grow_item {
-    void **ptr;
-    size_t elem; /* bytes per item (already times the multiplicity) */
-} grow_item;
-
-static int grow_all(const grow_item *items, int count, int *cap, int n)
+int rf__grow_all(const rf_grow_item *items, int count, int *cap, int n)
 {
     if (n <= *cap) {
         return 1;
@@ -57,13 +50,13 @@ rf_status rf__work_reserve(rf_problem *p, rf_error *err)
 {
     rf_work *w = &p->work;
     const size_t d = sizeof(double);
-    const grow_item dof[] = {
+    const rf_grow_item dof[] = {
         {(void **)&w->g0, d}, {(void **)&w->g1, d},   {(void **)&w->g2, d},
         {(void **)&w->g3, d}, {(void **)&w->u0, d},   {(void **)&w->u1, d},
         {(void **)&w->u2, d}, {(void **)&w->u3, d},   {(void **)&w->r, d},
         {(void **)&w->best, d}, {(void **)&w->rs, d}, {(void **)&w->sx, d},
     };
-    const grow_item item[] = {
+    const rf_grow_item item[] = {
         {(void **)&w->wscale, 4 * d},
         {(void **)&w->step, d},
         {(void **)&w->color_con, sizeof(int)},
@@ -71,7 +64,7 @@ rf_status rf__work_reserve(rf_problem *p, rf_error *err)
         {(void **)&w->color_ptr, sizeof(int)},
         {(void **)&w->color_mark, sizeof(int)},
     };
-    const grow_item body[] = {
+    const rf_grow_item body[] = {
         {(void **)&w->bv0, 6 * d},
         {(void **)&w->bv1, 6 * d},
         {(void **)&w->bc_ptr, sizeof(int)},
@@ -79,11 +72,11 @@ rf_status rf__work_reserve(rf_problem *p, rf_error *err)
     const int nitem = rf__nitem(p);
     const int nblocks = rf__num_blocks(nitem);
     /* color_ptr needs ncolor + 1 <= nitem + 1 entries. */
-    if (!grow_all(dof, (int)(sizeof dof / sizeof dof[0]), &w->cap_dof,
+    if (!rf__grow_all(dof, (int)(sizeof dof / sizeof dof[0]), &w->cap_dof,
                   rf__ndof(p) + 1) ||
-        !grow_all(item, (int)(sizeof item / sizeof item[0]), &w->cap_item,
+        !rf__grow_all(item, (int)(sizeof item / sizeof item[0]), &w->cap_item,
                   nitem + 1) ||
-        !grow_all(body, (int)(sizeof body / sizeof body[0]), &w->cap_body,
+        !rf__grow_all(body, (int)(sizeof body / sizeof body[0]), &w->cap_body,
                   p->nbody + 1) ||
         !rf__grow((void **)&w->bc_ent, &w->cap_ent, 2 * nitem + 1,
                   sizeof(int)) ||
@@ -100,12 +93,12 @@ rf_status rf__work_reserve(rf_problem *p, rf_error *err)
 rf_status rf__work_reserve_blocks(rf_problem *p, rf_error *err)
 {
     rf_work *w = &p->work;
-    const grow_item blk[] = {
+    const rf_grow_item blk[] = {
         {(void **)&w->wblk, 36 * sizeof(double)},
         {(void **)&w->wchol, 36 * sizeof(double)},
         {(void **)&w->chol_ok, 1},
     };
-    if (!grow_all(blk, 3, &w->cap_blk, p->ncon + 1)) {
+    if (!rf__grow_all(blk, 3, &w->cap_blk, p->ncon + 1)) {
         return rf__fail(err, RF_ERR_NOMEM,
                         "out of memory for %d diagonal blocks", p->ncon);
     }

@@ -6,6 +6,7 @@
 
 #include <btBulletDynamicsCommon.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdarg>
 #include <cstdint>
@@ -36,9 +37,19 @@ plStatus fail(plStatus st, const char *fmt, ...)
 }
 
 bool is_finite(plReal x) { return std::isfinite((double)x); }
-bool is_finite3(const plReal *v)
+// n reals of argument `name` of fn: present and finite, or the error.
+plStatus check_reals(const char *fn, const char *name, const plReal *v, int n)
 {
-    return is_finite(v[0]) && is_finite(v[1]) && is_finite(v[2]);
+    if (v == nullptr) {
+        return fail(PL_ERR_NULL, "%s: %s is NULL", fn, name);
+    }
+    for (int k = 0; k < n; ++k) {
+        if (!is_finite(v[k])) {
+            return fail(PL_ERR_NONFINITE, "%s: %s[%d] is not finite", fn, name,
+                        k);
+        }
+    }
+    return PL_OK;
 }
 
 // ---- objects ---------------------------------------------------------------
@@ -61,6 +72,7 @@ struct Shape {
 struct Body {
     std::unique_ptr<btDefaultMotionState> state;
     std::unique_ptr<btRigidBody> rb;
+    void *handle = nullptr;       // its own handle
     void *shape_handle = nullptr;
     void *world_handle = nullptr; // the world it is in, or null
     void *user_data = nullptr;
@@ -203,13 +215,7 @@ void remove_from_world(Body *b)
     if (w != nullptr) {
         w->world.removeRigidBody(b->rb.get());
         auto &v = w->bodies;
-        for (size_t k = 0; k < v.size(); ++k) {
-            plStatus s2;
-            if (lookup<Body>(v[k], K_BODY, "", "", &s2) == b) {
-                v.erase(v.begin() + (long)k);
-                break;
-            }
-        }
+        v.erase(std::find(v.begin(), v.end(), b->handle));
     }
     b->world_handle = nullptr;
 }
@@ -310,12 +316,7 @@ plStatus plDeleteDynamicsWorld(plDynamicsWorldHandle world)
     Sdk *s = lookup<Sdk>(w->sdk_handle, K_SDK, "", "", &st);
     if (s != nullptr) {
         auto &v = s->worlds;
-        for (size_t k = 0; k < v.size(); ++k) {
-            if (v[k] == (void *)world) {
-                v.erase(v.begin() + (long)k);
-                break;
-            }
-        }
+        v.erase(std::find(v.begin(), v.end(), (void *)world));
     }
     delete_world(world, w);
     return PL_OK;
@@ -359,11 +360,8 @@ plStatus plStepSimulation(plDynamicsWorldHandle world, plReal dt)
 plStatus plSetGravity(plDynamicsWorldHandle world, const plVector3 g)
 {
     LOOKUP(World, w, world, K_WORLD, "plSetGravity", "world");
-    if (g == nullptr) {
-        return fail(PL_ERR_NULL, "plSetGravity: g is NULL");
-    }
-    if (!is_finite3(g)) {
-        return fail(PL_ERR_NONFINITE, "plSetGravity: g is not finite");
+    if (plStatus st = check_reals("plSetGravity", "g", g, 3)) {
+        return st;
     }
     w->world.setGravity(btVector3(g[0], g[1], g[2]));
     return PL_OK;
@@ -504,12 +502,8 @@ plCollisionShapeHandle plNewStaticPlaneShape(const plVector3 normal,
     if (need_sdk(fn) != PL_OK) {
         return nullptr;
     }
-    if (normal == nullptr) {
-        fail(PL_ERR_NULL, "%s: normal is NULL", fn);
-        return nullptr;
-    }
-    if (!is_finite3(normal) || !is_finite(constant)) {
-        fail(PL_ERR_NONFINITE, "%s: normal or constant is not finite", fn);
+    if (check_reals(fn, "normal", normal, 3) != PL_OK ||
+        check_reals(fn, "constant", &constant, 1) != PL_OK) {
         return nullptr;
     }
     btVector3 n(normal[0], normal[1], normal[2]);
@@ -549,12 +543,11 @@ plStatus plAddChildShape(plCollisionShapeHandle compound,
     if (c->users > 0) {
         return fail(PL_ERR_STATE, "%s: the compound is in use by a body", fn);
     }
-    if (pos == nullptr || orn == nullptr) {
-        return fail(PL_ERR_NULL, "%s: %s is NULL", fn,
-                    pos == nullptr ? "pos" : "orn");
+    if (plStatus st = check_reals(fn, "pos", pos, 3)) {
+        return st;
     }
-    if (!is_finite3(pos) || !is_finite3(orn) || !is_finite(orn[3])) {
-        return fail(PL_ERR_NONFINITE, "%s: pos or orn is not finite", fn);
+    if (plStatus st = check_reals(fn, "orn", orn, 4)) {
+        return st;
     }
     btQuaternion q(orn[0], orn[1], orn[2], orn[3]);
     if (!(q.length() > (btScalar)1e-6)) {
@@ -600,11 +593,8 @@ plStatus plSetScaling(plCollisionShapeHandle shape, const plVector3 scaling)
     static const char fn[] = "plSetScaling";
     Lock lock(g_mutex);
     LOOKUP(Shape, s, shape, K_SHAPE, fn, "shape");
-    if (scaling == nullptr) {
-        return fail(PL_ERR_NULL, "%s: scaling is NULL", fn);
-    }
-    if (!is_finite3(scaling)) {
-        return fail(PL_ERR_NONFINITE, "%s: scaling is not finite", fn);
+    if (plStatus st = check_reals(fn, "scaling", scaling, 3)) {
+        return st;
     }
     if (!(scaling[0] > 0 && scaling[1] > 0 && scaling[2] > 0)) {
         return fail(PL_ERR_INVALID, "%s: scaling must be > 0 on every axis",
@@ -678,7 +668,8 @@ plRigidBodyHandle plCreateRigidBody(void *user_data, plReal mass,
     b->shape_handle = shape;
     b->user_data = user_data;
     s->users++;
-    return (plRigidBodyHandle)make_handle(K_BODY, b);
+    b->handle = make_handle(K_BODY, b);
+    return (plRigidBodyHandle)b->handle;
 }
 
 plStatus plDeleteRigidBody(plRigidBodyHandle body)
@@ -745,11 +736,8 @@ void set_transform(Body *b, const btTransform &xf)
 plStatus plSetPosition(plRigidBodyHandle body, const plVector3 position)
 {
     LOOKUP(Body, b, body, K_BODY, "plSetPosition", "body");
-    if (position == nullptr) {
-        return fail(PL_ERR_NULL, "plSetPosition: position is NULL");
-    }
-    if (!is_finite3(position)) {
-        return fail(PL_ERR_NONFINITE, "plSetPosition: position is not finite");
+    if (plStatus st = check_reals("plSetPosition", "position", position, 3)) {
+        return st;
     }
     btTransform xf = b->rb->getWorldTransform();
     xf.setOrigin(btVector3(position[0], position[1], position[2]));
@@ -761,12 +749,9 @@ plStatus plSetOrientation(plRigidBodyHandle body,
                           const plQuaternion orientation)
 {
     LOOKUP(Body, b, body, K_BODY, "plSetOrientation", "body");
-    if (orientation == nullptr) {
-        return fail(PL_ERR_NULL, "plSetOrientation: orientation is NULL");
-    }
-    if (!is_finite3(orientation) || !is_finite(orientation[3])) {
-        return fail(PL_ERR_NONFINITE,
-                    "plSetOrientation: orientation is not finite");
+    if (plStatus st = check_reals("plSetOrientation", "orientation",
+                                  orientation, 4)) {
+        return st;
     }
     btQuaternion q(orientation[0], orientation[1], orientation[2],
                    orientation[3]);
@@ -810,14 +795,8 @@ plStatus plGetOpenGLMatrix(plRigidBodyHandle body, plReal *matrix)
 plStatus plSetOpenGLMatrix(plRigidBodyHandle body, const plReal *matrix)
 {
     LOOKUP(Body, b, body, K_BODY, "plSetOpenGLMatrix", "body");
-    if (matrix == nullptr) {
-        return fail(PL_ERR_NULL, "plSetOpenGLMatrix: matrix is NULL");
-    }
-    for (int k = 0; k < 16; ++k) {
-        if (!is_finite(matrix[k])) {
-            return fail(PL_ERR_NONFINITE,
-                        "plSetOpenGLMatrix: matrix[%d] is not finite", k);
-        }
+    if (plStatus st = check_reals("plSetOpenGLMatrix", "matrix", matrix, 16)) {
+        return st;
     }
     btTransform xf;
     xf.setFromOpenGLMatrix(matrix);
@@ -830,11 +809,8 @@ plStatus set_vec(plRigidBodyHandle body, const plVector3 v, bool angular,
                  const char *fn)
 {
     LOOKUP(Body, b, body, K_BODY, fn, "body");
-    if (v == nullptr) {
-        return fail(PL_ERR_NULL, "%s: the vector is NULL", fn);
-    }
-    if (!is_finite3(v)) {
-        return fail(PL_ERR_NONFINITE, "%s: the vector is not finite", fn);
+    if (plStatus st = check_reals(fn, angular ? "w" : "v", v, 3)) {
+        return st;
     }
     btVector3 x(v[0], v[1], v[2]);
     if (angular) {
@@ -966,12 +942,12 @@ int plRayCast(plDynamicsWorldHandle world, const plVector3 ray_start,
     if (w == nullptr) {
         return -1;
     }
-    if (ray_start == nullptr || ray_end == nullptr || res == nullptr) {
-        fail(PL_ERR_NULL, "%s: ray_start, ray_end or res is NULL", fn);
+    if (check_reals(fn, "ray_start", ray_start, 3) != PL_OK ||
+        check_reals(fn, "ray_end", ray_end, 3) != PL_OK) {
         return -1;
     }
-    if (!is_finite3(ray_start) || !is_finite3(ray_end)) {
-        fail(PL_ERR_NONFINITE, "%s: the ray is not finite", fn);
+    if (res == nullptr) {
+        fail(PL_ERR_NULL, "%s: res is NULL", fn);
         return -1;
     }
     btVector3 a(ray_start[0], ray_start[1], ray_start[2]);

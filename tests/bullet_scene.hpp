@@ -5,6 +5,7 @@
 #define ROLLFRIC_TESTS_BULLET_SCENE_HPP
 
 #include <btBulletDynamicsCommon.h>
+#include <rollfric/rollfric_bullet.h>
 
 #include <cmath>
 #include <memory>
@@ -88,6 +89,22 @@ struct Scene {
         }
     }
 };
+
+// The cone plugin on s's world, switched to mode (the tests run each
+// scene in both modes); nullptr if attaching failed.
+inline rf_plugin *attach(Scene &s, rf_bullet_mode mode)
+{
+    rf_plugin *p = rf_bullet_attach(&s.world, nullptr);
+    if (p != nullptr) {
+        rf_bullet_set_mode(p, mode);
+    }
+    return p;
+}
+
+inline const char *mode_name(rf_bullet_mode m)
+{
+    return m == RF_BULLET_CONE ? "cone " : "stock";
+}
 
 // Analytic rolling deceleration of a body rolling without slip on a plane
 // under rolling friction rho (Tasora-Anitescu §6.1):

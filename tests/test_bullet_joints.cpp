@@ -15,20 +15,6 @@ namespace {
 
 const double kG = 9.81;
 
-rf_plugin *attach(Scene &s, rf_bullet_mode mode)
-{
-    rf_plugin *p = rf_bullet_attach(&s.world, nullptr);
-    if (p != nullptr) {
-        rf_bullet_set_mode(p, mode);
-    }
-    return p;
-}
-
-const char *mode_name(rf_bullet_mode m)
-{
-    return m == RF_BULLET_CONE ? "cone " : "stock";
-}
-
 template <class T> T *add_joint(Scene &s, T *j)
 {
     s.joints.emplace_back(j);

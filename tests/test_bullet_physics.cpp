@@ -24,20 +24,6 @@ const double kR = 0.5;
 const double kRho = 0.036; // DESIGN §5's ball: combined rolling 0.036 m
 const double kV0 = 2.0;
 
-rf_plugin *attach(Scene &s, rf_bullet_mode mode)
-{
-    rf_plugin *p = rf_bullet_attach(&s.world, nullptr);
-    if (p != nullptr) {
-        rf_bullet_set_mode(p, mode);
-    }
-    return p;
-}
-
-const char *mode_name(rf_bullet_mode m)
-{
-    return m == RF_BULLET_CONE ? "cone " : "stock";
-}
-
 struct Roll {
     double distance; // m, centre travel in the ground plane
     double heading;  // deg, direction of travel
