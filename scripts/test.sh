@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Install what is missing (scripts/deps.sh), then
 #   1. build/test: Release, -Wall -Wextra -Werror; run every ctest test
-#      (unit tests, rfsolve CLI, rfbench smoke run, install + consumer);
+#      (unit tests, the C API tests also under valgrind memcheck, Bullet
+#      scenes and demos, rfsolve CLI, benchmark smoke runs, install +
+#      consumer);
 #   2. build/asan: AddressSanitizer + UndefinedBehaviorSanitizer (with
 #      LeakSanitizer); run the unit tests (ctest -L unit) again.
 # Both passes run even if the first fails; the exit status is non-zero if
@@ -9,6 +11,8 @@
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+# valgrind: the C API tests also run under memcheck
+RF_EXTRA_PACKAGES="valgrind ${RF_EXTRA_PACKAGES:-}"
 . scripts/deps.sh
 
 jobs=$(nproc 2>/dev/null || echo 2)

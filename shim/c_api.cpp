@@ -36,7 +36,10 @@ plStatus fail(plStatus st, const char *fmt, ...)
     return st;
 }
 
-bool is_finite(plReal x) { return std::isfinite((double)x); }
+bool is_finite(plReal x)
+{
+    return std::isfinite((double)x);
+}
 // n reals of argument `name` of fn: present and finite, or the error.
 plStatus check_reals(const char *fn, const char *name, const plReal *v, int n)
 {
@@ -54,28 +57,41 @@ plStatus check_reals(const char *fn, const char *name, const plReal *v, int n)
 
 // ---- objects ---------------------------------------------------------------
 
-enum Kind { K_NONE = 0, K_SDK, K_WORLD, K_BODY, K_SHAPE };
+enum Kind { K_NONE = 0, K_SDK, K_WORLD, K_BODY, K_SHAPE, K_CONSTRAINT };
 const char *kind_name(int k)
 {
-    static const char *n[] = {"nothing", "SDK", "world", "rigid body",
-                              "shape"};
+    static const char *n[] = {"nothing",    "SDK",   "world",
+                              "rigid body", "shape", "constraint"};
     return n[k];
 }
 
 struct World;
 struct Shape {
+    // a triangle mesh's copied arrays and interface: declared before
+    // `shape`, so they outlive the shape that points to them
+    std::vector<btScalar> mesh_vertices;
+    std::vector<int> mesh_indices;
+    std::unique_ptr<btTriangleIndexVertexArray> mesh;
     std::unique_ptr<btCollisionShape> shape;
-    int users = 0; // bodies and compounds holding it
-    bool is_plane = false;
-    std::vector<void *> children; // compound: child handles (kept alive)
+    int users = 0;                     // bodies and compounds holding it
+    const char *static_only = nullptr; // "a static plane", "a triangle
+                                       // mesh": static bodies only
+    std::vector<void *> children;      // compound: child handles (kept alive)
 };
 struct Body {
     std::unique_ptr<btDefaultMotionState> state;
     std::unique_ptr<btRigidBody> rb;
-    void *handle = nullptr;       // its own handle
+    void *handle = nullptr; // its own handle
     void *shape_handle = nullptr;
     void *world_handle = nullptr; // the world it is in, or null
     void *user_data = nullptr;
+    std::vector<void *> constraints; // constraint handles using it
+};
+struct Constraint {
+    std::unique_ptr<btTypedConstraint> c;
+    void *handle = nullptr;
+    void *body_a = nullptr, *body_b = nullptr; // handles; b may be null
+    void *world_handle = nullptr;
 };
 struct World {
     btDefaultCollisionConfiguration config;
@@ -85,7 +101,8 @@ struct World {
     btDiscreteDynamicsWorld world{&dispatcher, &broadphase, &solver, &config};
     rf_plugin *plugin = nullptr;
     void *sdk_handle = nullptr;
-    std::vector<void *> bodies; // body handles in this world
+    std::vector<void *> bodies;      // body handles in this world
+    std::vector<void *> constraints; // constraint handles in this world
     ~World()
     {
         rf_bullet_detach(plugin);
@@ -127,8 +144,7 @@ void *make_handle(int kind, void *obj)
 
 // The object behind h of kind k, or nullptr with the error set.
 template <class T>
-T *lookup(const void *h, int k, const char *fn, const char *arg,
-          plStatus *st)
+T *lookup(const void *h, int k, const char *fn, const char *arg, plStatus *st)
 {
     std::lock_guard<std::recursive_mutex> lock(g_mutex);
     if (h == nullptr) {
@@ -140,8 +156,9 @@ T *lookup(const void *h, int k, const char *fn, const char *arg,
     uint32_t gen = (uint32_t)(v >> 32);
     if (i == 0 || i > g_slots.size() || g_slots[i - 1].gen != gen ||
         g_slots[i - 1].kind == K_NONE) {
-        *st = fail(PL_ERR_HANDLE, "%s: %s is not a live handle (deleted or "
-                                  "never created)",
+        *st = fail(PL_ERR_HANDLE,
+                   "%s: %s is not a live handle (deleted or "
+                   "never created)",
                    fn, arg);
         return nullptr;
     }
@@ -182,11 +199,14 @@ plStatus need_sdk(const char *fn)
 
 using Lock = std::lock_guard<std::recursive_mutex>;
 
-plCollisionShapeHandle new_shape(btCollisionShape *shape, bool plane = false)
+// Register a new shape; static_only names it when only static bodies may
+// use it ("a static plane").
+plCollisionShapeHandle new_shape(btCollisionShape *shape,
+                                 const char *static_only = nullptr)
 {
     auto *s = new Shape;
     s->shape.reset(shape);
-    s->is_plane = plane;
+    s->static_only = static_only;
     return (plCollisionShapeHandle)make_handle(K_SHAPE, s);
 }
 
@@ -195,8 +215,7 @@ plStatus check_sizes(const char *fn, plReal a, const char *na, plReal b,
                      const char *nb)
 {
     if (!is_finite(a) || !is_finite(b)) {
-        return fail(PL_ERR_NONFINITE, "%s: %s or %s is not finite", fn, na,
-                    nb);
+        return fail(PL_ERR_NONFINITE, "%s: %s or %s is not finite", fn, na, nb);
     }
     if (!(a > 0) || !(b > 0)) {
         return fail(PL_ERR_INVALID, "%s: %s = %g and %s = %g must be > 0", fn,
@@ -220,8 +239,32 @@ void remove_from_world(Body *b)
     b->world_handle = nullptr;
 }
 
+// Take a constraint out of its world (it stays valid).
+void remove_constraint_from_world(Constraint *c)
+{
+    if (c->world_handle == nullptr) {
+        return;
+    }
+    plStatus st;
+    World *w = lookup<World>(c->world_handle, K_WORLD, "", "", &st);
+    if (w != nullptr) {
+        w->world.removeConstraint(c->c.get());
+        auto &v = w->constraints;
+        v.erase(std::find(v.begin(), v.end(), c->handle));
+    }
+    c->world_handle = nullptr;
+}
+
 void delete_world(void *wh, World *w)
 {
+    // constraints first: Bullet must never see one whose body is gone
+    for (void *ch : std::vector<void *>(w->constraints)) {
+        plStatus st;
+        Constraint *c = lookup<Constraint>(ch, K_CONSTRAINT, "", "", &st);
+        if (c != nullptr) {
+            remove_constraint_from_world(c);
+        }
+    }
     for (void *bh : w->bodies) {
         plStatus st;
         Body *b = lookup<Body>(bh, K_BODY, "", "", &st);
@@ -247,9 +290,13 @@ void delete_world(void *wh, World *w)
 
 extern "C" {
 
-const char *plGetLastError(void) { return g_error; }
+const char *plGetLastError(void)
+{
+    return g_error;
+}
 
-// ---- SDK and worlds ----------------------------------------------------------
+// ---- SDK and worlds
+// ----------------------------------------------------------
 
 plPhysicsSdkHandle plNewBulletSdkChecked(int real_size)
 {
@@ -328,8 +375,7 @@ plStatus plStepSimulationFixed(plDynamicsWorldHandle world, plReal dt,
     static const char fn[] = "plStepSimulationFixed";
     LOOKUP(World, w, world, K_WORLD, fn, "world");
     if (!is_finite(dt) || !is_finite(fixed_step)) {
-        return fail(PL_ERR_NONFINITE, "%s: dt or fixed_step is not finite",
-                    fn);
+        return fail(PL_ERR_NONFINITE, "%s: dt or fixed_step is not finite", fn);
     }
     if (!(dt > 0) || !(fixed_step > 0) || max_substeps < 1) {
         return fail(PL_ERR_INVALID,
@@ -391,12 +437,22 @@ plStatus plRemoveRigidBody(plDynamicsWorldHandle world, plRigidBodyHandle body)
         return fail(PL_ERR_STATE,
                     "plRemoveRigidBody: the body is not in this world");
     }
+    for (void *ch : b->constraints) {
+        plStatus st;
+        Constraint *c = lookup<Constraint>(ch, K_CONSTRAINT, "", "", &st);
+        if (c != nullptr && c->world_handle != nullptr) {
+            return fail(PL_ERR_STATE,
+                        "plRemoveRigidBody: a constraint in the world uses "
+                        "the body; remove it first");
+        }
+    }
     (void)w;
     remove_from_world(b);
     return PL_OK;
 }
 
-// ---- contact solver ------------------------------------------------------------
+// ---- contact solver
+// ------------------------------------------------------------
 
 plStatus plSetContactSolver(plDynamicsWorldHandle world, plSolver solver)
 {
@@ -435,14 +491,15 @@ plStatus plGetSolverStats(plDynamicsWorldHandle world, rf_stats *out)
     return PL_OK;
 }
 
-// ---- shapes --------------------------------------------------------------------
+// ---- shapes
+// --------------------------------------------------------------------
 
 plCollisionShapeHandle plNewSphereShape(plReal radius)
 {
     static const char fn[] = "plNewSphereShape";
     Lock lock(g_mutex);
-    if (need_sdk(fn) != PL_OK || check_sizes(fn, radius, "radius", radius,
-                                             "radius") != PL_OK) {
+    if (need_sdk(fn) != PL_OK ||
+        check_sizes(fn, radius, "radius", radius, "radius") != PL_OK) {
         return nullptr;
     }
     return new_shape(new btSphereShape(radius));
@@ -459,39 +516,81 @@ plCollisionShapeHandle plNewBoxShape(plReal x, plReal y, plReal z)
     return new_shape(new btBoxShape(btVector3(x, y, z)));
 }
 
+namespace {
+enum AxisShape { CAPSULE, CONE, CYLINDER };
+// A capsule, cone or cylinder along axis (0 x, 1 y, 2 z) with the classic
+// pl* meaning of height (capsule: half the straight part; cone: full
+// height; cylinder: half height), or NULL with the error set.
+plCollisionShapeHandle new_axis_shape(const char *fn, AxisShape kind,
+                                      plReal radius, plReal height, int axis)
+{
+    Lock lock(g_mutex);
+    if (need_sdk(fn) != PL_OK ||
+        check_sizes(fn, radius, "radius", height, "height") != PL_OK) {
+        return nullptr;
+    }
+    if (axis < 0 || axis > 2) {
+        fail(PL_ERR_INVALID, "%s: axis = %d must be 0 (x), 1 (y) or 2 (z)", fn,
+             axis);
+        return nullptr;
+    }
+    btCollisionShape *shape = nullptr;
+    switch (kind) {
+    case CAPSULE: // sphere centres at +-height
+        shape =
+            axis == 0
+                ? (btCollisionShape *)new btCapsuleShapeX(radius, 2 * height)
+            : axis == 1
+                ? (btCollisionShape *)new btCapsuleShape(radius, 2 * height)
+                : (btCollisionShape *)new btCapsuleShapeZ(radius, 2 * height);
+        break;
+    case CONE:
+        shape = axis == 0 ? (btCollisionShape *)new btConeShapeX(radius, height)
+                : axis == 1
+                    ? (btCollisionShape *)new btConeShape(radius, height)
+                    : (btCollisionShape *)new btConeShapeZ(radius, height);
+        break;
+    case CYLINDER: { // half extents: height along the axis, radius across
+        btVector3 half(radius, radius, radius);
+        half[axis] = height;
+        shape = axis == 0   ? (btCollisionShape *)new btCylinderShapeX(half)
+                : axis == 1 ? (btCollisionShape *)new btCylinderShape(half)
+                            : (btCollisionShape *)new btCylinderShapeZ(half);
+        break;
+    }
+    }
+    return new_shape(shape);
+}
+} // namespace
+
 plCollisionShapeHandle plNewCapsuleShape(plReal radius, plReal height)
 {
-    static const char fn[] = "plNewCapsuleShape";
-    Lock lock(g_mutex);
-    if (need_sdk(fn) != PL_OK ||
-        check_sizes(fn, radius, "radius", height, "height") != PL_OK) {
-        return nullptr;
-    }
-    // classic meaning: sphere centres at +-height
-    return new_shape(new btCapsuleShape(radius, 2 * height));
+    return new_axis_shape("plNewCapsuleShape", CAPSULE, radius, height, 1);
 }
-
 plCollisionShapeHandle plNewConeShape(plReal radius, plReal height)
 {
-    static const char fn[] = "plNewConeShape";
-    Lock lock(g_mutex);
-    if (need_sdk(fn) != PL_OK ||
-        check_sizes(fn, radius, "radius", height, "height") != PL_OK) {
-        return nullptr;
-    }
-    return new_shape(new btConeShape(radius, height));
+    return new_axis_shape("plNewConeShape", CONE, radius, height, 1);
 }
-
 plCollisionShapeHandle plNewCylinderShape(plReal radius, plReal height)
 {
-    static const char fn[] = "plNewCylinderShape";
-    Lock lock(g_mutex);
-    if (need_sdk(fn) != PL_OK ||
-        check_sizes(fn, radius, "radius", height, "height") != PL_OK) {
-        return nullptr;
-    }
-    // classic meaning: half extents (radius, height, radius)
-    return new_shape(new btCylinderShape(btVector3(radius, height, radius)));
+    return new_axis_shape("plNewCylinderShape", CYLINDER, radius, height, 1);
+}
+plCollisionShapeHandle plNewCapsuleShapeAxis(plReal radius, plReal height,
+                                             int axis)
+{
+    return new_axis_shape("plNewCapsuleShapeAxis", CAPSULE, radius, height,
+                          axis);
+}
+plCollisionShapeHandle plNewConeShapeAxis(plReal radius, plReal height,
+                                          int axis)
+{
+    return new_axis_shape("plNewConeShapeAxis", CONE, radius, height, axis);
+}
+plCollisionShapeHandle plNewCylinderShapeAxis(plReal radius, plReal height,
+                                              int axis)
+{
+    return new_axis_shape("plNewCylinderShapeAxis", CYLINDER, radius, height,
+                          axis);
 }
 
 plCollisionShapeHandle plNewStaticPlaneShape(const plVector3 normal,
@@ -511,7 +610,74 @@ plCollisionShapeHandle plNewStaticPlaneShape(const plVector3 normal,
         fail(PL_ERR_INVALID, "%s: the normal has zero length", fn);
         return nullptr;
     }
-    return new_shape(new btStaticPlaneShape(n.normalized(), constant), true);
+    return new_shape(new btStaticPlaneShape(n.normalized(), constant),
+                     "a static plane");
+}
+
+plCollisionShapeHandle plNewStaticTriangleMeshShape(const plReal *vertices,
+                                                    int num_vertices,
+                                                    const int *indices,
+                                                    int num_triangles)
+{
+    static const char fn[] = "plNewStaticTriangleMeshShape";
+    Lock lock(g_mutex);
+    if (need_sdk(fn) != PL_OK) {
+        return nullptr;
+    }
+    if (vertices == nullptr || indices == nullptr) {
+        fail(PL_ERR_NULL, "%s: %s is NULL", fn,
+             vertices == nullptr ? "vertices" : "indices");
+        return nullptr;
+    }
+    if (num_vertices < 3 || num_triangles < 1) {
+        fail(PL_ERR_INVALID,
+             "%s: num_vertices = %d must be >= 3 and num_triangles = %d >= 1",
+             fn, num_vertices, num_triangles);
+        return nullptr;
+    }
+    if (check_reals(fn, "vertices", vertices, 3 * num_vertices) != PL_OK) {
+        return nullptr;
+    }
+    for (int t = 0; t < num_triangles; ++t) {
+        const int *tri = indices + 3 * t;
+        for (int k = 0; k < 3; ++k) {
+            if (tri[k] < 0 || tri[k] >= num_vertices) {
+                fail(PL_ERR_INVALID,
+                     "%s: indices[%d] = %d is not a vertex (0..%d)", fn,
+                     3 * t + k, tri[k], num_vertices - 1);
+                return nullptr;
+            }
+        }
+        if (tri[0] == tri[1] || tri[1] == tri[2] || tri[0] == tri[2]) {
+            fail(PL_ERR_INVALID, "%s: triangle %d repeats a vertex index", fn,
+                 t);
+            return nullptr;
+        }
+    }
+    auto *s = new Shape;
+    s->mesh_vertices.assign(vertices, vertices + 3 * num_vertices);
+    s->mesh_indices.assign(indices, indices + 3 * num_triangles);
+    s->mesh.reset(new btTriangleIndexVertexArray(
+        num_triangles, s->mesh_indices.data(), 3 * (int)sizeof(int),
+        num_vertices, s->mesh_vertices.data(), 3 * (int)sizeof(btScalar)));
+    s->shape.reset(new btBvhTriangleMeshShape(s->mesh.get(), true));
+    s->static_only = "a triangle mesh";
+    return (plCollisionShapeHandle)make_handle(K_SHAPE, s);
+}
+
+plStatus plGetAnisotropicRollingFrictionDirection(plCollisionShapeHandle shape,
+                                                  plVector3 direction)
+{
+    static const char fn[] = "plGetAnisotropicRollingFrictionDirection";
+    LOOKUP(Shape, s, shape, K_SHAPE, fn, "shape");
+    if (direction == nullptr) {
+        return fail(PL_ERR_NULL, "%s: direction is NULL", fn);
+    }
+    const btVector3 d = s->shape->getAnisotropicRollingFrictionDirection();
+    for (int k = 0; k < 3; ++k) {
+        direction[k] = d[k];
+    }
+    return PL_OK;
 }
 
 plCollisionShapeHandle plNewCompoundShape(void)
@@ -533,12 +699,11 @@ plStatus plAddChildShape(plCollisionShapeHandle compound,
     LOOKUP(Shape, ch, child, K_SHAPE, fn, "child");
     auto *cs = dynamic_cast<btCompoundShape *>(c->shape.get());
     if (cs == nullptr) {
-        return fail(PL_ERR_INVALID, "%s: compound is not a compound shape",
-                    fn);
+        return fail(PL_ERR_INVALID, "%s: compound is not a compound shape", fn);
     }
-    if (c == ch || ch->is_plane) {
+    if (c == ch || ch->static_only != nullptr) {
         return fail(PL_ERR_INVALID, "%s: child cannot be %s", fn,
-                    c == ch ? "the compound itself" : "a static plane");
+                    c == ch ? "the compound itself" : ch->static_only);
     }
     if (c->users > 0) {
         return fail(PL_ERR_STATE, "%s: the compound is in use by a body", fn);
@@ -553,8 +718,9 @@ plStatus plAddChildShape(plCollisionShapeHandle compound,
     if (!(q.length() > (btScalar)1e-6)) {
         return fail(PL_ERR_INVALID, "%s: orn has zero length", fn);
     }
-    cs->addChildShape(btTransform(q.normalized(), btVector3(pos[0], pos[1], pos[2])),
-                      ch->shape.get());
+    cs->addChildShape(
+        btTransform(q.normalized(), btVector3(pos[0], pos[1], pos[2])),
+        ch->shape.get());
     ch->users++;
     c->children.push_back(child);
     return PL_OK;
@@ -629,7 +795,8 @@ plStatus plDeleteShape(plCollisionShapeHandle shape)
     return PL_OK;
 }
 
-// ---- rigid bodies ----------------------------------------------------------------
+// ---- rigid bodies
+// ----------------------------------------------------------------
 
 plRigidBodyHandle plCreateRigidBody(void *user_data, plReal mass,
                                     plCollisionShapeHandle shape)
@@ -650,8 +817,8 @@ plRigidBodyHandle plCreateRigidBody(void *user_data, plReal mass,
              (double)mass);
         return nullptr;
     }
-    if (mass > 0 && s->is_plane) {
-        fail(PL_ERR_INVALID, "%s: a static plane needs mass 0", fn);
+    if (mass > 0 && s->static_only != nullptr) {
+        fail(PL_ERR_INVALID, "%s: %s needs mass 0", fn, s->static_only);
         return nullptr;
     }
     btVector3 inertia(0, 0, 0);
@@ -669,6 +836,7 @@ plRigidBodyHandle plCreateRigidBody(void *user_data, plReal mass,
     b->user_data = user_data;
     s->users++;
     b->handle = make_handle(K_BODY, b);
+    b->rb->setUserPointer(b->handle); // contacts and ray hits name it
     return (plRigidBodyHandle)b->handle;
 }
 
@@ -676,6 +844,12 @@ plStatus plDeleteRigidBody(plRigidBodyHandle body)
 {
     Lock lock(g_mutex);
     LOOKUP(Body, b, body, K_BODY, "plDeleteRigidBody", "body");
+    if (!b->constraints.empty()) {
+        return fail(PL_ERR_STATE,
+                    "plDeleteRigidBody: %d constraints use the body; delete "
+                    "them first",
+                    (int)b->constraints.size());
+    }
     remove_from_world(b);
     plStatus st;
     Shape *s = lookup<Shape>(b->shape_handle, K_SHAPE, "", "", &st);
@@ -749,8 +923,8 @@ plStatus plSetOrientation(plRigidBodyHandle body,
                           const plQuaternion orientation)
 {
     LOOKUP(Body, b, body, K_BODY, "plSetOrientation", "body");
-    if (plStatus st = check_reals("plSetOrientation", "orientation",
-                                  orientation, 4)) {
+    if (plStatus st =
+            check_reals("plSetOrientation", "orientation", orientation, 4)) {
         return st;
     }
     btQuaternion q(orientation[0], orientation[1], orientation[2],
@@ -876,21 +1050,51 @@ plStatus plSetFriction(plRigidBodyHandle body, plReal mu)
 }
 plStatus plSetRollingFriction(plRigidBodyHandle body, plReal rho)
 {
-    return set_coef(body, rho, "plSetRollingFriction",
-                    [](btRigidBody *r, btScalar c) { r->setRollingFriction(c); });
+    return set_coef(
+        body, rho, "plSetRollingFriction",
+        [](btRigidBody *r, btScalar c) { r->setRollingFriction(c); });
 }
 plStatus plSetSpinningFriction(plRigidBodyHandle body, plReal sigma)
 {
-    return set_coef(body, sigma, "plSetSpinningFriction",
-                    [](btRigidBody *r, btScalar c) {
-                        r->setSpinningFriction(c);
-                    });
+    return set_coef(
+        body, sigma, "plSetSpinningFriction",
+        [](btRigidBody *r, btScalar c) { r->setSpinningFriction(c); });
 }
 plStatus plSetRestitution(plRigidBodyHandle body, plReal e)
 {
     return set_coef(body, e, "plSetRestitution",
                     [](btRigidBody *r, btScalar c) { r->setRestitution(c); });
 }
+
+plStatus plSetAnisotropicFriction(plRigidBodyHandle body,
+                                  const plVector3 scaling, int mode)
+{
+    static const char fn[] = "plSetAnisotropicFriction";
+    LOOKUP(Body, b, body, K_BODY, fn, "body");
+    if (plStatus st = check_reals(fn, "scaling", scaling, 3)) {
+        return st;
+    }
+    if (!(scaling[0] >= 0 && scaling[1] >= 0 && scaling[2] >= 0)) {
+        return fail(PL_ERR_INVALID, "%s: scaling must be >= 0 on every axis",
+                    fn);
+    }
+    const int all = PL_ANISOTROPIC_FRICTION | PL_ANISOTROPIC_ROLLING_FRICTION;
+    if (mode < 0 || (mode & ~all) != 0) {
+        return fail(PL_ERR_INVALID,
+                    "%s: mode = %d is not 0, PL_ANISOTROPIC_FRICTION or "
+                    "PL_ANISOTROPIC_ROLLING_FRICTION",
+                    fn, mode);
+    }
+    // Bullet's CF_ANISOTROPIC_* have the same values (checked below)
+    b->rb->setAnisotropicFriction(btVector3(scaling[0], scaling[1], scaling[2]),
+                                  mode);
+    return PL_OK;
+}
+static_assert(PL_ANISOTROPIC_FRICTION ==
+                      btCollisionObject::CF_ANISOTROPIC_FRICTION &&
+                  PL_ANISOTROPIC_ROLLING_FRICTION ==
+                      btCollisionObject::CF_ANISOTROPIC_ROLLING_FRICTION,
+              "pl* anisotropic modes must match Bullet's");
 
 plStatus plSetDamping(plRigidBodyHandle body, plReal linear, plReal angular)
 {
@@ -930,7 +1134,368 @@ int plIsActive(plRigidBodyHandle body)
     return b != nullptr && b->rb->isActive();
 }
 
-// ---- queries -------------------------------------------------------------------
+// ---- constraints
+// -----------------------------------------------------------------
+
+namespace {
+// The bodies of a new constraint: a dynamic, b NULL or another body.
+plStatus constraint_bodies(const char *fn, plRigidBodyHandle a,
+                           plRigidBodyHandle b, Body **ba, Body **bb)
+{
+    LOOKUP(Body, x, a, K_BODY, fn, "a");
+    *ba = x;
+    *bb = nullptr;
+    if (b != nullptr) {
+        LOOKUP(Body, y, b, K_BODY, fn, "b");
+        if (x == y) {
+            return fail(PL_ERR_INVALID, "%s: a and b are the same body", fn);
+        }
+        *bb = y;
+    }
+    if (x->rb->getInvMass() == 0) {
+        return fail(PL_ERR_INVALID, "%s: a must be a dynamic body (mass > 0)",
+                    fn);
+    }
+    return PL_OK;
+}
+
+plConstraintHandle register_constraint(btTypedConstraint *tc, Body *a, Body *b)
+{
+    auto *c = new Constraint;
+    c->c.reset(tc);
+    c->body_a = a->handle;
+    c->body_b = b != nullptr ? b->handle : nullptr;
+    c->handle = make_handle(K_CONSTRAINT, c);
+    a->constraints.push_back(c->handle);
+    if (b != nullptr) {
+        b->constraints.push_back(c->handle);
+    }
+    return (plConstraintHandle)c->handle;
+}
+
+btVector3 vec(const plVector3 v)
+{
+    return btVector3(v[0], v[1], v[2]);
+}
+
+btHingeConstraint *hinge_of(plConstraintHandle h, const char *fn, plStatus *st)
+{
+    Constraint *c = lookup<Constraint>(h, K_CONSTRAINT, fn, "hinge", st);
+    if (c == nullptr) {
+        return nullptr;
+    }
+    auto *hc = dynamic_cast<btHingeConstraint *>(c->c.get());
+    if (hc == nullptr) {
+        *st = fail(PL_ERR_HANDLE, "%s: hinge is not a hinge constraint", fn);
+    }
+    return hc;
+}
+} // namespace
+
+plConstraintHandle plNewPoint2PointConstraint(plRigidBodyHandle a,
+                                              plRigidBodyHandle b,
+                                              const plVector3 pivot_a,
+                                              const plVector3 pivot_b)
+{
+    static const char fn[] = "plNewPoint2PointConstraint";
+    Lock lock(g_mutex);
+    Body *ba, *bb;
+    if (constraint_bodies(fn, a, b, &ba, &bb) != PL_OK ||
+        check_reals(fn, "pivot_a", pivot_a, 3) != PL_OK ||
+        (bb != nullptr && check_reals(fn, "pivot_b", pivot_b, 3) != PL_OK)) {
+        return nullptr;
+    }
+    btTypedConstraint *tc =
+        bb != nullptr ? new btPoint2PointConstraint(*ba->rb, *bb->rb,
+                                                    vec(pivot_a), vec(pivot_b))
+                      : new btPoint2PointConstraint(*ba->rb, vec(pivot_a));
+    return register_constraint(tc, ba, bb);
+}
+
+plConstraintHandle
+plNewHingeConstraint(plRigidBodyHandle a, plRigidBodyHandle b,
+                     const plVector3 pivot_a, const plVector3 pivot_b,
+                     const plVector3 axis_a, const plVector3 axis_b)
+{
+    static const char fn[] = "plNewHingeConstraint";
+    Lock lock(g_mutex);
+    Body *ba, *bb;
+    if (constraint_bodies(fn, a, b, &ba, &bb) != PL_OK ||
+        check_reals(fn, "pivot_a", pivot_a, 3) != PL_OK ||
+        check_reals(fn, "axis_a", axis_a, 3) != PL_OK ||
+        (bb != nullptr && (check_reals(fn, "pivot_b", pivot_b, 3) != PL_OK ||
+                           check_reals(fn, "axis_b", axis_b, 3) != PL_OK))) {
+        return nullptr;
+    }
+    if (!(vec(axis_a).length() > (btScalar)1e-6) ||
+        (bb != nullptr && !(vec(axis_b).length() > (btScalar)1e-6))) {
+        fail(PL_ERR_INVALID, "%s: a hinge axis has zero length", fn);
+        return nullptr;
+    }
+    btTypedConstraint *tc =
+        bb != nullptr
+            ? new btHingeConstraint(*ba->rb, *bb->rb, vec(pivot_a),
+                                    vec(pivot_b), vec(axis_a).normalized(),
+                                    vec(axis_b).normalized())
+            : new btHingeConstraint(*ba->rb, vec(pivot_a),
+                                    vec(axis_a).normalized());
+    return register_constraint(tc, ba, bb);
+}
+
+plStatus plSetHingeLimit(plConstraintHandle hinge, plReal low, plReal high)
+{
+    static const char fn[] = "plSetHingeLimit";
+    plStatus st;
+    btHingeConstraint *h = hinge_of(hinge, fn, &st);
+    if (h == nullptr) {
+        return st;
+    }
+    if (!is_finite(low) || !is_finite(high)) {
+        return fail(PL_ERR_NONFINITE, "%s: low or high is not finite", fn);
+    }
+    h->setLimit(low, high);
+    return PL_OK;
+}
+
+plStatus plEnableHingeMotor(plConstraintHandle hinge, int enable,
+                            plReal target_velocity, plReal max_impulse)
+{
+    static const char fn[] = "plEnableHingeMotor";
+    plStatus st;
+    btHingeConstraint *h = hinge_of(hinge, fn, &st);
+    if (h == nullptr) {
+        return st;
+    }
+    if (!is_finite(target_velocity) || !is_finite(max_impulse)) {
+        return fail(PL_ERR_NONFINITE,
+                    "%s: target_velocity or max_impulse is not finite", fn);
+    }
+    if (max_impulse < 0 || (enable != 0 && enable != 1)) {
+        return fail(PL_ERR_INVALID,
+                    "%s: max_impulse = %g must be >= 0 and enable = %d 0 or 1",
+                    fn, (double)max_impulse, enable);
+    }
+    h->enableAngularMotor(enable != 0, target_velocity, max_impulse);
+    return PL_OK;
+}
+
+plStatus plGetHingeAngle(plConstraintHandle hinge, plReal *angle)
+{
+    static const char fn[] = "plGetHingeAngle";
+    plStatus st;
+    btHingeConstraint *h = hinge_of(hinge, fn, &st);
+    if (h == nullptr) {
+        return st;
+    }
+    if (angle == nullptr) {
+        return fail(PL_ERR_NULL, "%s: angle is NULL", fn);
+    }
+    *angle = h->getHingeAngle();
+    return PL_OK;
+}
+
+plStatus plSetBreakingImpulse(plConstraintHandle c, plReal threshold)
+{
+    static const char fn[] = "plSetBreakingImpulse";
+    LOOKUP(Constraint, x, c, K_CONSTRAINT, fn, "c");
+    if (!is_finite(threshold)) {
+        return fail(PL_ERR_NONFINITE, "%s: threshold is not finite", fn);
+    }
+    if (!(threshold > 0)) {
+        return fail(PL_ERR_INVALID, "%s: threshold = %g must be > 0", fn,
+                    (double)threshold);
+    }
+    x->c->setBreakingImpulseThreshold(threshold);
+    return PL_OK;
+}
+
+int plIsConstraintEnabled(plConstraintHandle c)
+{
+    plStatus st;
+    Constraint *x =
+        lookup<Constraint>(c, K_CONSTRAINT, "plIsConstraintEnabled", "c", &st);
+    return x == nullptr ? -1 : (x->c->isEnabled() ? 1 : 0);
+}
+
+plStatus plGetConstraintImpulse(plConstraintHandle c, plReal *impulse)
+{
+    static const char fn[] = "plGetConstraintImpulse";
+    LOOKUP(Constraint, x, c, K_CONSTRAINT, fn, "c");
+    if (impulse == nullptr) {
+        return fail(PL_ERR_NULL, "%s: impulse is NULL", fn);
+    }
+    *impulse = x->c->getAppliedImpulse();
+    return PL_OK;
+}
+
+plStatus plAddConstraint(plDynamicsWorldHandle world, plConstraintHandle c,
+                         int disable_collisions)
+{
+    static const char fn[] = "plAddConstraint";
+    Lock lock(g_mutex);
+    LOOKUP(World, w, world, K_WORLD, fn, "world");
+    LOOKUP(Constraint, x, c, K_CONSTRAINT, fn, "c");
+    if (disable_collisions != 0 && disable_collisions != 1) {
+        return fail(PL_ERR_INVALID, "%s: disable_collisions = %d not 0 or 1",
+                    fn, disable_collisions);
+    }
+    if (x->world_handle != nullptr) {
+        return fail(PL_ERR_STATE, "%s: the constraint is already in a world",
+                    fn);
+    }
+    for (void *bh : {x->body_a, x->body_b}) {
+        plStatus st;
+        Body *b = bh ? lookup<Body>(bh, K_BODY, "", "", &st) : nullptr;
+        if (b != nullptr && b->world_handle != (void *)world) {
+            return fail(PL_ERR_STATE,
+                        "%s: body %s of the constraint is not in this world",
+                        fn, bh == x->body_a ? "a" : "b");
+        }
+    }
+    w->world.addConstraint(x->c.get(), disable_collisions != 0);
+    w->constraints.push_back(c);
+    x->world_handle = world;
+    return PL_OK;
+}
+
+plStatus plRemoveConstraint(plDynamicsWorldHandle world, plConstraintHandle c)
+{
+    static const char fn[] = "plRemoveConstraint";
+    Lock lock(g_mutex);
+    LOOKUP(World, w, world, K_WORLD, fn, "world");
+    LOOKUP(Constraint, x, c, K_CONSTRAINT, fn, "c");
+    if (x->world_handle != (void *)world) {
+        return fail(PL_ERR_STATE, "%s: the constraint is not in this world",
+                    fn);
+    }
+    (void)w;
+    remove_constraint_from_world(x);
+    return PL_OK;
+}
+
+plStatus plDeleteConstraint(plConstraintHandle c)
+{
+    Lock lock(g_mutex);
+    LOOKUP(Constraint, x, c, K_CONSTRAINT, "plDeleteConstraint", "c");
+    remove_constraint_from_world(x);
+    for (void *bh : {x->body_a, x->body_b}) {
+        plStatus st;
+        Body *b = bh ? lookup<Body>(bh, K_BODY, "", "", &st) : nullptr;
+        if (b != nullptr) {
+            auto &v = b->constraints;
+            v.erase(std::find(v.begin(), v.end(), (void *)c));
+        }
+    }
+    delete x;
+    drop_handle(c);
+    return PL_OK;
+}
+
+// ---- contacts
+// --------------------------------------------------------------------
+
+namespace {
+// A unit tangent orthogonal to n: dir if it is one, else Bullet's plane
+// space of n.
+btVector3 tangent_of(const btVector3 &n, const btVector3 &dir)
+{
+    btVector3 t = dir - n * n.dot(dir);
+    if (t.length2() > (btScalar)1e-6) {
+        return t.normalized();
+    }
+    btVector3 t1, t2;
+    btPlaneSpace1(n, t1, t2);
+    return t1.normalized();
+}
+
+// One manifold point seen from `self` (body 0 or body 1 of its manifold).
+void fill_contact(const rf_plugin *plugin, const btManifoldPoint &pt,
+                  bool self_is_a, plContactInfo *out)
+{
+    const btVector3 &n = pt.m_normalWorldOnB; // from B towards A
+    // impulse on A: force F and torque T (world); B gets -F, -T
+    btVector3 F, T(0, 0, 0);
+    double g[6];
+    const bool cone = rf_bullet_point_impulse(plugin, &pt, g) == RF_OK;
+    if (cone) {
+        const btVector3 &u = pt.m_lateralFrictionDir1,
+                        &w = pt.m_lateralFrictionDir2;
+        F = n * (btScalar)g[0] + u * (btScalar)g[1] + w * (btScalar)g[2];
+        T = n * (btScalar)g[3] + u * (btScalar)g[4] + w * (btScalar)g[5];
+    } else {
+        F = n * pt.m_appliedImpulse +
+            pt.m_lateralFrictionDir1 * pt.m_appliedImpulseLateral1 +
+            pt.m_lateralFrictionDir2 * pt.m_appliedImpulseLateral2;
+    }
+    const btScalar sign = self_is_a ? 1 : -1;
+    F *= sign;
+    T *= sign;
+    // the frame: normal towards self, tangents right-handed
+    const btVector3 N = n * sign;
+    const btVector3 T1 = tangent_of(N, pt.m_lateralFrictionDir1);
+    const btVector3 T2 = N.cross(T1);
+    const btVector3 &p =
+        self_is_a ? pt.m_positionWorldOnA : pt.m_positionWorldOnB;
+    const btVector3 axes[3] = {N, T1, T2};
+    for (int k = 0; k < 3; ++k) {
+        out->m_position[k] = p[k];
+        out->m_normal[k] = N[k];
+        out->m_tangent1[k] = T1[k];
+        out->m_tangent2[k] = T2[k];
+        out->m_impulse[k] = F.dot(axes[k]);
+        out->m_impulse[3 + k] = T.dot(axes[k]);
+    }
+    out->m_distance = pt.getDistance();
+    out->m_has_torques = cone ? 1 : 0;
+    out->m_friction = pt.m_combinedFriction;
+    out->m_rolling_friction = pt.m_combinedRollingFriction;
+    out->m_spinning_friction = pt.m_combinedSpinningFriction;
+}
+} // namespace
+
+int plGetContacts(plRigidBodyHandle body, plContactInfo *out, int max)
+{
+    static const char fn[] = "plGetContacts";
+    Lock lock(g_mutex);
+    plStatus st;
+    Body *b = lookup<Body>(body, K_BODY, fn, "body", &st);
+    if (b == nullptr) {
+        return -1;
+    }
+    if (max < 0 || (out == nullptr && max > 0)) {
+        fail(max < 0 ? PL_ERR_INVALID : PL_ERR_NULL,
+             "%s: max = %d must be >= 0, and out non-NULL when max > 0", fn,
+             max);
+        return -1;
+    }
+    World *w = b->world_handle != nullptr
+                   ? lookup<World>(b->world_handle, K_WORLD, "", "", &st)
+                   : nullptr;
+    if (w == nullptr) {
+        return 0;
+    }
+    btDispatcher *d = w->world.getDispatcher();
+    int n = 0;
+    for (int i = 0; i < d->getNumManifolds(); ++i) {
+        const btPersistentManifold *m = d->getManifoldByIndexInternal(i);
+        const bool is_a = m->getBody0() == b->rb.get();
+        if (!is_a && m->getBody1() != b->rb.get()) {
+            continue;
+        }
+        const btCollisionObject *other = is_a ? m->getBody1() : m->getBody0();
+        for (int j = 0; j < m->getNumContacts(); ++j, ++n) {
+            if (n >= max) {
+                continue;
+            }
+            fill_contact(w->plugin, m->getContactPoint(j), is_a, &out[n]);
+            out[n].m_other = (plRigidBodyHandle)other->getUserPointer();
+        }
+    }
+    return n;
+}
+
+// ---- queries
+// -------------------------------------------------------------------
 
 int plRayCast(plDynamicsWorldHandle world, const plVector3 ray_start,
               const plVector3 ray_end, plRayCastResult *res)
@@ -958,13 +1523,10 @@ int plRayCast(plDynamicsWorldHandle world, const plVector3 ray_start,
     if (!cb.hasHit()) {
         return 0;
     }
-    for (void *bh : w->bodies) {
-        Body *body = lookup<Body>(bh, K_BODY, "", "", &st);
-        if (body != nullptr && body->rb.get() == cb.m_collisionObject) {
-            res->m_body = (plRigidBodyHandle)bh;
-            res->m_shape = (plCollisionShapeHandle)body->shape_handle;
-            break;
-        }
+    void *bh = cb.m_collisionObject->getUserPointer();
+    if (Body *body = lookup<Body>(bh, K_BODY, "", "", &st)) {
+        res->m_body = (plRigidBodyHandle)bh;
+        res->m_shape = (plCollisionShapeHandle)body->shape_handle;
     }
     for (int k = 0; k < 3; ++k) {
         res->m_positionWorld[k] = cb.m_hitPointWorld[k];

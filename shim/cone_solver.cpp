@@ -81,8 +81,7 @@ double coefficient(btScalar c, int *bad)
 
 bool is_dynamic(const btCollisionObject *obj, btRigidBody **rb_out)
 {
-    btRigidBody *rb =
-        btRigidBody::upcast(const_cast<btCollisionObject *>(obj));
+    btRigidBody *rb = btRigidBody::upcast(const_cast<btCollisionObject *>(obj));
     *rb_out = rb;
     return rb != nullptr && rb->getInvMass() > 0 &&
            !obj->isStaticOrKinematicObject();
@@ -99,7 +98,10 @@ ConeSolver::ConeSolver(btDiscreteDynamicsWorld *w, btConstraintSolver *s,
     }
 }
 
-ConeSolver::~ConeSolver() { rf_problem_destroy(problem_); }
+ConeSolver::~ConeSolver()
+{
+    rf_problem_destroy(problem_);
+}
 
 btConstraintSolverType ConeSolver::getSolverType() const
 {
@@ -123,6 +125,8 @@ void ConeSolver::prepareSolve(int num_bodies, int num_manifolds)
     step_mode_ = mode;
     ++steps;
     if (step_mode_ == RF_BULLET_STOCK) {
+        // the last cone step's point impulses do not describe this step
+        point_index_.clear();
         stock->prepareSolve(num_bodies, num_manifolds);
         return;
     }
@@ -184,8 +188,7 @@ void ConeSolver::allSolved(const btContactSolverInfo &info, btIDebugDraw *draw)
 }
 
 // The previous solver takes the whole step as one batch.
-void ConeSolver::stock_step(const btContactSolverInfo &info,
-                            btIDebugDraw *draw)
+void ConeSolver::stock_step(const btContactSolverInfo &info, btIDebugDraw *draw)
 {
     stock->prepareSolve((int)in_bodies_.size(), (int)in_manifolds_.size());
     if (!in_bodies_.empty() || !in_manifolds_.empty() ||
@@ -277,8 +280,7 @@ int ConeSolver::dynamic_index(btRigidBody *rb, btScalar h)
         }
     }
     btVector3 v = rb->getLinearVelocity() + rb->getTotalForce() * im * h;
-    btVector3 w =
-        rb->getAngularVelocity() + I * rb->getTotalTorque() * h;
+    btVector3 w = rb->getAngularVelocity() + I * rb->getTotalTorque() * h;
     const int flags = rb->getFlags();
     if (flags & BT_ENABLE_GYROSCOPIC_FORCE_EXPLICIT) {
         btVector3 g = rb->computeGyroscopicForceExplicit(
@@ -379,9 +381,8 @@ void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
     // Frame: the point's own lateral directions when it has them (from
     // the last step, or set by the application for a conveyor), so the
     // warm start keeps its meaning; a fresh frame otherwise.
-    const bool user_dirs =
-        (cp.m_contactPointFlags & BT_CONTACT_FLAG_LATERAL_FRICTION_INITIALIZED) !=
-        0;
+    const bool user_dirs = (cp.m_contactPointFlags &
+                            BT_CONTACT_FLAG_LATERAL_FRICTION_INITIALIZED) != 0;
     if (!tangent_from(cp.m_lateralFrictionDir1, c.n, c.t1)) {
         double n[3] = {c.n[0], c.n[1], c.n[2]};
         rf_contact_frame(n, c.t1, c.t2);
@@ -398,10 +399,20 @@ void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
             }
         }
     }
-    btVector3 ra = cp.getPositionWorldOnA() - o0->getWorldTransform().getOrigin();
-    btVector3 rb = cp.getPositionWorldOnB() - o1->getWorldTransform().getOrigin();
+    btVector3 ra =
+        cp.getPositionWorldOnA() - o0->getWorldTransform().getOrigin();
+    btVector3 rb =
+        cp.getPositionWorldOnB() - o1->getWorldTransform().getOrigin();
     to3(ra, c.r_a);
     to3(rb, c.r_b);
+    if (!anisotropy_reported_ &&
+        (o0->hasAnisotropicFriction() || o1->hasAnisotropicFriction())) {
+        // The cones are round (Tasora-Anitescu); Bullet's anisotropic
+        // scaling of its friction rows' axes has no counterpart yet.
+        anisotropy_reported_ = true;
+        report("anisotropic (rolling) friction is not modelled by the cone "
+               "solver: its sliding and rolling cones stay isotropic");
+    }
     int bad = 0;
     c.mu = coefficient(cp.m_combinedFriction, &bad);
     c.rho = coefficient(cp.m_combinedRollingFriction, &bad);
@@ -420,8 +431,10 @@ void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
     // m_restitutionVelocityThreshold.
     const btRigidBody *rb0 = btRigidBody::upcast(o0);
     const btRigidBody *rb1 = btRigidBody::upcast(o1);
-    btVector3 vel0 = rb0 ? rb0->getVelocityInLocalPoint(ra) : btVector3(0, 0, 0);
-    btVector3 vel1 = rb1 ? rb1->getVelocityInLocalPoint(rb) : btVector3(0, 0, 0);
+    btVector3 vel0 =
+        rb0 ? rb0->getVelocityInLocalPoint(ra) : btVector3(0, 0, 0);
+    btVector3 vel1 =
+        rb1 ? rb1->getVelocityInLocalPoint(rb) : btVector3(0, 0, 0);
     double vn = (double)cp.m_normalWorldOnB.dot(vel0 - vel1);
     double restitution = 0.0;
     if (std::fabs(vn) >= info.m_restitutionVelocityThreshold) {
@@ -489,7 +502,8 @@ void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
 //     fixed point is J v = err + (1 - damping) J v* - cfm d l: so the
 //     row's bias is -err - (1 - damping) J v* and its compliance cfm d,
 //     with d computed from Bullet's own inverse masses as stock does.
-void ConeSolver::add_joint(btTypedConstraint *c, const btContactSolverInfo &info)
+void ConeSolver::add_joint(btTypedConstraint *c,
+                           const btContactSolverInfo &info)
 {
     btTypedConstraint::btConstraintInfo1 info1;
     c->getInfo1(&info1);
@@ -761,8 +775,8 @@ void ConeSolver::write_back(const btContactSolverInfo &info)
         const btPersistentManifold *m = con_manifold_[i];
         auto it = warm_index_next_.find(m);
         if (it == warm_index_next_.end()) {
-            warm_index_next_.emplace(
-                m, std::make_pair((int)warm_next_.size(), 1));
+            warm_index_next_.emplace(m,
+                                     std::make_pair((int)warm_next_.size(), 1));
         } else {
             ++it->second.second;
         }

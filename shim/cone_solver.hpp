@@ -145,6 +145,7 @@ class ConeSolver final : public btConstraintSolver {
     long verbose_steps_ = 0;
     double verbose_seconds_ = 0.0;
     int reported_ = 0; // messages printed (capped)
+    bool anisotropy_reported_ = false; // said once per plugin
 };
 
 // Member access to btDiscreteDynamicsWorld's solver pointer and ownership

@@ -69,7 +69,7 @@ typedef enum plStatus {
     PL_ERR_NONFINITE = 4, /* NaN or infinity */
     PL_ERR_STATE = 5,     /* not allowed now (shape in use, no SDK, ...) */
     PL_ERR_NOMEM = 6,
-    PL_ERR_PRECISION = 7  /* plReal of the caller != the library's */
+    PL_ERR_PRECISION = 7 /* plReal of the caller != the library's */
 } plStatus;
 
 /* The message of the last failed call on this thread ("" if none). */
@@ -134,6 +134,16 @@ RF_API plCollisionShapeHandle plNewCapsuleShape(plReal radius, plReal height);
 RF_API plCollisionShapeHandle plNewConeShape(plReal radius, plReal height);
 /* Along y; as the classic API, height is the half height. */
 RF_API plCollisionShapeHandle plNewCylinderShape(plReal radius, plReal height);
+/* The same three along another axis (0 = x, 1 = y, 2 = z): Bullet's
+ * btCapsuleShapeX/Z, btConeShapeX/Z, btCylinderShapeX/Z; height has the
+ * meaning of the y versions above.  Errors: as above, and PL_ERR_INVALID
+ * for an axis not in {0, 1, 2}. */
+RF_API plCollisionShapeHandle plNewCapsuleShapeAxis(plReal radius,
+                                                    plReal height, int axis);
+RF_API plCollisionShapeHandle plNewConeShapeAxis(plReal radius, plReal height,
+                                                 int axis);
+RF_API plCollisionShapeHandle plNewCylinderShapeAxis(plReal radius,
+                                                     plReal height, int axis);
 /* A static plane n . x = constant (n normalised; static bodies only). */
 RF_API plCollisionShapeHandle plNewStaticPlaneShape(const plVector3 normal,
                                                     plReal constant);
@@ -149,6 +159,21 @@ RF_API plStatus plAddVertex(plCollisionShapeHandle hull, plReal x, plReal y,
 /* Scaling (> 0 per axis); not for a shape in use by a body. */
 RF_API plStatus plSetScaling(plCollisionShapeHandle shape,
                              const plVector3 scaling);
+/* A static triangle mesh (Bullet's btBvhTriangleMeshShape): vertices
+ * (3 num_vertices reals, x y z each) and indices (3 num_triangles
+ * 0-based vertex indices) are copied; static bodies only (mass 0).
+ * Errors: PL_ERR_NULL, PL_ERR_NONFINITE (a vertex), PL_ERR_INVALID (counts
+ * < 1 (vertices < 3), an index out of range, a degenerate triangle with a
+ * repeated index), PL_ERR_STATE (no SDK). */
+RF_API plCollisionShapeHandle
+plNewStaticTriangleMeshShape(const plReal *vertices, int num_vertices,
+                             const int *indices, int num_triangles);
+/* The direction, in the shape's frame, about which Bullet lets the shape
+ * roll with anisotropic rolling friction (getAnisotropicRollingFriction-
+ * Direction: the axis of a capsule, cone or cylinder, (1, 1, 1) for other
+ * shapes).  Errors: PL_ERR_NULL, PL_ERR_HANDLE. */
+RF_API plStatus plGetAnisotropicRollingFrictionDirection(
+    plCollisionShapeHandle shape, plVector3 direction);
 RF_API plStatus plDeleteShape(plCollisionShapeHandle shape);
 
 /* ---- rigid bodies ---- */
@@ -165,8 +190,7 @@ RF_API void *plGetUserData(plRigidBodyHandle body);
 RF_API plStatus plGetPosition(plRigidBodyHandle body, plVector3 position);
 RF_API plStatus plGetOrientation(plRigidBodyHandle body,
                                  plQuaternion orientation);
-RF_API plStatus plSetPosition(plRigidBodyHandle body,
-                              const plVector3 position);
+RF_API plStatus plSetPosition(plRigidBodyHandle body, const plVector3 position);
 /* orientation (x, y, z, w), normalised; |q| must not be ~0. */
 RF_API plStatus plSetOrientation(plRigidBodyHandle body,
                                  const plQuaternion orientation);
@@ -176,14 +200,11 @@ RF_API plStatus plSetEuler(plReal yaw, plReal pitch, plReal roll,
                            plQuaternion orient);
 /* Column-major 4x4 world transform (OpenGL). */
 RF_API plStatus plGetOpenGLMatrix(plRigidBodyHandle body, plReal *matrix);
-RF_API plStatus plSetOpenGLMatrix(plRigidBodyHandle body,
-                                  const plReal *matrix);
+RF_API plStatus plSetOpenGLMatrix(plRigidBodyHandle body, const plReal *matrix);
 
-RF_API plStatus plSetLinearVelocity(plRigidBodyHandle body,
-                                    const plVector3 v);
+RF_API plStatus plSetLinearVelocity(plRigidBodyHandle body, const plVector3 v);
 RF_API plStatus plGetLinearVelocity(plRigidBodyHandle body, plVector3 v);
-RF_API plStatus plSetAngularVelocity(plRigidBodyHandle body,
-                                     const plVector3 w);
+RF_API plStatus plSetAngularVelocity(plRigidBodyHandle body, const plVector3 w);
 RF_API plStatus plGetAngularVelocity(plRigidBodyHandle body, plVector3 w);
 /* Coefficients >= 0: sliding friction [-], rolling and spinning friction
  * (lengths, m; combined by Bullet as its own setters), restitution. */
@@ -191,6 +212,18 @@ RF_API plStatus plSetFriction(plRigidBodyHandle body, plReal mu);
 RF_API plStatus plSetRollingFriction(plRigidBodyHandle body, plReal rho);
 RF_API plStatus plSetSpinningFriction(plRigidBodyHandle body, plReal sigma);
 RF_API plStatus plSetRestitution(plRigidBodyHandle body, plReal e);
+/* Bullet's setAnisotropicFriction(scaling, mode): per-axis scaling (>= 0,
+ * the body's frame) of the friction directions, for mode
+ * PL_ANISOTROPIC_FRICTION (sliding), PL_ANISOTROPIC_ROLLING_FRICTION
+ * (rolling axes), both OR-ed, or 0 (off).  The stock solver scales its
+ * friction rows' axes with it.  The cone solver does not model it yet:
+ * its cones stay round, and the first contact of such a body prints one
+ * message on stderr per world.  Errors: PL_ERR_NULL, PL_ERR_HANDLE,
+ * PL_ERR_NONFINITE, PL_ERR_INVALID (negative scaling, unknown mode). */
+#define PL_ANISOTROPIC_FRICTION 1
+#define PL_ANISOTROPIC_ROLLING_FRICTION 2
+RF_API plStatus plSetAnisotropicFriction(plRigidBodyHandle body,
+                                         const plVector3 scaling, int mode);
 /* Linear and angular damping in [0, 1]. */
 RF_API plStatus plSetDamping(plRigidBodyHandle body, plReal linear,
                              plReal angular);
@@ -198,6 +231,84 @@ RF_API plStatus plSetDamping(plRigidBodyHandle body, plReal linear,
 RF_API plStatus plSetSleeping(plRigidBodyHandle body, int allowed);
 /* 1 when the body is awake. */
 RF_API int plIsActive(plRigidBodyHandle body);
+
+/* ---- constraints ---- */
+
+/* Point-to-point (ball-socket) joint: pivot_a in a's frame (m) meets
+ * pivot_b in b's frame.  b NULL: a is held at the world point where
+ * pivot_a is now (pivot_b ignored, may be NULL).  Bodies must be dynamic
+ * (a) or any (b).  The constraint keeps its bodies alive: they cannot be
+ * deleted before it (PL_ERR_STATE).  Errors (NULL returned): PL_ERR_NULL,
+ * PL_ERR_HANDLE, PL_ERR_NONFINITE, PL_ERR_INVALID (a == b, a static). */
+RF_API plConstraintHandle plNewPoint2PointConstraint(plRigidBodyHandle a,
+                                                     plRigidBodyHandle b,
+                                                     const plVector3 pivot_a,
+                                                     const plVector3 pivot_b);
+/* Hinge: pivot and axis of the hinge in each body's frame (axes need not
+ * be unit, must not be ~0).  b NULL: hinged to the world (pivot_b, axis_b
+ * ignored).  Errors as plNewPoint2PointConstraint. */
+RF_API plConstraintHandle plNewHingeConstraint(
+    plRigidBodyHandle a, plRigidBodyHandle b, const plVector3 pivot_a,
+    const plVector3 pivot_b, const plVector3 axis_a, const plVector3 axis_b);
+/* Hinge angle limits, rad, low <= high (low > high: no limit, Bullet's
+ * convention).  Errors: PL_ERR_HANDLE (also: not a hinge),
+ * PL_ERR_NONFINITE. */
+RF_API plStatus plSetHingeLimit(plConstraintHandle hinge, plReal low,
+                                plReal high);
+/* Hinge motor: drive the relative angular velocity about the axis to
+ * target_velocity (rad/s) with impulses up to max_impulse (N m s per
+ * step, >= 0); enable 0 turns it off.  Errors: PL_ERR_HANDLE,
+ * PL_ERR_NONFINITE, PL_ERR_INVALID. */
+RF_API plStatus plEnableHingeMotor(plConstraintHandle hinge, int enable,
+                                   plReal target_velocity, plReal max_impulse);
+/* The current hinge angle, rad.  Errors: PL_ERR_NULL, PL_ERR_HANDLE. */
+RF_API plStatus plGetHingeAngle(plConstraintHandle hinge, plReal *angle);
+/* Disable the constraint once one of its row impulses reaches threshold
+ * (N s, > 0; default infinite).  Errors: PL_ERR_HANDLE, PL_ERR_INVALID,
+ * PL_ERR_NONFINITE. */
+RF_API plStatus plSetBreakingImpulse(plConstraintHandle c, plReal threshold);
+/* 1 when enabled (not broken), 0 when broken, -1 for a bad handle. */
+RF_API int plIsConstraintEnabled(plConstraintHandle c);
+/* The impulse of the constraint's last row in the last step (Bullet's
+ * getAppliedImpulse), N s.  Errors: PL_ERR_NULL, PL_ERR_HANDLE. */
+RF_API plStatus plGetConstraintImpulse(plConstraintHandle c, plReal *impulse);
+/* Add to a world in which both bodies are (PL_ERR_STATE otherwise, or if
+ * it is in a world already).  disable_collisions 1: no contacts between
+ * the two linked bodies. */
+RF_API plStatus plAddConstraint(plDynamicsWorldHandle world,
+                                plConstraintHandle c, int disable_collisions);
+RF_API plStatus plRemoveConstraint(plDynamicsWorldHandle world,
+                                   plConstraintHandle c);
+/* Removes it from its world, if any, and deletes it. */
+RF_API plStatus plDeleteConstraint(plConstraintHandle c);
+
+/* ---- contacts ---- */
+
+/* One contact point of a body, seen from that body, after the last step. */
+typedef struct plContactInfo {
+    plRigidBodyHandle m_other; /* the other body (NULL: not a pl* body) */
+    plVector3 m_position;      /* the point on this body, world, m */
+    plVector3 m_normal;        /* unit, from the other body towards this one */
+    plVector3 m_tangent1;      /* (m_normal, m_tangent1, m_tangent2) is a */
+    plVector3 m_tangent2;      /* right-handed orthonormal frame */
+    plReal m_distance;         /* signed gap, m (< 0: penetration) */
+    /* The impulse this body received over the last step at this point,
+     * in that frame: normal, two sliding (N s), spinning about m_normal,
+     * two rolling about m_tangent1/2 (N m s).  With the cone solver they
+     * lie in the cone of (mu, rho, sigma) below; with the stock solver
+     * only the first three are known and the torques are 0 with
+     * m_has_torques = 0. */
+    plReal m_impulse[6];
+    int m_has_torques;
+    plReal m_friction, m_rolling_friction, m_spinning_friction; /* combined
+                                                                  mu, rho,
+                                                                  sigma */
+} plContactInfo;
+/* The contact points of body (in its world) with their impulses: fills
+ * out[0 .. min(n, max) - 1] and returns n, the number of points (call
+ * with max 0 to count); -1 on error (NULL or stale body, out NULL with
+ * max > 0, max < 0).  A body in no world has no contacts. */
+RF_API int plGetContacts(plRigidBodyHandle body, plContactInfo *out, int max);
 
 /* ---- queries ---- */
 
