@@ -89,13 +89,17 @@ static double minimise_psi(double x0, const double a[3], const double c[3])
     return lo; /* not reached: the last interval is unbounded */
 }
 
-void rf__project6(const double x[6], double mu, double rho, double sigma,
-                  double out[6])
+void rf__project6(const double x[6], const rf__cone *cone, double out[6])
 {
+    const double mu = cone->mu, rho = cone->rho, sigma = cone->sigma;
     const double x0 = x[RF_N];
+    /* A roll_t1 cone is Y intersected with {tw = 0}: the tw term of the
+       distance is a constant, so projecting x is projecting x with tw = 0
+       onto Y, whose result keeps tw = 0 (parts stay collinear). */
+    const double roll_w = cone->roll_t1 ? 0.0 : x[RF_ROLL_W];
     const double a[3] = {
         sqrt(x[RF_U] * x[RF_U] + x[RF_W] * x[RF_W]),
-        sqrt(x[RF_ROLL_U] * x[RF_ROLL_U] + x[RF_ROLL_W] * x[RF_ROLL_W]),
+        sqrt(x[RF_ROLL_U] * x[RF_ROLL_U] + roll_w * roll_w),
         fabs(x[RF_SPIN]),
     };
     const double c[3] = {mu, rho, sigma};
@@ -106,6 +110,7 @@ void rf__project6(const double x[6], double mu, double rho, double sigma,
         if (out != x) {
             memcpy(out, x, 6 * sizeof(double));
         }
+        out[RF_ROLL_W] = roll_w;
         return;
     }
 
@@ -128,7 +133,7 @@ void rf__project6(const double x[6], double mu, double rho, double sigma,
     out[RF_W] = s[0] * x[RF_W];
     out[RF_SPIN] = s[2] * x[RF_SPIN];
     out[RF_ROLL_U] = s[1] * x[RF_ROLL_U];
-    out[RF_ROLL_W] = s[1] * x[RF_ROLL_W];
+    out[RF_ROLL_W] = s[1] * roll_w;
 }
 
 static int coefficients_ok(double mu, double rho, double sigma,
@@ -158,7 +163,8 @@ rf_status rf_project_contact(const double x[6], double mu, double rho,
     if (!rf__all_finite(x, 6)) {
         return RF_ERR_NONFINITE;
     }
-    rf__project6(x, mu, rho, sigma, out);
+    const rf__cone cone = {mu, rho, sigma, 0};
+    rf__project6(x, &cone, out);
     return RF_OK;
 }
 
@@ -192,7 +198,8 @@ double rf_dual_cone_violation(const double u[6], double mu, double rho,
     }
     /* Y* = { un >= mu |u_t| + rho |w_r| + sigma |w_n| } (DESIGN §1); a
        zero coefficient leaves its component free. */
-    double need = rf__desaxce_shift(u, mu, rho, sigma);
+    const rf__cone cone = {mu, rho, sigma, 0};
+    double need = rf__desaxce_shift(u, &cone);
     double v = need - u[RF_N];
     return v > 0.0 ? v : 0.0;
 }

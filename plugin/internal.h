@@ -72,8 +72,8 @@ typedef struct rf_work {
     double *rs, *sx;           /* scaled r and a scaled-product scratch */
     double *best;              /* best iterate so far */
     /* per item, (ncon + nrow) each (wscale: 4 per item reserved) */
-    double *wscale;            /* part scaling, rf__part_scaling */
-    double *step;              /* per item step length */
+    double *wscale; /* part scaling, rf__part_scaling */
+    double *step;   /* per item step length */
     /* GS only: the scaled block S W_ii S and its Cholesky factor (ncon x
        36 each, row-major, lower; ok flag in chol_ok (ncon)) */
     double *wblk, *wchol;
@@ -111,14 +111,15 @@ struct rf_problem {
     double *con_jac_b; /* (ncon x 9): r_b x n, r_b x t1, r_b x t2 */
     double *con_bias;  /* (ncon x 6) */
     double *con_mu, *con_rho, *con_sigma; /* (ncon) */
+    int *con_flags;                       /* (ncon): RF_CONTACT_* */
     unsigned char *con_set;               /* (ncon) */
 
     /* rows (body form only), SoA */
     int nrow, cap_row;
-    int *row_body;       /* (nrow x 2): A, B; RF_WORLD = -1 */
-    double *row_jac;     /* (nrow x 12): lin_a, ang_a, lin_b, ang_b */
+    int *row_body;   /* (nrow x 2): A, B; RF_WORLD = -1 */
+    double *row_jac; /* (nrow x 12): lin_a, ang_a, lin_b, ang_b */
     double *row_bias, *row_lo, *row_hi, *row_cfm, *row_coef; /* (nrow) */
-    int *row_bound;      /* (nrow): -1 or the bounding row */
+    int *row_bound;         /* (nrow): -1 or the bounding row */
     unsigned char *row_set; /* (nrow) */
 
     /* local form */
@@ -130,7 +131,10 @@ struct rf_problem {
 };
 
 /* --- items and dof vectors --- */
-static inline int rf__nitem(const rf_problem *p) { return p->ncon + p->nrow; }
+static inline int rf__nitem(const rf_problem *p)
+{
+    return p->ncon + p->nrow;
+}
 static inline int rf__ndof(const rf_problem *p)
 {
     return 6 * p->ncon + p->nrow;
@@ -204,16 +208,34 @@ void rf__csr_free(rf_csr *m);
 rf_status rf__csr_reserve(rf_csr *m, int n, int nnz, rf_error *err);
 
 /* --- cone (cone.c) --- */
-/* Unchecked kernel behind rf_project_contact: coefficients >= 0, finite. */
-void rf__project6(const double x[6], double mu, double rho, double sigma,
-                  double out[6]);
-/* De Saxce shift added to the normal component: mu|u_t| + rho|w_r| +
-   sigma|w_n| (Acary (32), generalised with spin). */
-static inline double rf__desaxce_shift(const double u[6], double mu, double rho,
-                                       double sigma)
+/* The cone Y_i of one contact: coefficients (>= 0, finite) and shape
+   (roll_t1: the rolling part is the segment |tu| <= rho gn, tw = 0,
+   RF_CONTACT_ROLL_T1). */
+typedef struct rf__cone {
+    double mu, rho, sigma;
+    int roll_t1;
+} rf__cone;
+static inline rf__cone rf__contact_cone(const rf_problem *p, int i)
 {
-    return mu * sqrt(u[1] * u[1] + u[2] * u[2]) +
-           rho * sqrt(u[4] * u[4] + u[5] * u[5]) + sigma * fabs(u[3]);
+    rf__cone c = {p->con_mu[i], p->con_rho[i], p->con_sigma[i],
+                  (p->con_flags[i] & RF_CONTACT_ROLL_T1) != 0};
+    return c;
+}
+/* Unchecked kernel behind rf_project_contact; out may alias x. */
+void rf__project6(const double x[6], const rf__cone *c, double out[6]);
+/* The norm of the rolling part of a 6-vector in cone c: |(x4, x5)|, or
+   |x4| for a roll_t1 cone (whose rolling part is x4 alone). */
+static inline double rf__roll_norm(const double x[6], const rf__cone *c)
+{
+    return c->roll_t1 ? fabs(x[4]) : sqrt(x[4] * x[4] + x[5] * x[5]);
+}
+/* De Saxce shift added to the normal component: mu|u_t| + rho|w_r| +
+   sigma|w_n| (Acary (32), generalised with spin; |w_r| = |wu| for a
+   roll_t1 cone, whose dual leaves wr free). */
+static inline double rf__desaxce_shift(const double u[6], const rf__cone *c)
+{
+    return c->mu * sqrt(u[1] * u[1] + u[2] * u[2]) +
+           c->rho * rf__roll_norm(u, c) + c->sigma * fabs(u[3]);
 }
 
 /* --- operators (jacobian.c) --- */
@@ -302,15 +324,16 @@ static const int RF_PART[6] = {0, 1, 1, 2, 3, 3};
    6 / tr(S W_ii S), Jacobi's B_i (0 for an empty block), and 1 for a row
    (0 for a row with an empty diagonal). */
 void rf__part_scaling(rf_problem *p, double *scale, double *step, int threads);
-/* Coefficients of contact i in scaled variables. */
-static inline void rf__scaled_coef(const rf_problem *p, const double *scale,
-                                   int i, double *mu, double *rho,
-                                   double *sigma)
+/* The cone of contact i in scaled variables (same shape). */
+static inline rf__cone rf__scaled_cone(const rf_problem *p, const double *scale,
+                                       int i)
 {
     const double *s = scale + 4 * i;
-    *mu = p->con_mu[i] * s[0] / s[1];
-    *sigma = p->con_sigma[i] * s[0] / s[2];
-    *rho = p->con_rho[i] * s[0] / s[3];
+    rf__cone c = rf__contact_cone(p, i);
+    c.mu *= s[0] / s[1];
+    c.sigma *= s[0] / s[2];
+    c.rho *= s[0] / s[3];
+    return c;
 }
 /* out = S x (dir > 0) or S^-1 x (dir < 0), per item; out may be x. */
 void rf__scale_vec(const rf_problem *p, const double *scale, int dir,

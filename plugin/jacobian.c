@@ -361,9 +361,8 @@ static void add_coupling(const rf_problem *p, int b, int i, int si, int j,
         for (int k = 0; k < 6; ++k) {
             blk[6 * k + l] += im[0] * li[k][0] * lj[l][0] +
                               im[1] * li[k][1] * lj[l][1] +
-                              im[2] * li[k][2] * lj[l][2] +
-                              ai[k][0] * Ia[0] + ai[k][1] * Ia[1] +
-                              ai[k][2] * Ia[2];
+                              im[2] * li[k][2] * lj[l][2] + ai[k][0] * Ia[0] +
+                              ai[k][1] * Ia[1] + ai[k][2] * Ia[2];
         }
     }
 }
@@ -549,6 +548,9 @@ rf_status rf_problem_to_local(const rf_problem *src_c, rf_problem *dst,
     rf__free_velocity(src, q, 1);
     st = rf_problem_set_local_csr(dst, ncon, row_ptr, col, val, q, src->con_mu,
                                   src->con_rho, src->con_sigma, err);
+    if (st == RF_OK) { /* the cones' shapes go with them */
+        memcpy(dst->con_flags, src->con_flags, (size_t)ncon * sizeof(int));
+    }
 done:
     if (st == RF_ERR_NOMEM) {
         rf__fail(err, st, "%s: out of memory", fn);

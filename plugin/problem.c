@@ -101,6 +101,7 @@ static void free_arrays(rf_problem *p)
     free(p->con_mu);
     free(p->con_rho);
     free(p->con_sigma);
+    free(p->con_flags);
     free(p->con_set);
     free(p->row_body);
     free(p->row_jac);
@@ -137,11 +138,12 @@ static rf_status reserve_contacts(rf_problem *p, int ncon, rf_error *err)
         {(void **)&p->con_mu, sizeof(double)},
         {(void **)&p->con_rho, sizeof(double)},
         {(void **)&p->con_sigma, sizeof(double)},
+        {(void **)&p->con_flags, sizeof(int)},
         {(void **)&p->con_set, 1},
     };
     /* never NULL arrays, even for 0 contacts */
-    if (!rf__grow_all(items, (int)(sizeof items / sizeof items[0]),
-                      &p->cap_con, ncon > 0 ? ncon : 1)) {
+    if (!rf__grow_all(items, (int)(sizeof items / sizeof items[0]), &p->cap_con,
+                      ncon > 0 ? ncon : 1)) {
         return rf__fail(err, RF_ERR_NOMEM, "out of memory for %d contacts",
                         ncon);
     }
@@ -161,8 +163,8 @@ static rf_status reserve_rows(rf_problem *p, int nrow, rf_error *err)
         {(void **)&p->row_bound, sizeof(int)},
         {(void **)&p->row_set, 1},
     };
-    if (!rf__grow_all(items, (int)(sizeof items / sizeof items[0]),
-                      &p->cap_row, nrow > 0 ? nrow : 1)) {
+    if (!rf__grow_all(items, (int)(sizeof items / sizeof items[0]), &p->cap_row,
+                      nrow > 0 ? nrow : 1)) {
         return rf__fail(err, RF_ERR_NOMEM, "out of memory for %d rows", nrow);
     }
     return RF_OK;
@@ -392,6 +394,11 @@ static rf_status check_contact(const rf_problem *p, int i,
                             coef[k]);
         }
     }
+    if ((c->flags & ~RF_CONTACT_ROLL_T1) != 0) {
+        return rf__fail(err, RF_ERR_INVALID,
+                        "%s: contact %d: unknown flags 0x%x", fn, i,
+                        (unsigned)c->flags);
+    }
     if (!frame_orthonormal(c)) {
         return rf__fail(err, RF_ERR_INVALID,
                         "%s: contact %d: frame (n, t1, t2) is not orthonormal "
@@ -429,6 +436,7 @@ rf_status rf_problem_set_contact(rf_problem *p, int i, const rf_contact_desc *c,
     p->con_mu[i] = c->mu;
     p->con_rho[i] = c->rho;
     p->con_sigma[i] = c->sigma;
+    p->con_flags[i] = c->flags;
     p->con_set[i] = 1;
     rf__ok(err);
     return RF_OK;
@@ -449,8 +457,8 @@ rf_status rf_problem_begin_rows(rf_problem *p, int nrow, rf_error *err)
         return st;
     }
     if (nrow < 0 || nrow > (1 << 27)) {
-        return rf__fail(err, RF_ERR_INVALID,
-                        "%s: nrow = %d out of [0, 2^27]", fn, nrow);
+        return rf__fail(err, RF_ERR_INVALID, "%s: nrow = %d out of [0, 2^27]",
+                        fn, nrow);
     }
     st = reserve_rows(p, nrow, err);
     if (st != RF_OK) {
@@ -476,12 +484,12 @@ static rf_status check_row(const rf_problem *p, int i, const rf_row_desc *r,
             return rf__fail(err, RF_ERR_RANGE,
                             "%s: row %d: body_%c = %d out of range [0, %d) "
                             "(or RF_WORLD)",
-                            fn, i, "ab"[s], bodies[s], p->nbody);
+                            fn, i, "ab"[s], bodies[s], p -> nbody);
         }
     }
     if (r->body_a == r->body_b) {
-        return rf__fail(err, RF_ERR_INVALID, "%s: row %d: body_a == body_b == %d",
-                        fn, i, r->body_a);
+        return rf__fail(err, RF_ERR_INVALID,
+                        "%s: row %d: body_a == body_b == %d", fn, i, r->body_a);
     }
     const double vals[3] = {r->bias, r->cfm, r->bound_coef};
     if (!rf__all_finite(r->lin_a, 3) || !rf__all_finite(r->ang_a, 3) ||
@@ -498,9 +506,8 @@ static rf_status check_row(const rf_problem *p, int i, const rf_row_desc *r,
                         r->lo, r->hi);
     }
     if (r->cfm < 0.0 || r->bound_coef < 0.0) {
-        return rf__fail(err, RF_ERR_INVALID,
-                        "%s: row %d: negative %s = %g", fn, i,
-                        r->cfm < 0.0 ? "cfm" : "bound_coef",
+        return rf__fail(err, RF_ERR_INVALID, "%s: row %d: negative %s = %g", fn,
+                        i, r->cfm < 0.0 ? "cfm" : "bound_coef",
                         r->cfm < 0.0 ? r->cfm : r->bound_coef);
     }
     if (r->bound_row < -1 || r->bound_row >= p->nrow) {
@@ -594,6 +601,7 @@ static rf_status install_local(rf_problem *p, int ncon, const double *q,
     memcpy(p->con_mu, mu, (size_t)ncon * sizeof(double));
     memcpy(p->con_rho, rho, (size_t)ncon * sizeof(double));
     memcpy(p->con_sigma, sigma, (size_t)ncon * sizeof(double));
+    memset(p->con_flags, 0, (size_t)ncon * sizeof(int));
     memset(p->con_set, 1, (size_t)ncon);
     p->kind = RF_KIND_LOCAL;
     p->ncon = ncon;

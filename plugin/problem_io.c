@@ -472,6 +472,15 @@ rf_status rf_problem_write(const rf_problem *p, const char *path, int dim,
         return rf__fail(err, RF_ERR_INVALID, "%s: dim = %d, not 5 or 6", fn,
                         dim);
     }
+    for (int i = 0; i < p->ncon; ++i) {
+        if (p->con_flags[i] != 0) { /* the format has no cone shapes */
+            return rf__fail(err, RF_ERR_INVALID,
+                            "%s: contact %d has flags 0x%x (e.g. "
+                            "RF_CONTACT_ROLL_T1), which the file format "
+                            "cannot hold",
+                            fn, i, (unsigned)p->con_flags[i]);
+        }
+    }
     double *W = dense_W(p);
     if (W == NULL) {
         return rf__fail(err, RF_ERR_NOMEM, "%s: out of memory", fn);

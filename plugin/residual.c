@@ -43,16 +43,15 @@ double rf__dot(const rf_problem *p, const double *a, const double *b,
 static double contact_defect2(const rf_problem *p, rf_model model, int i,
                               const double *g, const double *u)
 {
-    const double mu = p->con_mu[i], rho = p->con_rho[i],
-                 sigma = p->con_sigma[i];
+    const rf__cone cone = rf__contact_cone(p, i);
     double z[6], pz[6];
     double shift =
-        model == RF_MODEL_DESAXCE ? rf__desaxce_shift(u, mu, rho, sigma) : 0.0;
+        model == RF_MODEL_DESAXCE ? rf__desaxce_shift(u, &cone) : 0.0;
     for (int k = 0; k < 6; ++k) {
         z[k] = g[k] - u[k];
     }
     z[0] -= shift;
-    rf__project6(z, mu, rho, sigma, pz);
+    rf__project6(z, &cone, pz);
     double d2 = 0.0;
     for (int k = 0; k < 6; ++k) {
         double d = g[k] - pz[k];

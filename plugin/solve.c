@@ -246,8 +246,8 @@ void rf__apply_scaled(rf_problem *p, const double *scale, const double *x,
     }
     const int m6 = 6 * ncon, nrow = p->nrow;
     for (int j = 0; j < nrow; ++j) {
-        out[m6 + j] = out[m6 + j] * scale[4 * ncon + j] +
-                      (rr ? rr[m6 + j] : 0.0);
+        out[m6 + j] =
+            out[m6 + j] * scale[4 * ncon + j] + (rr ? rr[m6 + j] : 0.0);
     }
 }
 
@@ -272,8 +272,8 @@ static void start_point(rf_problem *p, const rf_config *cfg,
         return;
     }
     for (int i = 0; i < p->ncon; ++i) {
-        rf__project6(gamma + 6 * i, p->con_mu[i], p->con_rho[i],
-                     p->con_sigma[i], g0 + 6 * i);
+        const rf__cone cone = rf__contact_cone(p, i);
+        rf__project6(gamma + 6 * i, &cone, g0 + 6 * i);
     }
     const int m6 = 6 * p->ncon;
     for (int j = 0; j < p->nrow; ++j) {

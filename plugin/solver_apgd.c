@@ -71,12 +71,12 @@ static void project_step(const apgd_run *run, const double *y, const double *Uy,
 #pragma omp parallel for schedule(static)                                      \
     num_threads(run->threads) if (ncon > 512)
     for (int i = 0; i < ncon; ++i) {
-        double z[6], mu, rho, sigma;
-        rf__scaled_coef(p, run->scale, i, &mu, &rho, &sigma);
+        double z[6];
+        const rf__cone cone = rf__scaled_cone(p, run->scale, i);
         for (int k = 0; k < 6; ++k) {
             z[k] = y[6 * i + k] - t * Uy[6 * i + k];
         }
-        rf__project6(z, mu, rho, sigma, xn + 6 * i);
+        rf__project6(z, &cone, xn + 6 * i);
     }
     const int nrow = p->nrow, m6 = 6 * ncon;
     for (int j = 0; j < nrow; ++j) { /* rows: clamp on [lo, hi] */
@@ -245,12 +245,11 @@ static double shift_r(const apgd_run *run, const double *gamma, double theta)
 #pragma omp parallel for schedule(static)                                      \
     num_threads(run->threads) if (ncon > 512)
     for (int i = 0; i < ncon; ++i) {
-        double mu, rho, sigma;
-        rf__scaled_coef(p, run->scale, i, &mu, &rho, &sigma);
+        const rf__cone cone = rf__scaled_cone(p, run->scale, i);
         for (int k = 0; k < 6; ++k) {
             rs[6 * i + k] = w->rs[6 * i + k];
         }
-        double target = rf__desaxce_shift(u + 6 * i, mu, rho, sigma);
+        double target = rf__desaxce_shift(u + 6 * i, &cone);
         w->step[i] += theta * (target - w->step[i]);
         rs[6 * i] += w->step[i];
     }

@@ -20,7 +20,9 @@
  *      diagonal and the projection stays exact;
  *   1. stick test: g' = gamma'_i - W'^-1 u'_i (Cholesky of W', once per
  *      solve); if g' lies in the scaled cone it is the exact answer for
- *      both models (u' = 0, so u'_hat = 0);
+ *      both models (u' = 0, so u'_hat = 0).  A cone with a zero
+ *      coefficient or a roll_t1 cone (tw = 0) holds g' only in the rare
+ *      case that those components of g' vanish; otherwise step 2 runs;
  *   2. otherwise projected fixed-point steps g' <- Proj(g' - t u'_hat)
  *      with t = omega / lambda_max(W') (Acary (64) on one contact), at
  *      most cfg->local_iter of them, stopping when the step stalls.
@@ -171,11 +173,11 @@ static void matvec6(const double A[36], const double x[6], double y[6])
     }
 }
 
-static int in_cone(const double g[6], double mu, double rho, double sigma)
+static int in_cone(const double g[6], const rf__cone *c)
 {
-    return g[0] >= 0.0 && sqrt(g[1] * g[1] + g[2] * g[2]) <= mu * g[0] &&
-           sqrt(g[4] * g[4] + g[5] * g[5]) <= rho * g[0] &&
-           fabs(g[3]) <= sigma * g[0];
+    return g[0] >= 0.0 && sqrt(g[1] * g[1] + g[2] * g[2]) <= c->mu * g[0] &&
+           rf__roll_norm(g, c) <= c->rho * g[0] &&
+           (!c->roll_t1 || g[5] == 0.0) && fabs(g[3]) <= c->sigma * g[0];
 }
 
 /* The local solve of contact i: gi (in/out) and its velocity ui (in). */
@@ -184,8 +186,8 @@ static void local_solve(const rf_problem *p, const rf_config *cfg, double omega,
 {
     const rf_work *w = &p->work;
     const double *s = w->wscale + 4 * i;
-    double mu, rho, sigma; /* mu' = mu s_n / s_t, ... (internal.h) */
-    rf__scaled_coef(p, w->wscale, i, &mu, &rho, &sigma);
+    /* mu' = mu s_n / s_t, ... (internal.h) */
+    const rf__cone cone = rf__scaled_cone(p, w->wscale, i);
     const double *A = w->wblk + 36 * i;
     double u[6], g[6];
     for (int k = 0; k < 6; ++k) {
@@ -199,7 +201,7 @@ static void local_solve(const rf_problem *p, const rf_config *cfg, double omega,
         for (int k = 0; k < 6; ++k) {
             gs[k] = g[k] - d[k];
         }
-        if (in_cone(gs, mu, rho, sigma)) {
+        if (in_cone(gs, &cone)) {
             memcpy(g, gs, sizeof g);
             done = 1;
         }
@@ -208,12 +210,12 @@ static void local_solve(const rf_problem *p, const rf_config *cfg, double omega,
     const int desaxce = cfg->model == RF_MODEL_DESAXCE;
     for (int it = 0; !done && it < cfg->local_iter; ++it) {
         double z[6], pz[6], d[6], Ad[6];
-        double shift = desaxce ? rf__desaxce_shift(u, mu, rho, sigma) : 0.0;
+        double shift = desaxce ? rf__desaxce_shift(u, &cone) : 0.0;
         for (int k = 0; k < 6; ++k) {
             z[k] = g[k] - t * u[k];
         }
         z[0] -= t * shift;
-        rf__project6(z, mu, rho, sigma, pz);
+        rf__project6(z, &cone, pz);
         double dn = 0.0, gn = 0.0;
         for (int k = 0; k < 6; ++k) {
             d[k] = pz[k] - g[k];

@@ -59,17 +59,15 @@ void rf__solve_jacobi(rf_problem *p, const rf_config *cfg, int threads,
 #pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
         for (int i = 0; i < ncon; ++i) {
             const double *gi = g + 6 * i, *ui = u + 6 * i;
-            double mu, rho, sigma;
-            rf__scaled_coef(p, scale, i, &mu, &rho, &sigma);
+            const rf__cone cone = rf__scaled_cone(p, scale, i);
             const double t = omega * w->step[i];
             double z[6], pz[6];
-            double shift =
-                desaxce ? rf__desaxce_shift(ui, mu, rho, sigma) : 0.0;
+            double shift = desaxce ? rf__desaxce_shift(ui, &cone) : 0.0;
             for (int k = 0; k < 6; ++k) {
                 z[k] = gi[k] - t * ui[k];
             }
             z[0] -= t * shift;
-            rf__project6(z, mu, rho, sigma, pz);
+            rf__project6(z, &cone, pz);
             for (int k = 0; k < 6; ++k) {
                 gn[6 * i + k] = lam * pz[k] + (1.0 - lam) * gi[k];
             }
@@ -82,8 +80,8 @@ void rf__solve_jacobi(rf_problem *p, const rf_config *cfg, int threads,
             double lo, hi;
             rf__row_bounds(p, scale, j, g, &lo, &hi);
             const double gj = g[m6 + j];
-            gn[m6 + j] = lam * rf__clamp(gj - t * u[m6 + j], lo, hi) +
-                         (1.0 - lam) * gj;
+            gn[m6 + j] =
+                lam * rf__clamp(gj - t * u[m6 + j], lo, hi) + (1.0 - lam) * gj;
         }
         double *tmp = g;
         g = gn;

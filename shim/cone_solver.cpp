@@ -362,6 +362,74 @@ void ConeSolver::warm_start_extras(const btPersistentManifold *m,
     g[5] = dot3(best->roll, t2);
 }
 
+// Anisotropic rolling friction.  Bullet (convertContact) scales each
+// rolling row's axis by B diag(s) B^T of every body with
+// CF_ANISOTROPIC_ROLLING_FRICTION (body 0, then body 1; s its
+// getAnisotropicFriction(), B its basis).  With s along one body axis e,
+// which is how Bullet's shapes declare it
+// (getAnisotropicRollingFrictionDirection: a capsule's, cone's or
+// cylinder's own axis), the rows act about e only: rolling about the axis
+// is resisted, rolling about any other axis is free.  The cone
+// counterpart is RF_CONTACT_ROLL_T1 with t1 along e's projection on the
+// contact plane (rolling torque |tu| <= rho gn, tw = 0).  No rolling
+// friction at all when e is (nearly) the normal, as Bullet drops rows
+// shorter than 1e-3, or when two bodies' axes are orthogonal (the
+// product of the two scalings vanishes).  Other scalings (several
+// non-zero components) keep the cone round, with a message.
+void ConeSolver::rolling_anisotropy(const btCollisionObject *o0,
+                                    const btCollisionObject *o1,
+                                    rf_contact_desc &c)
+{
+    btVector3 axis(0, 0, 0);
+    bool have = false;
+    for (const btCollisionObject *o : {o0, o1}) {
+        if (!o->hasAnisotropicFriction(
+                btCollisionObject::CF_ANISOTROPIC_ROLLING_FRICTION)) {
+            continue;
+        }
+        const btVector3 &s = o->getAnisotropicFriction();
+        int nonzero = 0, k_axis = 0;
+        for (int k = 0; k < 3; ++k) {
+            if (s[k] != 0) {
+                ++nonzero;
+                k_axis = k;
+            }
+        }
+        if (nonzero != 1) {
+            if (!general_anisotropy_reported_) {
+                general_anisotropy_reported_ = true;
+                report("anisotropic rolling friction with a scaling other "
+                       "than one body axis is not modelled by the cone "
+                       "solver: that rolling cone stays round");
+            }
+            continue;
+        }
+        const btVector3 e = o->getWorldTransform().getBasis().getColumn(k_axis);
+        if (have && btFabs(axis.dot(e)) < (btScalar)1e-3) {
+            c.rho = 0.0;
+            return;
+        }
+        axis = e;
+        have = true;
+    }
+    if (!have) {
+        return;
+    }
+    double e[3];
+    to3(axis, e);
+    const double en = dot3(e, c.n);
+    for (int k = 0; k < 3; ++k) {
+        e[k] -= en * c.n[k];
+    }
+    if (!(dot3(e, e) > 1e-6) || !normalize3(e)) {
+        c.rho = 0.0;
+        return;
+    }
+    std::memcpy(c.t1, e, sizeof e);
+    cross3(c.n, c.t1, c.t2);
+    c.flags |= RF_CONTACT_ROLL_T1;
+}
+
 void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
                            const btContactSolverInfo &info)
 {
@@ -406,12 +474,15 @@ void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
     to3(ra, c.r_a);
     to3(rb, c.r_b);
     if (!anisotropy_reported_ &&
-        (o0->hasAnisotropicFriction() || o1->hasAnisotropicFriction())) {
-        // The cones are round (Tasora-Anitescu); Bullet's anisotropic
-        // scaling of its friction rows' axes has no counterpart yet.
+        (o0->hasAnisotropicFriction(
+             btCollisionObject::CF_ANISOTROPIC_FRICTION) ||
+         o1->hasAnisotropicFriction(
+             btCollisionObject::CF_ANISOTROPIC_FRICTION))) {
+        // The sliding cone is round (Tasora-Anitescu); Bullet's anisotropic
+        // scaling of its sliding rows' axes has no counterpart yet.
         anisotropy_reported_ = true;
-        report("anisotropic (rolling) friction is not modelled by the cone "
-               "solver: its sliding and rolling cones stay isotropic");
+        report("anisotropic sliding friction is not modelled by the cone "
+               "solver: its sliding cone stays isotropic");
     }
     int bad = 0;
     c.mu = coefficient(cp.m_combinedFriction, &bad);
@@ -420,6 +491,16 @@ void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
     if (bad) {
         report("a negative or non-finite combined friction coefficient was "
                "used as 0");
+    }
+    if (!user_dirs) {
+        rolling_anisotropy(o0, o1, c);
+    } else if (o0->hasAnisotropicFriction(
+                   btCollisionObject::CF_ANISOTROPIC_ROLLING_FRICTION) ||
+               o1->hasAnisotropicFriction(
+                   btCollisionObject::CF_ANISOTROPIC_ROLLING_FRICTION)) {
+        // the application's lateral directions fix the frame
+        report("anisotropic rolling friction is ignored at a point with "
+               "application-set friction directions (conveyor)");
     }
 
     // Normal bias b_n (DESIGN §2): the gap over the step for a separated

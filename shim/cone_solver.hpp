@@ -67,11 +67,15 @@ class ConeSolver final : public btConstraintSolver {
                         btTypedConstraint **constraints, int num_constraints,
                         const btContactSolverInfo &info, btIDebugDraw *draw,
                         btDispatcher *dispatcher) override;
-    void allSolved(const btContactSolverInfo &info, btIDebugDraw *draw) override;
+    void allSolved(const btContactSolverInfo &info,
+                   btIDebugDraw *draw) override;
     void reset() override;
     btConstraintSolverType getSolverType() const override;
 
-    bool ok() const { return problem_ != nullptr; }
+    bool ok() const
+    {
+        return problem_ != nullptr;
+    }
 
     btDiscreteDynamicsWorld *world;
     btConstraintSolver *stock;
@@ -91,6 +95,8 @@ class ConeSolver final : public btConstraintSolver {
     void stock_step(const btContactSolverInfo &info, btIDebugDraw *draw);
     int dynamic_index(btRigidBody *rb, btScalar h);
     int side_index(const btCollisionObject *obj, btScalar h);
+    void rolling_anisotropy(const btCollisionObject *o0,
+                            const btCollisionObject *o1, rf_contact_desc &c);
     void add_point(btPersistentManifold *m, int j, int a, int b,
                    const btContactSolverInfo &info);
     void warm_start_extras(const btPersistentManifold *m,
@@ -144,8 +150,9 @@ class ConeSolver final : public btConstraintSolver {
     double verbose_t0_ = -1.0;
     long verbose_steps_ = 0;
     double verbose_seconds_ = 0.0;
-    int reported_ = 0; // messages printed (capped)
-    bool anisotropy_reported_ = false; // said once per plugin
+    int reported_ = 0;                         // messages printed (capped)
+    bool anisotropy_reported_ = false;         // said once per plugin
+    bool general_anisotropy_reported_ = false; // likewise
 };
 
 // Member access to btDiscreteDynamicsWorld's solver pointer and ownership

@@ -148,21 +148,33 @@ enum {
 };
 
 typedef struct rf_body_desc {
-    int flags;             /* RF_BODY_DYNAMIC (optionally | RF_BODY_AXIS_MASS)
-                              or RF_BODY_FIXED */
-    double inv_mass;       /* >= 0, 1/kg (ignored when fixed or with
-                              RF_BODY_AXIS_MASS) */
+    int flags;               /* RF_BODY_DYNAMIC (optionally | RF_BODY_AXIS_MASS)
+                                or RF_BODY_FIXED */
+    double inv_mass;         /* >= 0, 1/kg (ignored when fixed or with
+                                RF_BODY_AXIS_MASS) */
     double inv_mass_axis[3]; /* >= 0, 1/kg along world x, y, z; read only
                                 with RF_BODY_AXIS_MASS */
-    double inv_inertia[9]; /* world inverse inertia, row-major, symmetric
-                              positive semi-definite (ignored when fixed) */
-    double v[3];           /* free linear velocity v* = v + h f/m, m/s */
-    double w[3];           /* free angular velocity, rad/s */
+    double inv_inertia[9];   /* world inverse inertia, row-major, symmetric
+                                positive semi-definite (ignored when fixed) */
+    double v[3];             /* free linear velocity v* = v + h f/m, m/s */
+    double w[3];             /* free angular velocity, rad/s */
 } rf_body_desc;
 
 /* Index used in rf_contact_desc for "the static world" (a fixed body with
  * zero velocity that need not be declared). */
 #define RF_WORLD (-1)
+
+/* Contact flags (rf_contact_desc.flags). */
+enum {
+    /* The rolling torque acts about t1 only (tw = 0, rolling about t2 is
+     * free): the rolling cone { rho gn >= |(tu, tw)| } becomes the segment
+     * { rho gn >= |tu|, tw = 0 }.  Anisotropic rolling friction, e.g. a
+     * cylinder or capsule that resists rolling about its own axis (put t1
+     * along the axis' projection on the contact plane) and nothing else
+     * (Bullet's CF_ANISOTROPIC_ROLLING_FRICTION along the shape's axis).
+     * The dual cone and the De Saxce shift use rho |wu|. */
+    RF_CONTACT_ROLL_T1 = 1
+};
 
 /* One 6D contact in body form.  Frame (n, t1, t2) must be orthonormal
  * (within 1e-6); n points from B to A, so a positive normal impulse pushes
@@ -179,6 +191,7 @@ typedef struct rf_contact_desc {
                        is the normal stabilisation term Phi/h (negative
                        when penetrating); bias[1..5] are target relative
                        velocities (conveyors), normally 0 */
+    int flags;      /* 0 or RF_CONTACT_ROLL_T1 */
 } rf_contact_desc;
 
 /* Create an empty problem.  Errors: RF_ERR_NULL, RF_ERR_NOMEM. */
@@ -203,8 +216,9 @@ RF_API rf_status rf_problem_set_body(rf_problem *p, int i,
 
 /* Set contact i.  Errors: RF_ERR_NULL, RF_ERR_RANGE (i or a body index),
  * RF_ERR_NONFINITE, RF_ERR_INVALID (negative coefficient, frame not
- * orthonormal, body_a == body_b), RF_ERR_STATE.  A contact between two
- * fixed bodies is rejected by rf_solve (bodies may be set after contacts). */
+ * orthonormal, body_a == body_b, unknown flags), RF_ERR_STATE.  A contact
+ * between two fixed bodies is rejected by rf_solve (bodies may be set after
+ * contacts). */
 RF_API rf_status rf_problem_set_contact(rf_problem *p, int i,
                                         const rf_contact_desc *c,
                                         rf_error *err);
@@ -232,7 +246,7 @@ RF_API rf_status rf_problem_set_contact(rf_problem *p, int i,
  * cfm >= 0 is a compliance (velocity per impulse) added to the diagonal
  * of N: the row becomes soft and N + C stays positive definite. */
 typedef struct rf_row_desc {
-    int body_a, body_b; /* body indices, or RF_WORLD; a != b */
+    int body_a, body_b;        /* body indices, or RF_WORLD; a != b */
     double lin_a[3], ang_a[3]; /* Jacobian on body a (world frame) */
     double lin_b[3], ang_b[3]; /* Jacobian on body b (world frame) */
     double bias;       /* added to u: -(target velocity), m/s or rad/s */
@@ -257,8 +271,8 @@ RF_API rf_status rf_problem_begin_rows(rf_problem *p, int nrow, rf_error *err);
  * bound_coef, bound_row == i), RF_ERR_STATE.  A row between two fixed
  * bodies, or bounded by a row acting on other bodies, is rejected by
  * rf_solve (RF_ERR_INVALID). */
-RF_API rf_status rf_problem_set_row(rf_problem *p, int i, const rf_row_desc *row,
-                                    rf_error *err);
+RF_API rf_status rf_problem_set_row(rf_problem *p, int i,
+                                    const rf_row_desc *row, rf_error *err);
 
 /* Number of rows (0 for NULL or local form). */
 RF_API int rf_problem_num_rows(const rf_problem *p);
@@ -291,9 +305,9 @@ RF_API int rf_problem_is_local(const rf_problem *p);
 /* Assemble the local form of a body-form problem: W = D^T M^-1 D (CSR,
  * only the blocks of contacts that share a dynamic body) and
  * q = D^T v* + bias.  dst becomes a local-form problem with the same
- * coefficients.  Errors: RF_ERR_NULL, RF_ERR_STATE (src not body form or
- * incomplete), RF_ERR_INVALID (src has rows: the local form holds 6D
- * contacts only), RF_ERR_NOMEM. */
+ * coefficients and contact flags.  Errors: RF_ERR_NULL, RF_ERR_STATE (src not
+ * body form or incomplete), RF_ERR_INVALID (src has rows: the local form holds
+ * 6D contacts only), RF_ERR_NOMEM. */
 RF_API rf_status rf_problem_to_local(const rf_problem *src, rf_problem *dst,
                                      rf_error *err);
 
@@ -405,7 +419,9 @@ RF_API rf_status rf_problem_read(rf_problem *p, const char *path, int *dim,
 
 /* Write a local-form problem to a file in the same format, with dimension
  * dim (5 is allowed only when every sigma is 0 and W, q have no spin
- * coupling).  Errors: RF_ERR_NULL, RF_ERR_STATE, RF_ERR_INVALID, RF_ERR_IO. */
+ * coupling).  The format has no contact flags: a problem with an
+ * RF_CONTACT_ROLL_T1 contact (from rf_problem_to_local) is refused.
+ * Errors: RF_ERR_NULL, RF_ERR_STATE, RF_ERR_INVALID, RF_ERR_IO. */
 RF_API rf_status rf_problem_write(const rf_problem *p, const char *path,
                                   int dim, rf_error *err);
 

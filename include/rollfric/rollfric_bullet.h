@@ -20,10 +20,11 @@
  * points within the manifold's contact processing threshold (pairs that
  * need a response) become one 6D contact each, with the point's combined
  * friction (mu), rolling friction (rho, a length in m) and spinning
- * friction (sigma, m); every enabled joint (btTypedConstraint) gives its
- * rows from getInfo1/getInfo2 as the stock solver reads them (motors,
- * limits, breaking thresholds included); contacts and joint rows go into
- * one cone complementarity problem per step, solved by the core
+ * friction (sigma, m) (anisotropic rolling friction along one body axis:
+ * a rolling cone about that axis only, RF_CONTACT_ROLL_T1); every enabled joint
+ * (btTypedConstraint) gives its rows from getInfo1/getInfo2 as the stock solver
+ * reads them (motors, limits, breaking thresholds included); contacts and joint
+ * rows go into one cone complementarity problem per step, solved by the core
  * (rf_solve); body velocities, the points' applied impulses, the joints'
  * applied impulses (getAppliedImpulse: the last row's, as stock) and
  * btJointFeedback are written back, and a joint whose row impulse reaches
@@ -39,7 +40,8 @@
 #define ROLLFRIC_ROLLFRIC_BULLET_H
 
 #ifndef __cplusplus
-#error "rollfric_bullet.h is a C++ header (Bullet is C++); use rollfric.h from C"
+#error                                                                         \
+    "rollfric_bullet.h is a C++ header (Bullet is C++); use rollfric.h from C"
 #endif
 
 #include "rollfric/rollfric.h"
@@ -82,9 +84,9 @@ RF_API int rf_bullet_scalar_size(void);
 RF_API void rf_bullet_detach(rf_plugin *p);
 
 /* Statistics of the last step solved by the cone solver: contacts,
- * rows (6 per contact plus the joint rows), iterations, residual (rf_residual's measure, for
- * the configured model), converged and seconds (wall time of the whole
- * step in the plugin: gathering, solving, writing back).  Returns RF_OK,
+ * rows (6 per contact plus the joint rows), iterations, residual (rf_residual's
+ * measure, for the configured model), converged and seconds (wall time of the
+ * whole step in the plugin: gathering, solving, writing back).  Returns RF_OK,
  * or RF_ERR_NULL for a NULL argument.  Zeroes before the first step. */
 RF_API int rf_bullet_stats(const rf_plugin *p, rf_stats *out);
 
