@@ -1,0 +1,246 @@
+/*
+ * Converted Bullet 3.24 example scenes, headless, over the pl* C API
+ * (include/rollfric/bullet_c_api.h) only.
+ *
+ * A scene is a demo_scene descriptor (name, one-line description naming
+ * the Bullet source it converts, default step count, its --set
+ * parameters) whose run function builds the scene with the original
+ * parameters, steps it with fixed steps, and fills a demo_result: the
+ * final state of every dynamic body and named scalar metrics.  The same
+ * function serves the executables (demo_main), the tests and an A/B
+ * runner (run it once with PL_SOLVER_STOCK, once with PL_SOLVER_CONE).
+ *
+ *     demo_opts o;
+ *     demo_opts_default(&o);              // cone solver, scene defaults
+ *     o.solver = PL_SOLVER_STOCK;
+ *     demo_opts_set(&o, "sphere_rolling", 0.1);
+ *     demo_result r;
+ *     if (demo_run(&demo_inclined_plane, &o, &r) != 0)
+ *         fprintf(stderr, "%s\n", r.error);
+ *     double v = demo_get_metric(&r, "sphere_speed");
+ *     demo_result_free(&r);
+ *
+ * Nothing aborts: every pl* status is checked, a failure ends the run with
+ * a message in demo_result.error (plGetLastError() included) and
+ * everything created so far is released.
+ */
+#ifndef ROLLFRIC_DEMO_H
+#define ROLLFRIC_DEMO_H
+
+#include <rollfric/bullet_c_api.h>
+
+#include <stdio.h>
+
+#define DEMO_NAME_LEN 40
+#define DEMO_MAX_SETS 8
+#define DEMO_MAX_METRICS 32
+#define DEMO_MAX_SHAPES 16
+#define DEMO_ERROR_LEN 640
+#define DEMO_PI 3.14159265358979323846
+
+/* ---- options ---- */
+
+typedef struct demo_world demo_world;
+typedef struct demo_scene demo_scene;
+
+/* Called after every step; step = steps done (1 .. steps).  Return 0 to go
+ * on; anything else ends the run as a failure (demo_run returns -1 with
+ * "stopped by the step callback" unless the callback wrote its own
+ * message with demo_world_fail). */
+typedef int (*demo_step_fn)(demo_world *w, int step, void *user);
+
+typedef struct demo_set {
+    char key[DEMO_NAME_LEN];
+    double value;
+} demo_set;
+
+typedef struct demo_opts {
+    plSolver solver; /* default PL_SOLVER_CONE */
+    /* the cone solver's settings (plSetSolverConfig); NULL = the world's
+       defaults (rf_config_default: APGD, associated model) */
+    const rf_config *config;
+    int steps; /* steps to run, >= 1; 0 = the scene's default */
+    double dt; /* fixed step, s, > 0; 0 = 1/60 (every original) */
+    int quick; /* 1: the scene's quick_steps when steps is 0 */
+    int quiet; /* demo_main: no per-body lines, only the JSON line */
+    int nset;  /* scene parameters (--set key=value), see params */
+    demo_set set[DEMO_MAX_SETS];
+    demo_step_fn on_step; /* NULL: none */
+    void *user;           /* passed to on_step */
+} demo_opts;
+
+/* Cone solver, scene defaults, no parameters, no callback. */
+void demo_opts_default(demo_opts *o);
+/* Set (or replace) a scene parameter; -1 when DEMO_MAX_SETS are in use or
+ * the key is too long. */
+int demo_opts_set(demo_opts *o, const char *key, double value);
+
+/* ---- results ---- */
+
+typedef struct demo_body_state {
+    char name[DEMO_NAME_LEN];
+    double pos[3];   /* centre of mass, world, m */
+    double orn[4];   /* quaternion x, y, z, w */
+    double vel[3];   /* linear velocity, m/s */
+    double omega[3]; /* angular velocity, rad/s */
+    int active;      /* 1 awake, 0 asleep */
+} demo_body_state;
+
+typedef struct demo_metric {
+    char name[DEMO_NAME_LEN];
+    double value;
+} demo_metric;
+
+typedef struct demo_result {
+    char scene[DEMO_NAME_LEN];
+    plSolver solver;
+    rf_model model;          /* the cone solver's model (set for stock too) */
+    int steps;               /* steps run */
+    double dt;               /* step, s */
+    int nbodies;             /* dynamic bodies, in creation order */
+    demo_body_state *bodies; /* malloc'ed; demo_result_free */
+    int nmetrics;
+    demo_metric metrics[DEMO_MAX_METRICS];
+    char error[DEMO_ERROR_LEN]; /* "" unless the run failed */
+} demo_result;
+
+/* Releases r->bodies (r itself is the caller's); safe on a zeroed or
+ * failed result. */
+void demo_result_free(demo_result *r);
+/* The metric's value; NaN when the result has no such metric. */
+double demo_get_metric(const demo_result *r, const char *name);
+/* The body of that name, or NULL. */
+const demo_body_state *demo_result_body(const demo_result *r, const char *name);
+/* |v|, |omega| of a final state. */
+double demo_speed(const demo_body_state *b);
+double demo_spin(const demo_body_state *b);
+
+/* ---- scenes ---- */
+
+typedef struct demo_param {
+    const char *key;
+    double def;
+    const char *help;
+} demo_param;
+
+struct demo_scene {
+    const char *name;        /* "hello_world": JSON "scene" */
+    const char *description; /* one line, names the converted Bullet file */
+    int default_steps;
+    int quick_steps;
+    const demo_param *params; /* --set keys with defaults; may be NULL */
+    int nparams;
+    /* Builds, runs and releases the scene.  opts is already checked by
+     * demo_run (solver, steps, dt, parameter keys).  0 on success. */
+    int (*run)(const demo_scene *scene, const demo_opts *opts,
+               demo_result *out);
+};
+
+extern const demo_scene demo_hello_world;
+extern const demo_scene demo_basic_demo;
+extern const demo_scene demo_rolling_friction_demo;
+extern const demo_scene demo_inclined_plane;
+
+/* Checks opts (NULL = defaults) against the scene, zeroes *out, runs the
+ * scene.  0 on success; -1 with out->error set (out->bodies is then
+ * NULL). */
+int demo_run(const demo_scene *scene, const demo_opts *opts, demo_result *out);
+/* The value of a scene parameter: from opts->set, else its default; NaN
+ * for a key the scene does not declare. */
+double demo_param_value(const demo_scene *scene, const demo_opts *opts,
+                        const char *key);
+/* Steps the run will take (opts->steps, else quick or default). */
+int demo_steps(const demo_scene *scene, const demo_opts *opts);
+const char *demo_solver_name(plSolver s);
+
+/* Prints one line per body (unless quiet) and, last, a one-line JSON
+ * object: scene, solver, model (cone only), steps, dt and every metric
+ * (non-finite values as null). */
+void demo_print(FILE *f, const demo_result *r, int quiet);
+
+/* The executables' main: parses
+ *   --solver stock|cone  --model associated|desaxce  --steps N
+ *   --dt SECONDS  --quick  --quiet
+ *   --set key=value (repeatable)  --help
+ * runs the scene and prints its result.  Exit status: 0 success, 1 the
+ * run failed (message on stderr), 2 a bad argument (message and usage on
+ * stderr). */
+int demo_main(int argc, char **argv, const demo_scene *scene);
+
+/* ---- building blocks for scene files and step callbacks ---- */
+
+/* The live scene.  Bodies are kept in creation order; the dynamic ones
+ * are the result's bodies. */
+struct demo_world {
+    plPhysicsSdkHandle sdk;
+    plDynamicsWorldHandle world;
+    plSolver solver;
+    rf_model model;
+    double dt;
+    int step; /* steps done */
+    int nshapes;
+    plCollisionShapeHandle shapes[DEMO_MAX_SHAPES];
+    int nbodies, cap;
+    plRigidBodyHandle *bodies;
+    char (*names)[DEMO_NAME_LEN];
+    int *dynamic;
+    /* cone solver statistics over the run */
+    long long solver_iterations;
+    int max_contacts;
+    double max_residual;
+    int unconverged_steps;
+    demo_result *result; /* where failures are written */
+};
+
+/* Creates the SDK and world, sets gravity and the solver.  On failure the
+ * world is released and -1 returned with the error in out->error. */
+int demo_world_init(demo_world *w, const demo_opts *opts, demo_result *out,
+                    double gx, double gy, double gz);
+/* Records a failure: out->error = the formatted message (only the first
+ * failure is kept).  Returns -1. */
+int demo_world_fail(demo_world *w, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Checks a pl* status: PL_OK -> 0, else a failure naming the call and
+ * plGetLastError(). */
+int demo_pl(demo_world *w, plStatus st, const char *call);
+#define DEMO_PL(w, call) demo_pl((w), (call), #call)
+/* Keeps a new shape (released with the world); a NULL shape is a failure
+ * naming what and plGetLastError().  0 on success. */
+int demo_world_shape(demo_world *w, plCollisionShapeHandle shape,
+                     const char *what, plCollisionShapeHandle *out);
+/* Creates a body of that mass (0 = static) and shape at pos with
+ * orientation orn (x, y, z, w; NULL = identity), adds it to the world and
+ * returns its index (>= 0) in *index (may be NULL) and handle in *out
+ * (may be NULL).  0 on success. */
+int demo_world_body(demo_world *w, const char *name, double mass,
+                    plCollisionShapeHandle shape, const double pos[3],
+                    const double orn[4], plRigidBodyHandle *out, int *index);
+/* One fixed step (plStepSimulationFixed(world, dt, 10, dt): exactly one
+ * substep, as Bullet's stepSimulation(1/60, 10) at 60 Hz), then the
+ * solver statistics and the step callback.  0 on success. */
+int demo_world_step(demo_world *w, const demo_opts *opts);
+/* Current state of body index i. */
+int demo_world_state(demo_world *w, int i, demo_body_state *s);
+/* Index of the body of that name, or -1. */
+int demo_world_find(const demo_world *w, const char *name);
+/* Fills out's scene fields, the dynamic bodies' states and the solver
+ * metrics.  0 on success. */
+int demo_world_finish(demo_world *w, const demo_scene *scene, demo_result *out);
+/* Releases bodies, shapes, world and SDK; a failing delete is recorded
+ * (as a failure) and the others are still released.  Returns 0 or -1. */
+int demo_world_free(demo_world *w);
+/* Adds a named metric to out; -1 (failure recorded) when full. */
+int demo_world_metric(demo_world *w, const char *name, double value);
+
+/* Small vector helpers. */
+double demo_dot3(const double a[3], const double b[3]);
+double demo_norm3(const double a[3]);
+/* v rotated by the unit quaternion q (x, y, z, w). */
+void demo_rotate(const double q[4], const double v[3], double out[3]);
+/* Quaternion of a rotation by angle (rad) about the unit axis. */
+void demo_axis_angle(const double axis[3], double angle, double q[4]);
+
+#endif /* ROLLFRIC_DEMO_H */

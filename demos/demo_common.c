@@ -1,0 +1,709 @@
+/*
+ * The scene interface of demo.h: options, results, the live world over
+ * pl* calls, printing and the executables' main.
+ */
+#include "demo.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- options ---- */
+
+void demo_opts_default(demo_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->solver = PL_SOLVER_CONE;
+}
+
+int demo_opts_set(demo_opts *o, const char *key, double value)
+{
+    if (strlen(key) >= DEMO_NAME_LEN) {
+        return -1;
+    }
+    for (int i = 0; i < o->nset; ++i) {
+        if (strcmp(o->set[i].key, key) == 0) {
+            o->set[i].value = value;
+            return 0;
+        }
+    }
+    if (o->nset >= DEMO_MAX_SETS) {
+        return -1;
+    }
+    strcpy(o->set[o->nset].key, key);
+    o->set[o->nset].value = value;
+    o->nset++;
+    return 0;
+}
+
+double demo_param_value(const demo_scene *scene, const demo_opts *opts,
+                        const char *key)
+{
+    for (int i = 0; i < scene->nparams; ++i) {
+        if (strcmp(scene->params[i].key, key) != 0) {
+            continue;
+        }
+        if (opts != NULL) {
+            for (int j = 0; j < opts->nset; ++j) {
+                if (strcmp(opts->set[j].key, key) == 0) {
+                    return opts->set[j].value;
+                }
+            }
+        }
+        return scene->params[i].def;
+    }
+    return NAN;
+}
+
+int demo_steps(const demo_scene *scene, const demo_opts *opts)
+{
+    if (opts != NULL && opts->steps > 0) {
+        return opts->steps;
+    }
+    return opts != NULL && opts->quick ? scene->quick_steps
+                                       : scene->default_steps;
+}
+
+const char *demo_solver_name(plSolver s)
+{
+    return s == PL_SOLVER_STOCK ? "stock" : s == PL_SOLVER_CONE ? "cone" : "?";
+}
+
+/* ---- results ---- */
+
+void demo_result_free(demo_result *r)
+{
+    if (r != NULL) {
+        free(r->bodies);
+        r->bodies = NULL;
+        r->nbodies = 0;
+    }
+}
+
+double demo_get_metric(const demo_result *r, const char *name)
+{
+    for (int i = 0; i < r->nmetrics; ++i) {
+        if (strcmp(r->metrics[i].name, name) == 0) {
+            return r->metrics[i].value;
+        }
+    }
+    return NAN;
+}
+
+const demo_body_state *demo_result_body(const demo_result *r, const char *name)
+{
+    for (int i = 0; i < r->nbodies; ++i) {
+        if (strcmp(r->bodies[i].name, name) == 0) {
+            return &r->bodies[i];
+        }
+    }
+    return NULL;
+}
+
+double demo_speed(const demo_body_state *b)
+{
+    return demo_norm3(b->vel);
+}
+
+double demo_spin(const demo_body_state *b)
+{
+    return demo_norm3(b->omega);
+}
+
+/* ---- running ---- */
+
+static int run_fail(demo_result *out, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static int run_fail(demo_result *out, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out->error, sizeof out->error, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int demo_run(const demo_scene *scene, const demo_opts *opts, demo_result *out)
+{
+    demo_opts defaults;
+    if (out == NULL) {
+        return -1;
+    }
+    memset(out, 0, sizeof *out);
+    if (scene == NULL) {
+        return run_fail(out, "demo_run: scene is NULL");
+    }
+    snprintf(out->scene, sizeof out->scene, "%s", scene->name);
+    if (opts == NULL) {
+        demo_opts_default(&defaults);
+        opts = &defaults;
+    }
+    if (opts->solver != PL_SOLVER_STOCK && opts->solver != PL_SOLVER_CONE) {
+        return run_fail(out, "%s: solver %d is neither stock nor cone",
+                        scene->name, (int)opts->solver);
+    }
+    if (opts->steps < 0) {
+        return run_fail(out, "%s: steps = %d must be >= 1 (0: default)",
+                        scene->name, opts->steps);
+    }
+    if (!(opts->dt >= 0) || !isfinite(opts->dt)) {
+        return run_fail(out, "%s: dt = %g must be > 0 (0: 1/60)", scene->name,
+                        opts->dt);
+    }
+    if (opts->nset < 0 || opts->nset > DEMO_MAX_SETS) {
+        return run_fail(out, "%s: nset = %d out of range", scene->name,
+                        opts->nset);
+    }
+    for (int j = 0; j < opts->nset; ++j) {
+        if (isnan(demo_param_value(scene, NULL, opts->set[j].key))) {
+            char known[256] = "";
+            size_t len = 0;
+            for (int i = 0; i < scene->nparams && len < sizeof known; ++i) {
+                int n = snprintf(known + len, sizeof known - len, "%s%s",
+                                 i ? ", " : "", scene->params[i].key);
+                len += n > 0 ? (size_t)n : 0;
+            }
+            return run_fail(out, "%s: unknown parameter \"%s\" (known: %s)",
+                            scene->name, opts->set[j].key,
+                            scene->nparams ? known : "none");
+        }
+        if (!isfinite(opts->set[j].value)) {
+            return run_fail(out, "%s: parameter %s is not finite", scene->name,
+                            opts->set[j].key);
+        }
+    }
+    if (scene->run(scene, opts, out) != 0) {
+        demo_result_free(out);
+        if (out->error[0] == '\0') {
+            run_fail(out, "%s: failed", scene->name);
+        }
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- the live world ---- */
+
+int demo_world_fail(demo_world *w, const char *fmt, ...)
+{
+    if (w->result != NULL && w->result->error[0] == '\0') {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(w->result->error, sizeof w->result->error, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+int demo_pl(demo_world *w, plStatus st, const char *call)
+{
+    if (st == PL_OK) {
+        return 0;
+    }
+    return demo_world_fail(w, "%s failed (status %d): %s", call, (int)st,
+                           plGetLastError());
+}
+
+int demo_world_init(demo_world *w, const demo_opts *opts, demo_result *out,
+                    double gx, double gy, double gz)
+{
+    memset(w, 0, sizeof *w);
+    w->result = out;
+    w->solver = opts->solver;
+    w->model = opts->config != NULL ? opts->config->model : RF_MODEL_ASSOCIATED;
+    w->dt = opts->dt > 0 ? opts->dt : 1.0 / 60;
+    w->sdk = plNewBulletSdk();
+    if (w->sdk == NULL) {
+        return demo_world_fail(w, "plNewBulletSdk failed: %s",
+                               plGetLastError());
+    }
+    w->world = plCreateDynamicsWorld(w->sdk);
+    if (w->world == NULL) {
+        demo_world_fail(w, "plCreateDynamicsWorld failed: %s",
+                        plGetLastError());
+        demo_world_free(w);
+        return -1;
+    }
+    const plVector3 g = {(plReal)gx, (plReal)gy, (plReal)gz};
+    if (DEMO_PL(w, plSetGravity(w->world, g)) != 0 ||
+        DEMO_PL(w, plSetContactSolver(w->world, opts->solver)) != 0 ||
+        (opts->config != NULL &&
+         DEMO_PL(w, plSetSolverConfig(w->world, opts->config)) != 0)) {
+        demo_world_free(w);
+        return -1;
+    }
+    return 0;
+}
+
+int demo_world_shape(demo_world *w, plCollisionShapeHandle shape,
+                     const char *what, plCollisionShapeHandle *out)
+{
+    if (shape == NULL) {
+        return demo_world_fail(w, "%s failed: %s", what, plGetLastError());
+    }
+    if (w->nshapes >= DEMO_MAX_SHAPES) {
+        plDeleteShape(shape); /* fresh and unused: cannot fail */
+        return demo_world_fail(w, "%s: more than %d shapes", what,
+                               DEMO_MAX_SHAPES);
+    }
+    w->shapes[w->nshapes++] = shape;
+    if (out != NULL) {
+        *out = shape;
+    }
+    return 0;
+}
+
+static int grow_bodies(demo_world *w)
+{
+    if (w->nbodies < w->cap) {
+        return 0;
+    }
+    int cap = w->cap ? 2 * w->cap : 16;
+    plRigidBodyHandle *b = realloc(w->bodies, (size_t)cap * sizeof *b);
+    if (b == NULL) {
+        return demo_world_fail(w, "out of memory");
+    }
+    w->bodies = b;
+    char(*n)[DEMO_NAME_LEN] = realloc(w->names, (size_t)cap * sizeof *n);
+    if (n == NULL) {
+        return demo_world_fail(w, "out of memory");
+    }
+    w->names = n;
+    int *d = realloc(w->dynamic, (size_t)cap * sizeof *d);
+    if (d == NULL) {
+        return demo_world_fail(w, "out of memory");
+    }
+    w->dynamic = d;
+    w->cap = cap;
+    return 0;
+}
+
+int demo_world_body(demo_world *w, const char *name, double mass,
+                    plCollisionShapeHandle shape, const double pos[3],
+                    const double orn[4], plRigidBodyHandle *out, int *index)
+{
+    if (strlen(name) >= DEMO_NAME_LEN) {
+        return demo_world_fail(w, "body name \"%s\" too long", name);
+    }
+    if (grow_bodies(w) != 0) {
+        return -1;
+    }
+    plRigidBodyHandle b = plCreateRigidBody(NULL, (plReal)mass, shape);
+    if (b == NULL) {
+        return demo_world_fail(w, "plCreateRigidBody(%s) failed: %s", name,
+                               plGetLastError());
+    }
+    const int i = w->nbodies++;
+    w->bodies[i] = b;
+    w->dynamic[i] = mass > 0;
+    strcpy(w->names[i], name);
+    const plVector3 p = {(plReal)pos[0], (plReal)pos[1], (plReal)pos[2]};
+    if (DEMO_PL(w, plSetPosition(b, p)) != 0) {
+        return -1;
+    }
+    if (orn != NULL) {
+        const plQuaternion q = {(plReal)orn[0], (plReal)orn[1], (plReal)orn[2],
+                                (plReal)orn[3]};
+        if (DEMO_PL(w, plSetOrientation(b, q)) != 0) {
+            return -1;
+        }
+    }
+    if (DEMO_PL(w, plAddRigidBody(w->world, b)) != 0) {
+        return -1;
+    }
+    if (out != NULL) {
+        *out = b;
+    }
+    if (index != NULL) {
+        *index = i;
+    }
+    return 0;
+}
+
+int demo_world_step(demo_world *w, const demo_opts *opts)
+{
+    const plReal h = (plReal)w->dt;
+    if (DEMO_PL(w, plStepSimulationFixed(w->world, h, 10, h)) != 0) {
+        return -1;
+    }
+    w->step++;
+    if (w->solver == PL_SOLVER_CONE) {
+        rf_stats st;
+        if (DEMO_PL(w, plGetSolverStats(w->world, &st)) != 0) {
+            return -1;
+        }
+        if (st.contacts > 0 || st.rows > 0) {
+            w->solver_iterations += st.iterations;
+            if (st.contacts > w->max_contacts) {
+                w->max_contacts = st.contacts;
+            }
+            if (st.residual > w->max_residual) {
+                w->max_residual = st.residual;
+            }
+            w->unconverged_steps += !st.converged;
+        }
+    }
+    if (opts != NULL && opts->on_step != NULL &&
+        opts->on_step(w, w->step, opts->user) != 0) {
+        return demo_world_fail(w, "stopped by the step callback at step %d",
+                               w->step);
+    }
+    return 0;
+}
+
+int demo_world_state(demo_world *w, int i, demo_body_state *s)
+{
+    if (i < 0 || i >= w->nbodies) {
+        return demo_world_fail(w, "demo_world_state: no body %d", i);
+    }
+    plRigidBodyHandle b = w->bodies[i];
+    plVector3 p, v, om;
+    plQuaternion q;
+    if (DEMO_PL(w, plGetPosition(b, p)) != 0 ||
+        DEMO_PL(w, plGetOrientation(b, q)) != 0 ||
+        DEMO_PL(w, plGetLinearVelocity(b, v)) != 0 ||
+        DEMO_PL(w, plGetAngularVelocity(b, om)) != 0) {
+        return -1;
+    }
+    memset(s, 0, sizeof *s);
+    strcpy(s->name, w->names[i]);
+    for (int k = 0; k < 3; ++k) {
+        s->pos[k] = p[k];
+        s->vel[k] = v[k];
+        s->omega[k] = om[k];
+    }
+    for (int k = 0; k < 4; ++k) {
+        s->orn[k] = q[k];
+    }
+    s->active = plIsActive(b) == 1;
+    return 0;
+}
+
+int demo_world_find(const demo_world *w, const char *name)
+{
+    for (int i = 0; i < w->nbodies; ++i) {
+        if (strcmp(w->names[i], name) == 0) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+int demo_world_metric(demo_world *w, const char *name, double value)
+{
+    demo_result *r = w->result;
+    if (r->nmetrics >= DEMO_MAX_METRICS || strlen(name) >= DEMO_NAME_LEN) {
+        return demo_world_fail(w, "metric %s: no room (at most %d)", name,
+                               DEMO_MAX_METRICS);
+    }
+    strcpy(r->metrics[r->nmetrics].name, name);
+    r->metrics[r->nmetrics].value = value;
+    r->nmetrics++;
+    return 0;
+}
+
+int demo_world_finish(demo_world *w, const demo_scene *scene, demo_result *out)
+{
+    snprintf(out->scene, sizeof out->scene, "%s", scene->name);
+    out->solver = w->solver;
+    out->model = w->model;
+    out->steps = w->step;
+    out->dt = w->dt;
+    int n = 0;
+    for (int i = 0; i < w->nbodies; ++i) {
+        n += w->dynamic[i];
+    }
+    free(out->bodies);
+    out->bodies = n ? calloc((size_t)n, sizeof *out->bodies) : NULL;
+    out->nbodies = 0;
+    if (n && out->bodies == NULL) {
+        return demo_world_fail(w, "out of memory");
+    }
+    for (int i = 0; i < w->nbodies; ++i) {
+        if (w->dynamic[i] &&
+            demo_world_state(w, i, &out->bodies[out->nbodies++]) != 0) {
+            return -1;
+        }
+    }
+    if (w->solver == PL_SOLVER_CONE) {
+        if (demo_world_metric(w, "solver_iterations",
+                              (double)w->solver_iterations) != 0 ||
+            demo_world_metric(w, "solver_max_contacts", w->max_contacts) != 0 ||
+            demo_world_metric(w, "solver_max_residual", w->max_residual) != 0 ||
+            demo_world_metric(w, "solver_unconverged_steps",
+                              w->unconverged_steps) != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int demo_world_free(demo_world *w)
+{
+    int rc = 0;
+    /* bodies first (each leaves its world), then the shapes they used,
+       then the world and the SDK */
+    for (int i = w->nbodies - 1; i >= 0; --i) {
+        rc |= DEMO_PL(w, plDeleteRigidBody(w->bodies[i]));
+    }
+    for (int i = w->nshapes - 1; i >= 0; --i) {
+        rc |= DEMO_PL(w, plDeleteShape(w->shapes[i]));
+    }
+    if (w->world != NULL) {
+        rc |= DEMO_PL(w, plDeleteDynamicsWorld(w->world));
+    }
+    if (w->sdk != NULL) {
+        rc |= DEMO_PL(w, plDeletePhysicsSdk(w->sdk));
+    }
+    free(w->bodies);
+    free(w->names);
+    free(w->dynamic);
+    w->bodies = NULL;
+    w->names = NULL;
+    w->dynamic = NULL;
+    w->nbodies = w->cap = w->nshapes = 0;
+    w->world = NULL;
+    w->sdk = NULL;
+    return rc ? -1 : 0;
+}
+
+/* ---- vectors ---- */
+
+double demo_dot3(const double a[3], const double b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+double demo_norm3(const double a[3])
+{
+    return sqrt(demo_dot3(a, a));
+}
+
+void demo_rotate(const double q[4], const double v[3], double out[3])
+{
+    /* v + 2 w (u x v) + 2 u x (u x v), u = q.xyz, w = q.w */
+    const double u[3] = {q[0], q[1], q[2]}, s = q[3];
+    const double t[3] = {2 * (u[1] * v[2] - u[2] * v[1]),
+                         2 * (u[2] * v[0] - u[0] * v[2]),
+                         2 * (u[0] * v[1] - u[1] * v[0])};
+    out[0] = v[0] + s * t[0] + (u[1] * t[2] - u[2] * t[1]);
+    out[1] = v[1] + s * t[1] + (u[2] * t[0] - u[0] * t[2]);
+    out[2] = v[2] + s * t[2] + (u[0] * t[1] - u[1] * t[0]);
+}
+
+void demo_axis_angle(const double axis[3], double angle, double q[4])
+{
+    const double s = sin(0.5 * angle);
+    q[0] = axis[0] * s;
+    q[1] = axis[1] * s;
+    q[2] = axis[2] * s;
+    q[3] = cos(0.5 * angle);
+}
+
+/* ---- printing and main ---- */
+
+static void print_number(FILE *f, double x)
+{
+    if (isfinite(x)) {
+        fprintf(f, "%.9g", x);
+    } else {
+        fputs("null", f);
+    }
+}
+
+void demo_print(FILE *f, const demo_result *r, int quiet)
+{
+    if (!quiet) {
+        for (int i = 0; i < r->nbodies; ++i) {
+            const demo_body_state *b = &r->bodies[i];
+            fprintf(f,
+                    "%-20s pos %10.6f %10.6f %10.6f  orn %9.6f %9.6f %9.6f "
+                    "%9.6f  vel %10.3e %10.3e %10.3e  omega %10.3e %10.3e "
+                    "%10.3e  %s\n",
+                    b->name, b->pos[0], b->pos[1], b->pos[2], b->orn[0],
+                    b->orn[1], b->orn[2], b->orn[3], b->vel[0], b->vel[1],
+                    b->vel[2], b->omega[0], b->omega[1], b->omega[2],
+                    b->active ? "active" : "asleep");
+        }
+    }
+    fprintf(f, "{\"scene\":\"%s\",\"solver\":\"%s\",", r->scene,
+            demo_solver_name(r->solver));
+    if (r->solver == PL_SOLVER_CONE) {
+        fprintf(f, "\"model\":\"%s\",",
+                r->model == RF_MODEL_DESAXCE ? "desaxce" : "associated");
+    }
+    fprintf(f, "\"steps\":%d,\"dt\":", r->steps);
+    print_number(f, r->dt);
+    for (int i = 0; i < r->nmetrics; ++i) {
+        fprintf(f, ",\"%s\":", r->metrics[i].name);
+        print_number(f, r->metrics[i].value);
+    }
+    fputs("}\n", f);
+}
+
+static void usage(FILE *f, const char *prog, const demo_scene *scene)
+{
+    fprintf(f,
+            "usage: %s [--solver stock|cone] [--model associated|desaxce] "
+            "[--steps N] [--dt SECONDS] [--quick] [--quiet] "
+            "[--set KEY=VALUE]... [--help]\n"
+            "%s\n"
+            "  --solver stock|cone  contact solver (default cone)\n"
+            "  --model M            the cone solver's model: associated "
+            "(default) or desaxce\n"
+            "  --steps N            steps to run (default %d, --quick %d)\n"
+            "  --dt SECONDS         fixed step (default 1/60)\n"
+            "  --quick              the short run\n"
+            "  --quiet              only the JSON line\n"
+            "  --set KEY=VALUE      scene parameter:%s\n",
+            prog, scene->description, scene->default_steps, scene->quick_steps,
+            scene->nparams ? "" : " none");
+    for (int i = 0; i < scene->nparams; ++i) {
+        fprintf(f, "      %-18s %s (default %g)\n", scene->params[i].key,
+                scene->params[i].help, scene->params[i].def);
+    }
+    fputs("Prints one line per body, then a one-line JSON object of the "
+          "metrics.\nExit status: 0 ok, 1 the run failed, 2 bad argument.\n",
+          f);
+}
+
+static int bad_arg(const char *prog, const demo_scene *scene, const char *fmt,
+                   const char *arg)
+{
+    fprintf(stderr, "%s: ", prog);
+    fprintf(stderr, fmt, arg);
+    fputc('\n', stderr);
+    usage(stderr, prog, scene);
+    return 2;
+}
+
+static int parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(s, &end);
+    if (end == s || *end != '\0' || errno != 0 || !isfinite(x)) {
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+int demo_main(int argc, char **argv, const demo_scene *scene)
+{
+    const char *prog = argc > 0 && argv[0] != NULL ? argv[0] : scene->name;
+    demo_opts o;
+    rf_config cfg;
+    demo_opts_default(&o);
+    rf_config_default(&cfg);
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout, prog, scene);
+            return 0;
+        } else if (strcmp(a, "--quiet") == 0) {
+            o.quiet = 1;
+        } else if (strcmp(a, "--quick") == 0) {
+            o.quick = 1;
+        } else if (strcmp(a, "--solver") == 0) {
+            if (val == NULL) {
+                return bad_arg(prog, scene, "%s needs stock or cone", a);
+            }
+            if (strcmp(val, "stock") == 0) {
+                o.solver = PL_SOLVER_STOCK;
+            } else if (strcmp(val, "cone") == 0) {
+                o.solver = PL_SOLVER_CONE;
+            } else {
+                return bad_arg(prog, scene,
+                               "--solver: \"%s\" is neither stock nor cone",
+                               val);
+            }
+            ++i;
+        } else if (strcmp(a, "--model") == 0) {
+            if (val == NULL) {
+                return bad_arg(prog, scene, "%s needs associated or desaxce",
+                               a);
+            }
+            if (strcmp(val, "associated") == 0) {
+                cfg.model = RF_MODEL_ASSOCIATED;
+            } else if (strcmp(val, "desaxce") == 0) {
+                cfg.model = RF_MODEL_DESAXCE;
+            } else {
+                return bad_arg(prog, scene,
+                               "--model: \"%s\" is neither associated nor "
+                               "desaxce",
+                               val);
+            }
+            o.config = &cfg;
+            ++i;
+        } else if (strcmp(a, "--steps") == 0) {
+            char *end;
+            long n;
+            if (val == NULL) {
+                return bad_arg(prog, scene, "%s needs a number", a);
+            }
+            errno = 0;
+            n = strtol(val, &end, 10);
+            if (end == val || *end != '\0' || errno != 0 || n < 1 ||
+                n > 100000000L) {
+                return bad_arg(prog, scene,
+                               "--steps: \"%s\" is not a whole number in "
+                               "[1, 1e8]",
+                               val);
+            }
+            o.steps = (int)n;
+            ++i;
+        } else if (strcmp(a, "--dt") == 0) {
+            if (val == NULL) {
+                return bad_arg(prog, scene, "%s needs a number of seconds", a);
+            }
+            if (parse_double(val, &o.dt) != 0 || !(o.dt > 0)) {
+                return bad_arg(prog, scene, "--dt: \"%s\" is not a number > 0",
+                               val);
+            }
+            ++i;
+        } else if (strcmp(a, "--set") == 0) {
+            if (val == NULL) {
+                return bad_arg(prog, scene, "%s needs KEY=VALUE", a);
+            }
+            const char *eq = strchr(val, '=');
+            char key[DEMO_NAME_LEN];
+            double x;
+            if (eq == NULL || eq == val || (size_t)(eq - val) >= sizeof key) {
+                return bad_arg(prog, scene, "--set: \"%s\" is not KEY=VALUE",
+                               val);
+            }
+            memcpy(key, val, (size_t)(eq - val));
+            key[eq - val] = '\0';
+            if (isnan(demo_param_value(scene, NULL, key))) {
+                return bad_arg(prog, scene,
+                               "--set: unknown parameter in \"%s\"", val);
+            }
+            if (parse_double(eq + 1, &x) != 0) {
+                return bad_arg(prog, scene,
+                               "--set: the value in \"%s\" is not a number",
+                               val);
+            }
+            if (demo_opts_set(&o, key, x) != 0) {
+                return bad_arg(prog, scene, "--set: too many (at %s)", val);
+            }
+            ++i;
+        } else {
+            return bad_arg(prog, scene, "unknown argument \"%s\"", a);
+        }
+    }
+    demo_result r;
+    if (demo_run(scene, &o, &r) != 0) {
+        fprintf(stderr, "%s: %s\n", prog, r.error);
+        return 1;
+    }
+    demo_print(stdout, &r, o.quiet);
+    demo_result_free(&r);
+    return 0;
+}
