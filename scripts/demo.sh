@@ -4,7 +4,8 @@
 #   rfsolve on every example problem in tests/data (De Saxce model, with
 #   Gauss-Seidel and with APGD), the solver benchmark in quick mode, a
 #   plain Bullet program without and with the LD_PRELOAD drop-in (stock vs
-#   cone), and the Bullet pile benchmark (stock vs cone) in quick mode.
+#   cone), the converted Bullet demos in C (stock vs cone, quick runs),
+#   and the Bullet pile benchmark (stock vs cone) in quick mode.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -33,6 +34,15 @@ echo -n "stock Bullet:          "
 build/release/plain_bullet_app
 echo -n "LD_PRELOAD rollfric:   "
 LD_PRELOAD="$root/build/release/librollfric_preload.so" build/release/plain_bullet_app
+
+echo "== the converted Bullet demos (C over the pl* API; demos/README.md),"
+echo "   stock vs cone; the last line of each run is its JSON metrics"
+for demo in hello_world basic_demo rolling_friction_demo inclined_plane; do
+    for solver in stock cone; do
+        echo "-- $demo --solver $solver --quick"
+        build/release/demos/$demo --solver "$solver" --quick --quiet
+    done
+done
 
 json=bench/results/rfbench-bullet-quick.json
 echo "== rfbench_bullet --quick (settled sphere pile, stock vs cone, 10 iterations)"

@@ -1131,7 +1131,7 @@ int plIsActive(plRigidBodyHandle body)
 {
     plStatus st;
     Body *b = lookup<Body>(body, K_BODY, "plIsActive", "body", &st);
-    return b != nullptr && b->rb->isActive();
+    return b == nullptr ? -1 : (b->rb->isActive() ? 1 : 0);
 }
 
 // ---- constraints

@@ -234,7 +234,8 @@ RF_API plStatus plSetDamping(plRigidBodyHandle body, plReal linear,
                              plReal angular);
 /* 1: the body may fall asleep (Bullet's default); 0: never. */
 RF_API plStatus plSetSleeping(plRigidBodyHandle body, int allowed);
-/* 1 when the body is awake. */
+/* 1 when the body is awake, 0 when it sleeps, -1 for a NULL or stale
+ * handle (plGetLastError says which). */
 RF_API int plIsActive(plRigidBodyHandle body);
 
 /* ---- constraints ---- */

@@ -183,6 +183,9 @@ static int test_bad_input(void)
     ENSURE(error_says("used by 1"));
     ENSURE(plSetScaling(s.ball, ok3) == PL_ERR_STATE);
     ENSURE(plGetPosition(s.body, NULL) == PL_ERR_NULL);
+    ENSURE(plIsActive(NULL) == -1); /* not "asleep" */
+    ENSURE(plIsActive((plRigidBodyHandle)s.world) == -1);
+    ENSURE(error_says("world handle"));
 
     ENSURE(plGetPosition(s.body, p1) == PL_OK);
     ENSURE(plGetLinearVelocity(s.body, v1) == PL_OK);
@@ -301,7 +304,7 @@ static int test_groups(void)
         plVector3 v;
         ENSURE(plGetLinearVelocity(bodies[k], v) == PL_OK);
         ENSURE_SMALL(v[1] - k, 1e-5);
-        ENSURE(plIsActive(bodies[k]));
+        ENSURE(plIsActive(bodies[k]) == 1);
     }
     ENSURE(plSetDamping(bodies[0], 0.5f, 0.5f) == PL_OK);
     ENSURE(plRemoveRigidBody(world, bodies[0]) == PL_OK);
