@@ -330,9 +330,9 @@ static inline rf__cone rf__scaled_cone(const rf_problem *p, const double *scale,
 {
     const double *s = scale + 4 * i;
     rf__cone c = rf__contact_cone(p, i);
-    c.mu *= s[0] / s[1];
-    c.sigma *= s[0] / s[2];
-    c.rho *= s[0] / s[3];
+    c.mu = c.mu * s[0] / s[1]; /* (c s0) / s1: same rounding as before */
+    c.sigma = c.sigma * s[0] / s[2];
+    c.rho = c.rho * s[0] / s[3];
     return c;
 }
 /* out = S x (dir > 0) or S^-1 x (dir < 0), per item; out may be x. */
