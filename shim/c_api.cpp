@@ -224,35 +224,37 @@ plStatus check_sizes(const char *fn, plReal a, const char *na, plReal b,
     return PL_OK;
 }
 
-void remove_from_world(Body *b)
+// Take a body or constraint out of its world, if any: out of Bullet
+// (remove_from_bullet) and out of the world's handle list; it stays valid.
+template <class T, class Remove>
+void leave_world(T *obj, std::vector<void *> World::*list,
+                 Remove remove_from_bullet)
 {
-    if (b->world_handle == nullptr) {
+    if (obj->world_handle == nullptr) {
         return;
     }
     plStatus st;
-    World *w = lookup<World>(b->world_handle, K_WORLD, "", "", &st);
+    World *w = lookup<World>(obj->world_handle, K_WORLD, "", "", &st);
     if (w != nullptr) {
-        w->world.removeRigidBody(b->rb.get());
-        auto &v = w->bodies;
-        v.erase(std::find(v.begin(), v.end(), b->handle));
+        remove_from_bullet(w->world);
+        auto &v = w->*list;
+        v.erase(std::find(v.begin(), v.end(), obj->handle));
     }
-    b->world_handle = nullptr;
+    obj->world_handle = nullptr;
 }
 
-// Take a constraint out of its world (it stays valid).
+void remove_from_world(Body *b)
+{
+    leave_world(b, &World::bodies, [b](btDiscreteDynamicsWorld &dw) {
+        dw.removeRigidBody(b->rb.get());
+    });
+}
+
 void remove_constraint_from_world(Constraint *c)
 {
-    if (c->world_handle == nullptr) {
-        return;
-    }
-    plStatus st;
-    World *w = lookup<World>(c->world_handle, K_WORLD, "", "", &st);
-    if (w != nullptr) {
-        w->world.removeConstraint(c->c.get());
-        auto &v = w->constraints;
-        v.erase(std::find(v.begin(), v.end(), c->handle));
-    }
-    c->world_handle = nullptr;
+    leave_world(c, &World::constraints, [c](btDiscreteDynamicsWorld &dw) {
+        dw.removeConstraint(c->c.get());
+    });
 }
 
 void delete_world(void *wh, World *w)
