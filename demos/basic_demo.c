@@ -86,12 +86,13 @@ static int basic_demo_run(const demo_scene *scene, const demo_opts *o,
 }
 
 const demo_scene demo_basic_demo = {
-    "basic_demo",
-    "Bullet 3.24 examples/BasicDemo/BasicExample.cpp: 5x5x5 boxes (half "
-    "extent 0.1) dropped from y = 2 onto a static box (top y = 0), g = 10",
-    300,
-    150,
-    NULL,
-    0,
-    basic_demo_run,
+    .name = "basic_demo",
+    .description =
+        "Bullet 3.24 examples/BasicDemo/BasicExample.cpp: 5x5x5 boxes (half "
+        "extent 0.1) dropped from y = 2 onto a static box (top y = 0), g = 10",
+    .default_steps = 300,
+    .quick_steps = 150,
+    .params = NULL,
+    .nparams = 0,
+    .run = basic_demo_run,
 };

@@ -36,6 +36,7 @@
 #define DEMO_MAX_METRICS 32
 #define DEMO_MAX_SHAPES 16
 #define DEMO_ERROR_LEN 640
+#define DEMO_MAX_COLUMNS 12
 #define DEMO_PI 3.14159265358979323846
 
 /* ---- options ---- */
@@ -56,6 +57,7 @@ typedef struct demo_set {
 
 typedef struct demo_opts {
     plSolver solver; /* default PL_SOLVER_CONE */
+    const char *csv; /* demo_main: write the series here (NULL: no) */
     /* the cone solver's settings (plSetSolverConfig); NULL = the world's
        defaults (rf_config_default: APGD, associated model) */
     const rf_config *config;
@@ -89,7 +91,18 @@ typedef struct demo_body_state {
 typedef struct demo_metric {
     char name[DEMO_NAME_LEN];
     double value;
+    double reference; /* the analytic / paper value, NaN when none */
 } demo_metric;
+
+/* A time series (or a sweep): named columns, one row per record, SI
+ * units.  A column named "<y>_ref" holds the reference (analytic) value of
+ * column "<y>". */
+typedef struct demo_series {
+    int ncols;
+    char cols[DEMO_MAX_COLUMNS][DEMO_NAME_LEN];
+    int nrows, cap;
+    double *data; /* (nrows x ncols) row-major; malloc'ed, demo_result_free */
+} demo_series;
 
 typedef struct demo_result {
     char scene[DEMO_NAME_LEN];
@@ -101,6 +114,7 @@ typedef struct demo_result {
     demo_body_state *bodies; /* malloc'ed; demo_result_free */
     int nmetrics;
     demo_metric metrics[DEMO_MAX_METRICS];
+    demo_series series;         /* what the scene recorded (may be empty) */
     char error[DEMO_ERROR_LEN]; /* "" unless the run failed */
 } demo_result;
 
@@ -109,6 +123,15 @@ typedef struct demo_result {
 void demo_result_free(demo_result *r);
 /* The metric's value; NaN when the result has no such metric. */
 double demo_get_metric(const demo_result *r, const char *name);
+/* The metric's reference value; NaN when none (or no such metric). */
+double demo_get_reference(const demo_result *r, const char *name);
+/* Index of a series column, or -1. */
+int demo_series_column(const demo_series *s, const char *name);
+/* Value at (row, column index); NaN out of range. */
+double demo_series_at(const demo_series *s, int row, int col);
+/* Writes the series as CSV (a header line of column names, then one line
+ * per row, %.9g, NaN as empty).  0, or -1 with errno set. */
+int demo_series_write_csv(const demo_series *s, const char *path);
 /* The body of that name, or NULL. */
 const demo_body_state *demo_result_body(const demo_result *r, const char *name);
 /* |v|, |omega| of a final state. */
@@ -123,9 +146,26 @@ typedef struct demo_param {
     const char *help;
 } demo_param;
 
+/* A metric a scene reports (rfdemo list --verbose, reports). */
+typedef struct demo_metric_info {
+    const char *name;
+    const char *help; /* what it is, unit, and the reference's source */
+} demo_metric_info;
+
+/* A plot of the scene's series for reports: columns y[] (up to 4, NULL
+ * after the last) against column x.  A "<y>_ref" column is drawn as the
+ * reference curve. */
+typedef struct demo_plot {
+    const char *name; /* file stem: <scene>-<name>.png */
+    const char *title;
+    const char *x, *xlabel, *ylabel;
+    const char *y[4];
+} demo_plot;
+
 struct demo_scene {
     const char *name;        /* "hello_world": JSON "scene" */
-    const char *description; /* one line, names the converted Bullet file */
+    const char *description; /* one line, names the source (Bullet file or
+                                seed section) */
     int default_steps;
     int quick_steps;
     const demo_param *params; /* --set keys with defaults; may be NULL */
@@ -134,12 +174,24 @@ struct demo_scene {
      * demo_run (solver, steps, dt, parameter keys).  0 on success. */
     int (*run)(const demo_scene *scene, const demo_opts *opts,
                demo_result *out);
+    /* for rfdemo and reports (all optional) */
+    const char *explanation; /* a paragraph: what to look at */
+    const demo_metric_info *metric_info;
+    int nmetric_info;
+    const demo_plot *plots;
+    int nplots;
 };
 
 extern const demo_scene demo_hello_world;
 extern const demo_scene demo_basic_demo;
 extern const demo_scene demo_rolling_friction_demo;
 extern const demo_scene demo_inclined_plane;
+
+/* Every scene (scenes.c), in listing order, and lookup by name (NULL when
+ * unknown). */
+extern const demo_scene *const demo_scenes[];
+extern const int demo_nscenes;
+const demo_scene *demo_find_scene(const char *name);
 
 /* Checks opts (NULL = defaults) against the scene, zeroes *out, runs the
  * scene.  0 on success; -1 with out->error set (out->bodies is then
@@ -234,6 +286,15 @@ int demo_world_finish(demo_world *w, const demo_scene *scene, demo_result *out);
 int demo_world_free(demo_world *w);
 /* Adds a named metric to out; -1 (failure recorded) when full. */
 int demo_world_metric(demo_world *w, const char *name, double value);
+/* The same with its reference (analytic / paper) value. */
+int demo_world_metric_ref(demo_world *w, const char *name, double value,
+                          double reference);
+/* Declares the series' columns (once, before the first row).  0, or -1
+ * (failure recorded) for too many or too long names. */
+int demo_world_series(demo_world *w, int ncols, const char *const names[]);
+/* Appends one row of ncols values.  0, or -1 (failure recorded) when out
+ * of memory or no columns were declared. */
+int demo_world_row(demo_world *w, const double *values);
 
 /* Small vector helpers. */
 double demo_dot3(const double a[3], const double b[3]);

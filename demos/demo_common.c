@@ -79,17 +79,75 @@ void demo_result_free(demo_result *r)
         free(r->bodies);
         r->bodies = NULL;
         r->nbodies = 0;
+        free(r->series.data);
+        memset(&r->series, 0, sizeof r->series);
     }
+}
+
+static const demo_metric *find_metric(const demo_result *r, const char *name)
+{
+    for (int i = 0; i < r->nmetrics; ++i) {
+        if (strcmp(r->metrics[i].name, name) == 0) {
+            return &r->metrics[i];
+        }
+    }
+    return NULL;
 }
 
 double demo_get_metric(const demo_result *r, const char *name)
 {
-    for (int i = 0; i < r->nmetrics; ++i) {
-        if (strcmp(r->metrics[i].name, name) == 0) {
-            return r->metrics[i].value;
+    const demo_metric *m = find_metric(r, name);
+    return m != NULL ? m->value : NAN;
+}
+
+double demo_get_reference(const demo_result *r, const char *name)
+{
+    const demo_metric *m = find_metric(r, name);
+    return m != NULL ? m->reference : NAN;
+}
+
+int demo_series_column(const demo_series *s, const char *name)
+{
+    for (int c = 0; c < s->ncols; ++c) {
+        if (strcmp(s->cols[c], name) == 0) {
+            return c;
         }
     }
-    return NAN;
+    return -1;
+}
+
+double demo_series_at(const demo_series *s, int row, int col)
+{
+    if (row < 0 || row >= s->nrows || col < 0 || col >= s->ncols) {
+        return NAN;
+    }
+    return s->data[(size_t)row * (size_t)s->ncols + (size_t)col];
+}
+
+int demo_series_write_csv(const demo_series *s, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (f == NULL) {
+        return -1;
+    }
+    for (int c = 0; c < s->ncols; ++c) {
+        fprintf(f, "%s%s", c ? "," : "", s->cols[c]);
+    }
+    fputc('\n', f);
+    for (int r = 0; r < s->nrows; ++r) {
+        for (int c = 0; c < s->ncols; ++c) {
+            const double x = demo_series_at(s, r, c);
+            if (c) {
+                fputc(',', f);
+            }
+            if (isfinite(x)) {
+                fprintf(f, "%.9g", x);
+            }
+        }
+        fputc('\n', f);
+    }
+    const int bad = ferror(f);
+    return (fclose(f) != 0 || bad) ? -1 : 0;
 }
 
 const demo_body_state *demo_result_body(const demo_result *r, const char *name)
@@ -394,7 +452,8 @@ int demo_world_find(const demo_world *w, const char *name)
     return -1;
 }
 
-int demo_world_metric(demo_world *w, const char *name, double value)
+int demo_world_metric_ref(demo_world *w, const char *name, double value,
+                          double reference)
 {
     demo_result *r = w->result;
     if (r->nmetrics >= DEMO_MAX_METRICS || strlen(name) >= DEMO_NAME_LEN) {
@@ -403,7 +462,54 @@ int demo_world_metric(demo_world *w, const char *name, double value)
     }
     strcpy(r->metrics[r->nmetrics].name, name);
     r->metrics[r->nmetrics].value = value;
+    r->metrics[r->nmetrics].reference = reference;
     r->nmetrics++;
+    return 0;
+}
+
+int demo_world_metric(demo_world *w, const char *name, double value)
+{
+    return demo_world_metric_ref(w, name, value, NAN);
+}
+
+int demo_world_series(demo_world *w, int ncols, const char *const names[])
+{
+    demo_series *s = &w->result->series;
+    if (ncols < 1 || ncols > DEMO_MAX_COLUMNS || s->ncols != 0) {
+        return demo_world_fail(w, "series: %d columns (1..%d, declared once)",
+                               ncols, DEMO_MAX_COLUMNS);
+    }
+    for (int c = 0; c < ncols; ++c) {
+        if (strlen(names[c]) >= DEMO_NAME_LEN) {
+            return demo_world_fail(w, "series: column name %s too long",
+                                   names[c]);
+        }
+        strcpy(s->cols[c], names[c]);
+    }
+    s->ncols = ncols;
+    return 0;
+}
+
+int demo_world_row(demo_world *w, const double *values)
+{
+    demo_series *s = &w->result->series;
+    if (s->ncols == 0) {
+        return demo_world_fail(w, "series: a row before the columns");
+    }
+    if (s->nrows == s->cap) {
+        const int cap = s->cap ? 2 * s->cap : 256;
+        double *d =
+            realloc(s->data, (size_t)cap * (size_t)s->ncols * sizeof(double));
+        if (d == NULL) {
+            return demo_world_fail(w, "series: out of memory at %d rows",
+                                   s->nrows);
+        }
+        s->data = d;
+        s->cap = cap;
+    }
+    memcpy(s->data + (size_t)s->nrows * (size_t)s->ncols, values,
+           (size_t)s->ncols * sizeof(double));
+    s->nrows++;
     return 0;
 }
 
@@ -542,6 +648,10 @@ void demo_print(FILE *f, const demo_result *r, int quiet)
     for (int i = 0; i < r->nmetrics; ++i) {
         fprintf(f, ",\"%s\":", r->metrics[i].name);
         print_number(f, r->metrics[i].value);
+        if (!isnan(r->metrics[i].reference)) {
+            fprintf(f, ",\"%s_ref\":", r->metrics[i].name);
+            print_number(f, r->metrics[i].reference);
+        }
     }
     fputs("}\n", f);
 }
@@ -551,7 +661,7 @@ static void usage(FILE *f, const char *prog, const demo_scene *scene)
     fprintf(f,
             "usage: %s [--solver stock|cone] [--model associated|desaxce] "
             "[--steps N] [--dt SECONDS] [--quick] [--quiet] "
-            "[--set KEY=VALUE]... [--help]\n"
+            "[--set KEY=VALUE]... [--csv FILE] [--help]\n"
             "%s\n"
             "  --solver stock|cone  contact solver (default cone)\n"
             "  --model M            the cone solver's model: associated "
@@ -560,6 +670,7 @@ static void usage(FILE *f, const char *prog, const demo_scene *scene)
             "  --dt SECONDS         fixed step (default 1/60)\n"
             "  --quick              the short run\n"
             "  --quiet              only the JSON line\n"
+            "  --csv FILE           write the recorded series (CSV)\n"
             "  --set KEY=VALUE      scene parameter:%s\n",
             prog, scene->description, scene->default_steps, scene->quick_steps,
             scene->nparams ? "" : " none");
@@ -611,6 +722,12 @@ int demo_main(int argc, char **argv, const demo_scene *scene)
             o.quiet = 1;
         } else if (strcmp(a, "--quick") == 0) {
             o.quick = 1;
+        } else if (strcmp(a, "--csv") == 0) {
+            if (val == NULL) {
+                return bad_arg(prog, scene, "%s needs a file name", a);
+            }
+            o.csv = val;
+            ++i;
         } else if (strcmp(a, "--solver") == 0) {
             if (val == NULL) {
                 return bad_arg(prog, scene, "%s needs stock or cone", a);
@@ -703,7 +820,13 @@ int demo_main(int argc, char **argv, const demo_scene *scene)
         fprintf(stderr, "%s: %s\n", prog, r.error);
         return 1;
     }
+    int status = 0;
+    if (o.csv != NULL && demo_series_write_csv(&r.series, o.csv) != 0) {
+        fprintf(stderr, "%s: cannot write %s: %s\n", prog, o.csv,
+                strerror(errno));
+        status = 1;
+    }
     demo_print(stdout, &r, o.quiet);
     demo_result_free(&r);
-    return 0;
+    return status;
 }

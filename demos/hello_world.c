@@ -82,12 +82,13 @@ static int hello_world_run(const demo_scene *scene, const demo_opts *o,
 }
 
 const demo_scene demo_hello_world = {
-    "hello_world",
-    "Bullet 3.24 examples/HelloWorld/HelloWorld.cpp: a unit sphere dropped "
-    "from y = 10 onto a static box (top y = -6), g = 10",
-    150,
-    150,
-    NULL,
-    0,
-    hello_world_run,
+    .name = "hello_world",
+    .description =
+        "Bullet 3.24 examples/HelloWorld/HelloWorld.cpp: a unit sphere dropped "
+        "from y = 10 onto a static box (top y = -6), g = 10",
+    .default_steps = 150,
+    .quick_steps = 150,
+    .params = NULL,
+    .nparams = 0,
+    .run = hello_world_run,
 };

@@ -199,12 +199,13 @@ static int inclined_plane_run(const demo_scene *scene, const demo_opts *o,
 }
 
 const demo_scene demo_inclined_plane = {
-    "inclined_plane",
-    "Bullet 3.24 examples/ExtendedTutorials/InclinedPlane.cpp: a box and a "
-    "sphere (rolling friction 1) dropped on a 20 deg ramp with friction 1",
-    600,
-    300,
-    ip_params,
-    2,
-    inclined_plane_run,
+    .name = "inclined_plane",
+    .description =
+        "Bullet 3.24 examples/ExtendedTutorials/InclinedPlane.cpp: a box and a "
+        "sphere (rolling friction 1) dropped on a 20 deg ramp with friction 1",
+    .default_steps = 600,
+    .quick_steps = 300,
+    .params = ip_params,
+    .nparams = 2,
+    .run = inclined_plane_run,
 };

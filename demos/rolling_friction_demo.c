@@ -263,13 +263,14 @@ static int rolling_friction_run(const demo_scene *scene, const demo_opts *o,
 }
 
 const demo_scene demo_rolling_friction_demo = {
-    "rolling_friction_demo",
-    "Bullet 3.24 examples/RollingFrictionDemo/RollingFrictionDemo.cpp: 125 "
-    "spheres, capsules, cones and cylinders with rolling and spinning "
-    "friction dropped on a 5.4 deg ramp, z up",
-    2400,
-    600,
-    NULL,
-    0,
-    rolling_friction_run,
+    .name = "rolling_friction_demo",
+    .description =
+        "Bullet 3.24 examples/RollingFrictionDemo/RollingFrictionDemo.cpp: 125 "
+        "spheres, capsules, cones and cylinders with rolling and spinning "
+        "friction dropped on a 5.4 deg ramp, z up",
+    .default_steps = 2400,
+    .quick_steps = 600,
+    .params = NULL,
+    .nparams = 0,
+    .run = rolling_friction_run,
 };

@@ -842,6 +842,31 @@ plRigidBodyHandle plCreateRigidBody(void *user_data, plReal mass,
     return (plRigidBodyHandle)b->handle;
 }
 
+plStatus plSetMassProps(plRigidBodyHandle body, plReal mass,
+                        const plVector3 inertia)
+{
+    static const char fn[] = "plSetMassProps";
+    LOOKUP(Body, b, body, K_BODY, fn, "body");
+    if (plStatus st = check_reals(fn, "inertia", inertia, 3)) {
+        return st;
+    }
+    if (!is_finite(mass)) {
+        return fail(PL_ERR_NONFINITE, "%s: mass is not finite", fn);
+    }
+    if (b->rb->getInvMass() == 0) {
+        return fail(PL_ERR_INVALID, "%s: the body is static (mass 0)", fn);
+    }
+    if (!(mass > 0) || !(inertia[0] > 0 && inertia[1] > 0 && inertia[2] > 0)) {
+        return fail(PL_ERR_INVALID,
+                    "%s: mass = %g and inertia (%g, %g, %g) must be > 0", fn,
+                    (double)mass, (double)inertia[0], (double)inertia[1],
+                    (double)inertia[2]);
+    }
+    b->rb->setMassProps(mass, btVector3(inertia[0], inertia[1], inertia[2]));
+    b->rb->updateInertiaTensor();
+    return PL_OK;
+}
+
 plStatus plDeleteRigidBody(plRigidBodyHandle body)
 {
     Lock lock(g_mutex);

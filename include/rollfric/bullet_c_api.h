@@ -183,6 +183,13 @@ RF_API plStatus plDeleteShape(plCollisionShapeHandle shape);
  * body lives.  Starts at the origin, identity orientation. */
 RF_API plRigidBodyHandle plCreateRigidBody(void *user_data, plReal mass,
                                            plCollisionShapeHandle shape);
+/* Mass (> 0, kg) and principal moments of inertia (> 0, kg m^2, about the
+ * body's own axes) of a dynamic body, replacing what plCreateRigidBody
+ * derived from the shape (e.g. a disk whose inertia is not the uniform
+ * cylinder's).  Errors: PL_ERR_NULL, PL_ERR_HANDLE, PL_ERR_NONFINITE,
+ * PL_ERR_INVALID (a value <= 0, or a static body). */
+RF_API plStatus plSetMassProps(plRigidBodyHandle body, plReal mass,
+                               const plVector3 inertia);
 /* Removes the body from its world, if any, and deletes it. */
 RF_API plStatus plDeleteRigidBody(plRigidBodyHandle body);
 RF_API void *plGetUserData(plRigidBodyHandle body);
