@@ -373,9 +373,9 @@ void ConeSolver::warm_start_extras(const btPersistentManifold *m,
 // counterpart is RF_CONTACT_ROLL_T1 with t1 along e's projection on the
 // contact plane (rolling torque |tu| <= rho gn, tw = 0).  No rolling
 // friction at all when e is (nearly) the normal, as Bullet drops rows
-// shorter than 1e-3, or when two bodies' axes are orthogonal (the
-// product of the two scalings vanishes).  Other scalings (several
-// non-zero components) keep the cone round, with a message.
+// shorter than 1e-3, when two bodies' axes are orthogonal (the product
+// of the two scalings vanishes), or for a zero scaling.  Other scalings
+// (several non-zero components) keep the cone round, with a message.
 void ConeSolver::rolling_anisotropy(const btCollisionObject *o0,
                                     const btCollisionObject *o1,
                                     rf_contact_desc &c)
@@ -394,6 +394,10 @@ void ConeSolver::rolling_anisotropy(const btCollisionObject *o0,
                 ++nonzero;
                 k_axis = k;
             }
+        }
+        if (nonzero == 0) { // every rolling row vanishes in stock too
+            c.rho = 0.0;
+            return;
         }
         if (nonzero != 1) {
             if (!general_anisotropy_reported_) {
