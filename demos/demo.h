@@ -186,6 +186,13 @@ extern const demo_scene demo_hello_world;
 extern const demo_scene demo_basic_demo;
 extern const demo_scene demo_rolling_friction_demo;
 extern const demo_scene demo_inclined_plane;
+extern const demo_scene demo_rolling_disk;
+extern const demo_scene demo_sphere_on_plane;
+extern const demo_scene demo_roll_direction;
+extern const demo_scene demo_roll_mass_dt;
+extern const demo_scene demo_spin_down;
+extern const demo_scene demo_incline_threshold;
+extern const demo_scene demo_guideway;
 
 /* Every scene (scenes.c), in listing order, and lookup by name (NULL when
  * unknown). */

@@ -7,6 +7,15 @@
 #include <string.h>
 
 const demo_scene *const demo_scenes[] = {
+    /* the seed validation scenes */
+    &demo_rolling_disk,
+    &demo_sphere_on_plane,
+    &demo_roll_direction,
+    &demo_roll_mass_dt,
+    &demo_spin_down,
+    &demo_incline_threshold,
+    &demo_guideway,
+    /* the converted Bullet demos */
     &demo_hello_world,
     &demo_basic_demo,
     &demo_rolling_friction_demo,

@@ -4,8 +4,9 @@
 #   rfsolve on every example problem in tests/data (De Saxce model, with
 #   Gauss-Seidel and with APGD), the solver benchmark in quick mode, a
 #   plain Bullet program without and with the LD_PRELOAD drop-in (stock vs
-#   cone), the converted Bullet demos in C (stock vs cone, quick runs),
-#   and the Bullet pile benchmark (stock vs cone) in quick mode.
+#   cone), the Bullet pile benchmark (stock vs cone) in quick mode, and
+#   last the main job: `rfdemo ab --quick` over every scene (stock vs
+#   cone, plots, report.html), whose path it prints.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -35,16 +36,14 @@ build/release/plain_bullet_app
 echo -n "LD_PRELOAD rollfric:   "
 LD_PRELOAD="$root/build/release/librollfric_preload.so" build/release/plain_bullet_app
 
-echo "== the converted Bullet demos (C over the pl* API; demos/README.md),"
-echo "   stock vs cone; the last line of each run is its JSON metrics"
-for demo in hello_world basic_demo rolling_friction_demo inclined_plane; do
-    for solver in stock cone; do
-        echo "-- $demo --solver $solver --quick"
-        build/release/demos/$demo --solver "$solver" --quick --quiet
-    done
-done
-
 json=bench/results/rfbench-bullet-quick.json
 echo "== rfbench_bullet --quick (settled sphere pile, stock vs cone, 10 iterations)"
 build/release/rfbench_bullet --quick --out "$json"
 echo "== Bullet benchmark results (JSON): $root/$json"
+
+echo "== rfdemo ab --quick: every scene (seed validation scenes and the"
+echo "   converted Bullet demos) with stock and cone, CSV, plots, report"
+report_dir=bench/results/rfdemo-quick
+rm -rf "$report_dir"
+build/release/demos/rfdemo ab --quick --out "$report_dir"
+echo "== A/B report: $root/$report_dir/report.html (and report.md)"
