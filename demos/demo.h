@@ -212,6 +212,11 @@ double demo_param_value(const demo_scene *scene, const demo_opts *opts,
 int demo_steps(const demo_scene *scene, const demo_opts *opts);
 const char *demo_solver_name(plSolver s);
 
+/* demo_run, then to stdout two spaces and the JSON line, or the error to
+ * stderr (for test programs).  0 on success, -1 on failure. */
+int demo_run_logged(const demo_scene *scene, const demo_opts *opts,
+                    demo_result *out);
+
 /* Prints one line per body (unless quiet) and, last, a one-line JSON
  * object: scene, solver, model (cone only), steps, dt and every metric
  * (non-finite values as null). */

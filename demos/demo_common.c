@@ -613,6 +613,19 @@ void demo_axis_angle(const double axis[3], double angle, double q[4])
 
 /* ---- printing and main ---- */
 
+int demo_run_logged(const demo_scene *scene, const demo_opts *opts,
+                    demo_result *out)
+{
+    if (demo_run(scene, opts, out) != 0) {
+        fprintf(stderr, "%s failed: %s\n", scene != NULL ? scene->name : "?",
+                out->error);
+        return -1;
+    }
+    printf("  ");
+    demo_print(stdout, out, 1);
+    return 0;
+}
+
 static void print_number(FILE *f, double x)
 {
     if (isfinite(x)) {

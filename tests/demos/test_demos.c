@@ -36,13 +36,7 @@ static int run(const demo_scene *scene, plSolver solver, int model, int steps,
         fprintf(stderr, "demo_opts_set(%s) failed\n", key);
         return -1;
     }
-    if (demo_run(scene, &o, r) != 0) {
-        fprintf(stderr, "%s failed: %s\n", scene->name, r->error);
-        return -1;
-    }
-    printf("  ");
-    demo_print(stdout, r, 1);
-    return 0;
+    return demo_run_logged(scene, &o, r);
 }
 
 static const char *label(plSolver solver, int model)

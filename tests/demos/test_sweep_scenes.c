@@ -15,13 +15,7 @@ static int run(const demo_scene *scene, plSolver solver, demo_result *r)
     demo_opts o;
     demo_opts_default(&o);
     o.solver = solver;
-    if (demo_run(scene, &o, r) != 0) {
-        fprintf(stderr, "%s failed: %s\n", scene->name, r->error);
-        return -1;
-    }
-    printf("  ");
-    demo_print(stdout, r, 1);
-    return 0;
+    return demo_run_logged(scene, &o, r);
 }
 
 /* Isotropy: every heading stops at the same distance (spread <= 1e-4 of
