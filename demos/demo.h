@@ -193,6 +193,7 @@ extern const demo_scene demo_roll_mass_dt;
 extern const demo_scene demo_spin_down;
 extern const demo_scene demo_incline_threshold;
 extern const demo_scene demo_guideway;
+extern const demo_scene demo_gravel_pile;
 
 /* Every scene (scenes.c), in listing order, and lookup by name (NULL when
  * unknown). */

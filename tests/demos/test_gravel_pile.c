@@ -1,0 +1,163 @@
+/*
+ * The gravel pile of Tasora & Anitescu section 6.3 (demos/scene_gravel_pile.c)
+ * in its quick size (500 spheres poured at 200/s from 1 m, 4 s, h = 0.005
+ * s), with the cone solver (the scene's solver budget: APGD, at most 100
+ * iterations, tol 1e-6): the angle of repose must grow with the rolling =
+ * spinning friction rho at every step of the sweep 0, 0.0025, 0.005,
+ * 0.01 m, and rho = 0 must give an almost flat stack (the paper's Fig.
+ * 10): without rolling friction nothing stops a sphere that rolls off the
+ * heap, so the pour spreads into one layer over the container's floor.
+ * Stock Bullet's numbers are printed beside them, never asserted.
+ */
+#include "demo.h"
+
+#include "../test_util.h"
+
+#include <string.h>
+#include <time.h>
+
+extern const demo_scene demo_gravel_pile;
+
+#define GP_TEST_D 0.045 /* sphere diameter, m */
+
+static const char *const gp_angles[] = {"angle_rho0", "angle_rho0025",
+                                        "angle_rho005", "angle_rho01"};
+
+static double now(void)
+{
+    struct timespec t;
+    timespec_get(&t, TIME_UTC);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+/* The quick sweep with that solver; prints the series.  0 on success. */
+static int run_sweep(plSolver solver, demo_result *r)
+{
+    demo_opts o;
+    demo_opts_default(&o);
+    o.solver = solver;
+    o.quick = 1;
+    const double t0 = now();
+    if (demo_run(&demo_gravel_pile, &o, r) != 0) {
+        fprintf(stderr, "gravel_pile (%s) failed: %s\n",
+                demo_solver_name(solver), r->error);
+        return -1;
+    }
+    printf("  %s, %.1f s:\n", demo_solver_name(solver), now() - t0);
+    const demo_series *s = &r->series;
+    for (int k = 0; k < s->nrows; ++k) {
+        printf("    rho %.4f m: angle %5.2f deg, height %.4f m, base radius "
+               "%.4f m, %g spheres\n",
+               demo_series_at(s, k, demo_series_column(s, "rho")),
+               demo_series_at(s, k, demo_series_column(s, "angle")),
+               demo_series_at(s, k, demo_series_column(s, "height")),
+               demo_series_at(s, k, demo_series_column(s, "radius")),
+               demo_series_at(s, k, demo_series_column(s, "spheres")));
+    }
+    printf("    ");
+    demo_print(stdout, r, 1);
+    return 0;
+}
+
+/* The angle of repose strictly increases along the sweep (cone); rho = 0
+   is a flat stack: below 5 deg, and nothing higher than two layers (2 D
+   = 0.09 m). */
+static int test_angle_grows_with_rho(void)
+{
+    demo_result cone, stock;
+    ENSURE(run_sweep(PL_SOLVER_CONE, &cone) == 0);
+    if (run_sweep(PL_SOLVER_STOCK, &stock) == 0) {
+        demo_result_free(&stock);
+    }
+    const demo_series *s = &cone.series;
+    const double angle0 = demo_get_metric(&cone, "angle_rho0");
+    const double height0 = demo_get_metric(&cone, "height_rho0");
+    const double lost = demo_get_metric(&cone, "lost");
+    const int nrows = s->nrows, nbodies = cone.nbodies;
+    double angle[4];
+    for (int k = 0; k < 4; ++k) {
+        angle[k] = demo_get_metric(&cone, gp_angles[k]);
+    }
+    const double mono = demo_get_metric(&cone, "angle_monotonic");
+    demo_result_free(&cone);
+    ENSURE(nrows == 4);
+    ENSURE(nbodies == 500); /* the last world's spheres */
+    ENSURE(lost == 0);      /* every sphere ends in the container */
+    for (int k = 1; k < 4; ++k) {
+        ENSURE_LE(angle[k - 1] + 1e-9, angle[k]);
+    }
+    ENSURE(mono == 1);
+    ENSURE_LE(angle0, 5.0);
+    ENSURE_LE(height0, 2 * GP_TEST_D);
+    return 0;
+}
+
+/* The same run on 1 and on 2 threads gives the same spheres, bit for bit
+   (seeded source, deterministic solver; the scene's solver budget). */
+static int test_deterministic(void)
+{
+    demo_result r[2];
+    for (int t = 0; t < 2; ++t) {
+        demo_opts o;
+        rf_config cfg;
+        demo_opts_default(&o);
+        rf_config_default(&cfg);
+        cfg.max_iter = 100;
+        cfg.tol = 1e-6;
+        cfg.threads = t + 1;
+        o.config = &cfg;
+        o.quick = 1;
+        o.steps = 300;
+        ENSURE(demo_opts_set(&o, "rho", 0.005) == 0);
+        if (demo_run(&demo_gravel_pile, &o, &r[t]) != 0) {
+            fprintf(stderr, "gravel_pile failed: %s\n", r[t].error);
+            if (t == 1) {
+                demo_result_free(&r[0]);
+            }
+            ENSURE(0);
+        }
+    }
+    int same = r[0].nbodies == r[1].nbodies && r[0].nbodies > 0;
+    for (int i = 0; same && i < r[0].nbodies; ++i) {
+        const demo_body_state *a = &r[0].bodies[i], *b = &r[1].bodies[i];
+        same = memcmp(a->pos, b->pos, sizeof a->pos) == 0 &&
+               memcmp(a->orn, b->orn, sizeof a->orn) == 0 &&
+               memcmp(a->vel, b->vel, sizeof a->vel) == 0 &&
+               memcmp(a->omega, b->omega, sizeof a->omega) == 0;
+    }
+    const double h0 = demo_get_metric(&r[0], "height_rho005");
+    const double h1 = demo_get_metric(&r[1], "height_rho005");
+    printf("  300 steps, rho = 0.005, 1 / 2 threads: %d / %d spheres, "
+           "height %.6f / %.6f m, %s\n",
+           r[0].nbodies, r[1].nbodies, h0, h1, same ? "identical" : "DIFFER");
+    demo_result_free(&r[0]);
+    demo_result_free(&r[1]);
+    ENSURE(same);
+    ENSURE(h0 == h1);
+    return 0;
+}
+
+/* Bad parameters are refused with a message naming them. */
+static int test_bad_parameters(void)
+{
+    static const char *const keys[] = {"rho", "spheres", "rate", "sleeping"};
+    static const double bad[] = {-0.5, 0, -1, 2};
+    for (int k = 0; k < 4; ++k) {
+        demo_opts o;
+        demo_result r;
+        demo_opts_default(&o);
+        ENSURE(demo_opts_set(&o, keys[k], bad[k]) == 0);
+        ENSURE(demo_run(&demo_gravel_pile, &o, &r) == -1);
+        ENSURE(strstr(r.error, keys[k]) != NULL);
+        ENSURE(r.bodies == NULL);
+    }
+    return 0;
+}
+
+int main(void)
+{
+    RUN_TEST(test_bad_parameters);
+    RUN_TEST(test_deterministic);
+    RUN_TEST(test_angle_grows_with_rho);
+    return TEST_SUMMARY();
+}
