@@ -2,12 +2,13 @@
  * The gravel pile of Tasora & Anitescu section 6.3 (demos/scene_gravel_pile.c)
  * in its quick size (500 spheres poured at 200/s from 1 m, 4 s, h = 0.005
  * s), with the cone solver (the scene's solver budget: APGD, at most 100
- * iterations, tol 1e-6): the angle of repose must grow with the rolling =
- * spinning friction rho at every step of the sweep 0, 0.0025, 0.005,
- * 0.01 m, and rho = 0 must give an almost flat stack (the paper's Fig.
- * 10): without rolling friction nothing stops a sphere that rolls off the
- * heap, so the pour spreads into one layer over the container's floor.
- * Stock Bullet's numbers are printed beside them, never asserted.
+ * iterations, tol 1e-6; here on one thread): the angle of repose must grow
+ * with the rolling = spinning friction rho at every step of the sweep 0,
+ * 0.0025, 0.005, 0.01 m, and rho = 0 must give an almost flat stack (the
+ * paper's Fig. 10): without rolling friction nothing stops a sphere that
+ * rolls off the heap, so the pour spreads into one layer over the
+ * container's floor.  Stock Bullet's numbers are printed beside them, never
+ * asserted.  About 45 s on 2 cores.
  */
 #include "demo.h"
 
@@ -30,12 +31,30 @@ static double now(void)
     return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
-/* The quick sweep with that solver; prints the series.  0 on success. */
+/* The scene's cone solver budget (used when demo_opts.config is NULL:
+   APGD, associated, 100 iterations, tol 1e-6) on one thread. */
+static void budget_one_thread(rf_config *cfg)
+{
+    rf_config_default(cfg);
+    cfg->max_iter = 100;
+    cfg->tol = 1e-6;
+    cfg->threads = 1;
+}
+
+/* The quick sweep with that solver; prints the series.  0 on success.
+   The cone solver runs on one thread: its result is the same, bit for
+   bit, on any number (test_deterministic), and on a loaded machine its
+   OpenMP threads can wait on each other many times longer than they work
+   (measured: one quick heap 8.5 s on 1 thread, 299 s on 2 threads beside
+   other jobs). */
 static int run_sweep(plSolver solver, demo_result *r)
 {
     demo_opts o;
+    rf_config cfg;
     demo_opts_default(&o);
+    budget_one_thread(&cfg);
     o.solver = solver;
+    o.config = solver == PL_SOLVER_CONE ? &cfg : NULL;
     o.quick = 1;
     const double t0 = now();
     if (demo_run(&demo_gravel_pile, &o, r) != 0) {
@@ -61,7 +80,9 @@ static int run_sweep(plSolver solver, demo_result *r)
 
 /* The angle of repose strictly increases along the sweep (cone); rho = 0
    is a flat stack: below 5 deg, and nothing higher than two layers (2 D
-   = 0.09 m). */
+   = 0.09 m).  The measurement calls it 0 when fewer than about 16 spheres
+   stand on the first layer, so the height bound is the physical check:
+   with rho = 0 every sphere that rolls off the heap keeps rolling. */
 static int test_angle_grows_with_rho(void)
 {
     demo_result cone, stock;
@@ -92,22 +113,22 @@ static int test_angle_grows_with_rho(void)
     return 0;
 }
 
-/* The same run on 1 and on 2 threads gives the same spheres, bit for bit
-   (seeded source, deterministic solver; the scene's solver budget). */
+/* The scene's own solver budget (no config given: OpenMP's thread count,
+   2 under ctest) and the same budget on one thread give the same spheres,
+   bit for bit: the default path uses the documented budget, and the
+   result does not depend on the thread count (seeded source,
+   deterministic solver). */
 static int test_deterministic(void)
 {
     demo_result r[2];
+    rf_config cfg;
+    budget_one_thread(&cfg);
     for (int t = 0; t < 2; ++t) {
         demo_opts o;
-        rf_config cfg;
         demo_opts_default(&o);
-        rf_config_default(&cfg);
-        cfg.max_iter = 100;
-        cfg.tol = 1e-6;
-        cfg.threads = t + 1;
-        o.config = &cfg;
+        o.config = t == 0 ? NULL : &cfg;
         o.quick = 1;
-        o.steps = 300;
+        o.steps = 200;
         ENSURE(demo_opts_set(&o, "rho", 0.005) == 0);
         if (demo_run(&demo_gravel_pile, &o, &r[t]) != 0) {
             fprintf(stderr, "gravel_pile failed: %s\n", r[t].error);
@@ -125,15 +146,15 @@ static int test_deterministic(void)
                memcmp(a->vel, b->vel, sizeof a->vel) == 0 &&
                memcmp(a->omega, b->omega, sizeof a->omega) == 0;
     }
-    const double h0 = demo_get_metric(&r[0], "height_rho005");
-    const double h1 = demo_get_metric(&r[1], "height_rho005");
-    printf("  300 steps, rho = 0.005, 1 / 2 threads: %d / %d spheres, "
-           "height %.6f / %.6f m, %s\n",
-           r[0].nbodies, r[1].nbodies, h0, h1, same ? "identical" : "DIFFER");
+    const double i0 = demo_get_metric(&r[0], "solver_iterations");
+    const double i1 = demo_get_metric(&r[1], "solver_iterations");
+    printf("  200 steps, rho = 0.005, default / 1 thread: %d / %d spheres, "
+           "%.0f / %.0f solver iterations, %s\n",
+           r[0].nbodies, r[1].nbodies, i0, i1, same ? "identical" : "DIFFER");
     demo_result_free(&r[0]);
     demo_result_free(&r[1]);
     ENSURE(same);
-    ENSURE(h0 == h1);
+    ENSURE(i0 == i1);
     return 0;
 }
 
