@@ -29,6 +29,7 @@
 
 #include <rollfric/bullet_c_api.h>
 
+#include <stdint.h>
 #include <stdio.h>
 
 #define DEMO_NAME_LEN 40
@@ -114,7 +115,10 @@ typedef struct demo_result {
     demo_body_state *bodies; /* malloc'ed; demo_result_free */
     int nmetrics;
     demo_metric metrics[DEMO_MAX_METRICS];
-    demo_series series;         /* what the scene recorded (may be empty) */
+    demo_series series; /* what the scene recorded (may be empty) */
+    /* a second table for pictures (DEMO_PLOT_PARTICLES): one row per
+       particle drawn, e.g. the spheres of a final heap; may be empty */
+    demo_series particles;
     char error[DEMO_ERROR_LEN]; /* "" unless the run failed */
 } demo_result;
 
@@ -152,14 +156,38 @@ typedef struct demo_metric_info {
     const char *help; /* what it is, unit, and the reference's source */
 } demo_metric_info;
 
-/* A plot of the scene's series for reports: columns y[] (up to 4, NULL
- * after the last) against column x.  A "<y>_ref" column is drawn as the
- * reference curve. */
+/* How a report draws a plot (demo_plot.kind). */
+typedef enum demo_plot_kind {
+    /* curves y[] against x, stock and cone in one frame; a "<y>_ref"
+       column is drawn once, dashed, as the reference */
+    DEMO_PLOT_LINES = 0,
+    /* a heat map of y[0] over the grid of (x, y[1]) values of the series'
+       rows, one panel per solver side by side, then one for "<y[0]>_ref"
+       when the series has it; a cell spans half way to its neighbours */
+    DEMO_PLOT_MAP,
+    /* pictures of the result's particles table (demo_result.particles):
+       circles of radius column size at (x, y[0]), one panel per distinct
+       value of the group columns (one or two), a row of panels per
+       solver, every panel at one scale */
+    DEMO_PLOT_PARTICLES,
+} demo_plot_kind;
+
+/* A plot of the scene's series for reports (set with designated
+ * initializers: the fields after y are optional).  LINES: columns y[] (up
+ * to 4, NULL after the last) against column x.  MAP: value y[0] over x
+ * and y[1].  PARTICLES: see demo_plot_kind. */
 typedef struct demo_plot {
     const char *name; /* file stem: <scene>-<name>.png */
     const char *title;
     const char *x, *xlabel, *ylabel;
     const char *y[4];
+    demo_plot_kind kind;  /* default LINES */
+    int logx;             /* 1: logarithmic x axis (LINES, MAP) */
+    const char *group[2]; /* PARTICLES: the panels' columns (NULL: none) */
+    const char *size;     /* PARTICLES: the circles' radius column */
+    /* PARTICLES: the x range shown, m (the title should say so); {0, 0}:
+       every particle's extent */
+    double xrange[2];
 } demo_plot;
 
 struct demo_scene {
@@ -194,6 +222,7 @@ extern const demo_scene demo_spin_down;
 extern const demo_scene demo_incline_threshold;
 extern const demo_scene demo_guideway;
 extern const demo_scene demo_gravel_pile;
+extern const demo_scene demo_sphere_pile;
 
 /* Every scene (scenes.c), in listing order, and lookup by name (NULL when
  * unknown). */
@@ -308,6 +337,14 @@ int demo_world_series(demo_world *w, int ncols, const char *const names[]);
 /* Appends one row of ncols values.  0, or -1 (failure recorded) when out
  * of memory or no columns were declared. */
 int demo_world_row(demo_world *w, const double *values);
+/* The same two for the particles table (demo_result.particles). */
+int demo_world_particle_columns(demo_world *w, int ncols,
+                                const char *const names[]);
+int demo_world_particle_row(demo_world *w, const double *values);
+
+/* A uniform number in [0, 1) from the generator state *s (splitmix64,
+ * 53 bits): scenes seed it from --set seed and reproduce bit for bit. */
+double demo_uniform(uint64_t *s);
 
 /* Small vector helpers. */
 double demo_dot3(const double a[3], const double b[3]);

@@ -81,6 +81,8 @@ void demo_result_free(demo_result *r)
         r->nbodies = 0;
         free(r->series.data);
         memset(&r->series, 0, sizeof r->series);
+        free(r->particles.data);
+        memset(&r->particles, 0, sizeof r->particles);
     }
 }
 
@@ -472,16 +474,17 @@ int demo_world_metric(demo_world *w, const char *name, double value)
     return demo_world_metric_ref(w, name, value, NAN);
 }
 
-int demo_world_series(demo_world *w, int ncols, const char *const names[])
+/* Declares the columns of table s (what names it in messages). */
+static int table_columns(demo_world *w, demo_series *s, const char *what,
+                         int ncols, const char *const names[])
 {
-    demo_series *s = &w->result->series;
     if (ncols < 1 || ncols > DEMO_MAX_COLUMNS || s->ncols != 0) {
-        return demo_world_fail(w, "series: %d columns (1..%d, declared once)",
+        return demo_world_fail(w, "%s: %d columns (1..%d, declared once)", what,
                                ncols, DEMO_MAX_COLUMNS);
     }
     for (int c = 0; c < ncols; ++c) {
         if (strlen(names[c]) >= DEMO_NAME_LEN) {
-            return demo_world_fail(w, "series: column name %s too long",
+            return demo_world_fail(w, "%s: column name %s too long", what,
                                    names[c]);
         }
         strcpy(s->cols[c], names[c]);
@@ -490,18 +493,19 @@ int demo_world_series(demo_world *w, int ncols, const char *const names[])
     return 0;
 }
 
-int demo_world_row(demo_world *w, const double *values)
+/* Appends one row to table s. */
+static int table_row(demo_world *w, demo_series *s, const char *what,
+                     const double *values)
 {
-    demo_series *s = &w->result->series;
     if (s->ncols == 0) {
-        return demo_world_fail(w, "series: a row before the columns");
+        return demo_world_fail(w, "%s: a row before the columns", what);
     }
     if (s->nrows == s->cap) {
         const int cap = s->cap ? 2 * s->cap : 256;
         double *d =
             realloc(s->data, (size_t)cap * (size_t)s->ncols * sizeof(double));
         if (d == NULL) {
-            return demo_world_fail(w, "series: out of memory at %d rows",
+            return demo_world_fail(w, "%s: out of memory at %d rows", what,
                                    s->nrows);
         }
         s->data = d;
@@ -511,6 +515,27 @@ int demo_world_row(demo_world *w, const double *values)
            (size_t)s->ncols * sizeof(double));
     s->nrows++;
     return 0;
+}
+
+int demo_world_series(demo_world *w, int ncols, const char *const names[])
+{
+    return table_columns(w, &w->result->series, "series", ncols, names);
+}
+
+int demo_world_row(demo_world *w, const double *values)
+{
+    return table_row(w, &w->result->series, "series", values);
+}
+
+int demo_world_particle_columns(demo_world *w, int ncols,
+                                const char *const names[])
+{
+    return table_columns(w, &w->result->particles, "particles", ncols, names);
+}
+
+int demo_world_particle_row(demo_world *w, const double *values)
+{
+    return table_row(w, &w->result->particles, "particles", values);
 }
 
 int demo_world_finish(demo_world *w, const demo_scene *scene, demo_result *out)
@@ -579,6 +604,15 @@ int demo_world_free(demo_world *w)
 }
 
 /* ---- vectors ---- */
+
+double demo_uniform(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return (double)(z >> 11) * (1.0 / 9007199254740992.0);
+}
 
 double demo_dot3(const double a[3], const double b[3])
 {

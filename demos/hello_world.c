@@ -114,18 +114,22 @@ static const demo_metric_info hw_metrics[] = {
 };
 
 static const demo_plot hw_plots[] = {
-    {"height",
-     "HelloWorld: height of the sphere's centre",
-     "t",
-     "time t (s)",
-     "centre height y (m)",
-     {"y", "y_ref", NULL, NULL}},
-    {"velocity",
-     "HelloWorld: vertical velocity of the sphere",
-     "t",
-     "time t (s)",
-     "v_y (m/s)",
-     {"vy", "vy_ref", NULL, NULL}},
+    {
+        .name = "height",
+        .title = "HelloWorld: height of the sphere's centre",
+        .x = "t",
+        .xlabel = "time t (s)",
+        .ylabel = "centre height y (m)",
+        .y = {"y", "y_ref"},
+    },
+    {
+        .name = "velocity",
+        .title = "HelloWorld: vertical velocity of the sphere",
+        .x = "t",
+        .xlabel = "time t (s)",
+        .ylabel = "v_y (m/s)",
+        .y = {"vy", "vy_ref"},
+    },
 };
 
 const demo_scene demo_hello_world = {

@@ -253,18 +253,22 @@ static const demo_metric_info ip_metrics[] = {
 };
 
 static const demo_plot ip_plots[] = {
-    {"sphere_speed",
-     "InclinedPlane: the sphere's velocity down the ramp",
-     "t",
-     "time t (s)",
-     "velocity down the fall line (m/s)",
-     {"v", "v_ref", NULL, NULL}},
-    {"sphere_sideways",
-     "InclinedPlane: the sphere's sideways displacement",
-     "t",
-     "time t (s)",
-     "z - z0 (m)",
-     {"dz", NULL, NULL, NULL}},
+    {
+        .name = "sphere_speed",
+        .title = "InclinedPlane: the sphere's velocity down the ramp",
+        .x = "t",
+        .xlabel = "time t (s)",
+        .ylabel = "velocity down the fall line (m/s)",
+        .y = {"v", "v_ref"},
+    },
+    {
+        .name = "sphere_sideways",
+        .title = "InclinedPlane: the sphere's sideways displacement",
+        .x = "t",
+        .xlabel = "time t (s)",
+        .ylabel = "z - z0 (m)",
+        .y = {"dz"},
+    },
 };
 
 const demo_scene demo_inclined_plane = {

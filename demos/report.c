@@ -98,7 +98,8 @@ void rfd_scene_out_free(rfd_scene_out *s)
         demo_result_free(&s->side[k].r);
         free(s->side[k].csv);
         free(s->side[k].csv_error);
-        s->side[k].csv = s->side[k].csv_error = NULL;
+        free(s->side[k].pcsv);
+        s->side[k].csv = s->side[k].csv_error = s->side[k].pcsv = NULL;
     }
     for (int p = 0; p < s->nplots; ++p) {
         free(s->plots[p].png);
@@ -248,6 +249,40 @@ static void gp_str(FILE *f, const char *s)
     fputc('\'', f);
 }
 
+/* The terminal: PNG of w x h pixels (pngcairo where gnuplot has it)
+   into the file png. */
+static void gp_terminal(FILE *f, int w, int h, const char *png)
+{
+    fprintf(f,
+            "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+            "    set terminal pngcairo size %d,%d noenhanced font ',11'\n"
+            "} else {\n"
+            "    set terminal png size %d,%d noenhanced\n"
+            "}\nset output ",
+            w, h, w, h);
+    gp_str(f, png);
+    fputc('\n', f);
+}
+
+/* A number as the CSV files print it (demo_series_write_csv: %.9g), so
+   that gnuplot compares it with what it reads there bit for bit. */
+static void gp_num(FILE *f, double x)
+{
+    fprintf(f, "%.9g", x);
+}
+
+/* The table a plot of that kind reads, and its CSV file (NULL: none). */
+static const demo_series *plot_table(const demo_plot *pl, const rfd_side *sd,
+                                     const char **csv)
+{
+    if (pl->kind == DEMO_PLOT_PARTICLES) {
+        *csv = sd->pcsv;
+        return &sd->r.particles;
+    }
+    *csv = sd->csv;
+    return &sd->r.series;
+}
+
 typedef struct curve {
     int side;
     int xcol, ycol; /* 1-based CSV columns */
@@ -275,10 +310,35 @@ static int plot_note(rfd_plot_out *po, int failed, char *note)
     return failed;
 }
 
-/* Draws one plot; returns 1 when it failed, 0 otherwise (drawn or
- * nothing to draw), -1 out of memory. */
-static int plot_one(rfd_report *rep, rfd_scene_out *so, const demo_plot *pl,
-                    rfd_plot_out *po)
+/* What a plot writer found: 0 written, 1 nothing to draw (*note: why;
+   failed: whether that is the scene's fault), -1 out of memory. */
+typedef struct body_out {
+    char *note;
+    int failed;
+} body_out;
+
+static int body_none(body_out *bo, int failed, char *note)
+{
+    bo->note = note;
+    bo->failed = failed;
+    return note != NULL ? 1 : -1;
+}
+
+/* The first column of names[0..n) the side's table lacks, or NULL. */
+static const char *missing_column(const demo_series *s,
+                                  const char *const *names, int n)
+{
+    for (int j = 0; j < n; ++j) {
+        if (names[j] != NULL && demo_series_column(s, names[j]) < 0) {
+            return names[j];
+        }
+    }
+    return NULL;
+}
+
+/* DEMO_PLOT_LINES: curves y[] against x, stock and cone in one frame. */
+static int write_lines(FILE *f, const rfd_scene_out *so, const demo_plot *pl,
+                       const int data[RFD_SIDES], const char *png, body_out *bo)
 {
     static const char *const stock_lc[4] = {"#d62728", "#ff7f0e", "#8c564b",
                                             "#e377c2"};
@@ -286,33 +346,6 @@ static int plot_one(rfd_report *rep, rfd_scene_out *so, const demo_plot *pl,
                                            "#9467bd"};
     static const char *const ref_lc[4] = {"#000000", "#555555", "#7f7f7f",
                                           "#333333"};
-    const demo_scene *sc = so->scene;
-    int data[RFD_SIDES], ndata = 0, nempty = 0;
-
-    if (pl->name == NULL || !rfd_safe_name(pl->name) ||
-        !rfd_safe_name(sc->name)) {
-        return plot_note(po, 1,
-                         rfd_strf("not drawn: plot name \"%s\" of scene %s is "
-                                  "not usable in a file name",
-                                  pl->name ? pl->name : "(null)", sc->name));
-    }
-    for (int k = 0; k < RFD_SIDES; ++k) {
-        const rfd_side *sd = &so->side[k];
-        data[k] = sd->ok && sd->csv != NULL && sd->r.series.nrows > 0;
-        ndata += data[k];
-        nempty += sd->ok && sd->r.series.nrows == 0;
-    }
-    if (ndata == 0) {
-        return plot_note(
-            po, 0,
-            rfd_strf("not drawn: %s",
-                     nempty ? "the scene recorded no data (empty series)"
-                            : "no run of the scene gave data (see above)"));
-    }
-    if (rep->gnuplot_error != NULL) {
-        return plot_note(po, 1, rfd_strf("not drawn: %s", rep->gnuplot_error));
-    }
-
     /* the curves: each y for stock and cone, each "_ref" y once */
     curve cv[2 * 4];
     int ncv = 0, ny = 0, nref = 0;
@@ -324,57 +357,31 @@ static int plot_one(rfd_report *rep, rfd_scene_out *so, const demo_plot *pl,
         }
     }
     if (ny + nref == 0 || pl->x == NULL) {
-        return plot_note(po, 1,
+        return body_none(bo, 1,
                          rfd_strf("not drawn: plot %s of scene %s names no %s",
-                                  pl->name, sc->name,
+                                  pl->name, so->scene->name,
                                   pl->x == NULL ? "x column" : "y column"));
     }
+    for (int k = 0; k < RFD_SIDES; ++k) {
+        if (data[k] && demo_series_column(&so->side[k].r.series, pl->x) < 0) {
+            /* a plot of another configuration of the scene (e.g. a sweep
+               the parameters did not ask for): a note */
+            return body_none(
+                bo, 0,
+                rfd_strf("not drawn: the %s run recorded no column \"%s\" "
+                         "(this plot needs other parameters?)",
+                         rfd_side_name(k), pl->x));
+        }
+    }
+    /* a y column a run did not record (one value of a sweep the
+       parameters left out) is no curve */
     int iy = 0, iref = 0;
     for (int j = 0; j < 4 && pl->y[j] != NULL; ++j) {
         const char *y = pl->y[j];
         const int ref = ends_with(y, "_ref");
         for (int k = 0; k < RFD_SIDES; ++k) {
-            if (!data[k]) {
-                continue;
-            }
-            const demo_series *s = &so->side[k].r.series;
-            const int xc = demo_series_column(s, pl->x);
-            const int yc = demo_series_column(s, y);
-            if (xc < 0 || yc < 0) {
-                /* a plot of another configuration of the scene (e.g. a
-                   sweep the parameters did not ask for): a note */
-                return plot_note(
-                    po, 0,
-                    rfd_strf("not drawn: the %s run recorded no column "
-                             "\"%s\" (this plot needs other parameters?)",
-                             rfd_side_name(k), xc < 0 ? pl->x : y));
-            }
-        }
-        if (ref) {
             /* the reference once: from the cone run, else stock's */
-            const int k = data[RFD_CONE] ? RFD_CONE : RFD_STOCK;
-            const demo_series *s = &so->side[k].r.series;
-            const int xc = demo_series_column(s, pl->x);
-            const int yc = demo_series_column(s, y);
-            if (has_points(s, xc, yc)) {
-                curve *c = &cv[ncv++];
-                c->side = k;
-                c->xcol = xc + 1;
-                c->ycol = yc + 1;
-                c->ref = 1;
-                c->k = iref;
-                if (nref == 1) {
-                    snprintf(c->title, sizeof c->title, "reference");
-                } else {
-                    snprintf(c->title, sizeof c->title, "%.*s reference",
-                             (int)(strlen(y) - 4), y);
-                }
-            }
-            ++iref;
-            continue;
-        }
-        for (int k = 0; k < RFD_SIDES; ++k) {
-            if (!data[k]) {
+            if (!data[k] || (ref && k == RFD_STOCK && data[RFD_CONE])) {
                 continue;
             }
             const demo_series *s = &so->side[k].r.series;
@@ -387,21 +394,459 @@ static int plot_one(rfd_report *rep, rfd_scene_out *so, const demo_plot *pl,
             c->side = k;
             c->xcol = xc + 1;
             c->ycol = yc + 1;
-            c->ref = 0;
-            c->k = iy;
-            if (ny == 1) {
+            c->ref = ref;
+            c->k = ref ? iref : iy;
+            if (ref && nref == 1) {
+                snprintf(c->title, sizeof c->title, "reference");
+            } else if (ref) {
+                snprintf(c->title, sizeof c->title, "%.*s reference",
+                         (int)(strlen(y) - 4), y);
+            } else if (ny == 1) {
                 snprintf(c->title, sizeof c->title, "%s", rfd_side_name(k));
             } else {
                 snprintf(c->title, sizeof c->title, "%s (%s)", y,
                          rfd_side_name(k));
             }
         }
-        ++iy;
+        if (ref) {
+            ++iref;
+        } else {
+            ++iy;
+        }
     }
     if (ncv == 0) {
-        return plot_note(po, 0,
+        return body_none(bo, 0,
                          rfd_strf("not drawn: no finite values in the "
-                                  "plotted columns"));
+                                  "plotted columns (or none recorded: this "
+                                  "plot needs other parameters?)"));
+    }
+    gp_terminal(f, 960, 600, png);
+    fputs("set title ", f);
+    gp_str(f, pl->title != NULL ? pl->title : pl->name);
+    fputs("\nset xlabel ", f);
+    gp_str(f, pl->xlabel != NULL ? pl->xlabel : pl->x);
+    fputs("\nset ylabel ", f);
+    gp_str(f, pl->ylabel != NULL ? pl->ylabel : "");
+    if (pl->logx) {
+        fputs("\nset logscale x", f);
+    }
+    /* the legend beside the plot never hides a curve; 5% of room above and
+       below keeps a flat curve off the border */
+    fputs("\nset key outside right top box\nset offsets 0, 0, graph 0.05, "
+          "graph 0.05"
+          "\nset grid\nplot ",
+          f);
+    for (int i = 0; i < ncv; ++i) {
+        const curve *c = &cv[i];
+        if (i) {
+            fputs(", \\\n     ", f);
+        }
+        gp_str(f, so->side[c->side].csv);
+        /* a sweep's few points marked, a time series' many not */
+        fprintf(f, " using %d:%d with %s ", c->xcol, c->ycol,
+                so->side[c->side].r.series.nrows <= 50
+                    ? "linespoints pt 7 ps 0.8"
+                    : "lines");
+        if (c->ref) {
+            fprintf(f, "lw 2 dt %d lc rgb '%s'", 2 + c->k, ref_lc[c->k & 3]);
+        } else if (c->side == RFD_STOCK) {
+            /* wider, under cone's: both visible where they agree */
+            fprintf(f, "lw 4 lc rgb '%s'", stock_lc[c->k & 3]);
+        } else {
+            fprintf(f, "lw 2 lc rgb '%s'", cone_lc[c->k & 3]);
+        }
+        fputs(" title ", f);
+        gp_str(f, c->title);
+    }
+    fputc('\n', f);
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The distinct finite values of column c over rows where columns c2 and
+   c3 are finite too, sorted, into v (nrows long); their number. */
+static int distinct_values(const demo_series *s, int c, int c2, int c3,
+                           double *v)
+{
+    int n = 0;
+    for (int r = 0; r < s->nrows; ++r) {
+        const double x = demo_series_at(s, r, c);
+        if (isfinite(x) && isfinite(demo_series_at(s, r, c2)) &&
+            isfinite(demo_series_at(s, r, c3))) {
+            v[n++] = x;
+        }
+    }
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    int m = 0;
+    for (int i = 0; i < n; ++i) {
+        if (m == 0 || v[i] != v[m - 1]) {
+            v[m++] = v[i];
+        }
+    }
+    return m;
+}
+
+/* The cell around v[i] of the sorted grid v[0..n): half way to the
+   neighbours (geometric half way on a log axis), mirrored at the ends. */
+static void cell_bounds(const double *v, int n, int i, int logx, double *lo,
+                        double *hi)
+{
+    if (n == 1) {
+        const double d = v[0] != 0 ? 0.1 * fabs(v[0]) : 0.5;
+        *lo = logx ? v[0] / 1.25 : v[0] - d;
+        *hi = logx ? v[0] * 1.25 : v[0] + d;
+        return;
+    }
+#define RFD_MID(a, b) (logx ? sqrt((a) * (b)) : 0.5 * ((a) + (b)))
+    *lo = i > 0 ? RFD_MID(v[i - 1], v[i]) : 0;
+    *hi = i + 1 < n ? RFD_MID(v[i], v[i + 1]) : 0;
+    if (i == 0) {
+        *lo = logx ? v[0] * v[0] / *hi : 2 * v[0] - *hi;
+    }
+    if (i + 1 == n) {
+        *hi = logx ? v[i] * v[i] / *lo : 2 * v[i] - *lo;
+    }
+#undef RFD_MID
+}
+
+#define RFD_MAX_PANELS 8
+
+/* DEMO_PLOT_MAP: a heat map of y[0] over (x, y[1]) per solver, and its
+   reference. */
+static int write_map(FILE *f, const rfd_scene_out *so, const demo_plot *pl,
+                     const int data[RFD_SIDES], const char *png, body_out *bo)
+{
+    const char *vname = pl->y[0], *yname = pl->y[1];
+    if (pl->x == NULL || vname == NULL || yname == NULL) {
+        return body_none(bo, 1,
+                         rfd_strf("not drawn: map %s of scene %s needs x, "
+                                  "y[0] (the value) and y[1]",
+                                  pl->name, so->scene->name));
+    }
+    char refname[DEMO_NAME_LEN + 8];
+    snprintf(refname, sizeof refname, "%s_ref", vname);
+    /* panels: (side, value column) */
+    int pside[RFD_SIDES + 1], np = 0;
+    const char *pcol[RFD_SIDES + 1];
+    for (int k = 0; k < RFD_SIDES; ++k) {
+        if (!data[k]) {
+            continue;
+        }
+        const char *cols[3] = {pl->x, yname, vname};
+        const char *miss = missing_column(&so->side[k].r.series, cols, 3);
+        if (miss != NULL) {
+            return body_none(
+                bo, 0,
+                rfd_strf("not drawn: the %s run recorded no column \"%s\" "
+                         "(this plot needs other parameters?)",
+                         rfd_side_name(k), miss));
+        }
+        pside[np] = k;
+        pcol[np++] = vname;
+    }
+    const int kref = data[RFD_CONE] ? RFD_CONE : RFD_STOCK;
+    if (demo_series_column(&so->side[kref].r.series, refname) >= 0) {
+        pside[np] = kref;
+        pcol[np++] = refname;
+    }
+    /* the common colour range */
+    double vmin = INFINITY, vmax = -INFINITY;
+    for (int p = 0; p < np; ++p) {
+        const demo_series *s = &so->side[pside[p]].r.series;
+        const int vc = demo_series_column(s, pcol[p]);
+        for (int r = 0; r < s->nrows; ++r) {
+            const double v = demo_series_at(s, r, vc);
+            if (isfinite(v)) {
+                vmin = fmin(vmin, v);
+                vmax = fmax(vmax, v);
+            }
+        }
+    }
+    if (!(vmin <= vmax)) {
+        return body_none(
+            bo, 0, rfd_strf("not drawn: no finite values in \"%s\"", vname));
+    }
+    if (vmin == vmax) {
+        vmax = vmin + (vmin != 0 ? 1e-6 * fabs(vmin) : 1);
+    }
+    gp_terminal(f, 440 * np + 40, 520, png);
+    fputs("set style fill solid 1.0 noborder\n"
+          "set style textbox opaque fc rgb '#ffffff' noborder\n"
+          "set palette defined (0 '#440154', 0.25 '#3b528b', 0.5 '#21918c', "
+          "0.75 '#5ec962', 1 '#fde725')\n",
+          f);
+    fprintf(f, "set cbrange [%.9g:%.9g]\nset xlabel ", vmin, vmax);
+    gp_str(f, pl->xlabel != NULL ? pl->xlabel : pl->x);
+    fputs("\nset ylabel ", f);
+    gp_str(f, pl->ylabel != NULL ? pl->ylabel : yname);
+    fputs(pl->logx ? "\nset logscale x\n" : "\n", f);
+    fprintf(f, "set multiplot layout 1,%d title ", np);
+    gp_str(f, pl->title != NULL ? pl->title : pl->name);
+    fputc('\n', f);
+    for (int p = 0; p < np; ++p) {
+        const demo_series *s = &so->side[pside[p]].r.series;
+        const int xc = demo_series_column(s, pl->x);
+        const int yc = demo_series_column(s, yname);
+        const int vc = demo_series_column(s, pcol[p]);
+        double *gx = malloc((size_t)(s->nrows + 1) * sizeof *gx);
+        double *gy = malloc((size_t)(s->nrows + 1) * sizeof *gy);
+        if (gx == NULL || gy == NULL) {
+            free(gx);
+            free(gy);
+            return body_none(bo, 0, NULL);
+        }
+        const int nx = distinct_values(s, xc, yc, vc, gx);
+        const int ny = distinct_values(s, yc, xc, vc, gy);
+        fprintf(f, "$cells%d << EOD\n", p);
+        for (int r = 0; r < s->nrows; ++r) {
+            const double x = demo_series_at(s, r, xc);
+            const double y = demo_series_at(s, r, yc);
+            const double v = demo_series_at(s, r, vc);
+            if (!isfinite(x) || !isfinite(y) || !isfinite(v)) {
+                continue;
+            }
+            const double *ix =
+                bsearch(&x, gx, (size_t)nx, sizeof x, cmp_double);
+            const double *iy =
+                bsearch(&y, gy, (size_t)ny, sizeof y, cmp_double);
+            double xlo, xhi, ylo, yhi;
+            cell_bounds(gx, nx, (int)(ix - gx), pl->logx, &xlo, &xhi);
+            cell_bounds(gy, ny, (int)(iy - gy), 0, &ylo, &yhi);
+            fprintf(f, "%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", x, y, xlo, xhi,
+                    ylo, yhi, v);
+        }
+        fputs("EOD\n", f);
+        if (nx > 0 && ny > 0) {
+            double xlo, xhi, ylo, yhi, d;
+            cell_bounds(gx, nx, 0, pl->logx, &xlo, &d);
+            cell_bounds(gx, nx, nx - 1, pl->logx, &d, &xhi);
+            cell_bounds(gy, ny, 0, 0, &ylo, &d);
+            cell_bounds(gy, ny, ny - 1, 0, &d, &yhi);
+            fprintf(f, "set xrange [%.9g:%.9g]\nset yrange [%.9g:%.9g]\n", xlo,
+                    xhi, ylo, yhi);
+        }
+        fprintf(f, "set title '%s'\n",
+                pcol[p] == vname ? rfd_side_name(pside[p]) : "reference");
+        if (nx == 0) {
+            fputs("set label 1 'no finite values' at graph 0.5, graph 0.5 "
+                  "center\nplot NaN notitle\nunset label 1\n",
+                  f);
+        } else {
+            fprintf(f,
+                    "plot $cells%d using 1:2:3:4:5:6:7 with boxxyerror lc "
+                    "palette notitle",
+                    p);
+            if (nx * ny <= 64) { /* the values, where they fit */
+                fprintf(f,
+                        ", \\\n     $cells%d using 1:2:(sprintf('%%.3g', "
+                        "$7)) with labels boxed font ',8' notitle",
+                        p);
+            }
+            fputc('\n', f);
+        }
+        free(gx);
+        free(gy);
+    }
+    fputs("unset multiplot\n", f);
+    return 0;
+}
+
+/* The least of 1, 2, 5 times a power of ten that is >= x > 0: a tic
+   step. */
+static double nice_step(double x)
+{
+    const double p = pow(10, floor(log10(x)));
+    return x <= p ? p : x <= 2 * p ? 2 * p : x <= 5 * p ? 5 * p : 10 * p;
+}
+
+/* One panel of a particles plot: the values of its group columns. */
+typedef struct panel_key {
+    double g[2];
+} panel_key;
+
+static int cmp_panel(const void *a, const void *b)
+{
+    const panel_key *p = a, *q = b;
+    const int c = cmp_double(&p->g[0], &q->g[0]);
+    return c != 0 ? c : cmp_double(&p->g[1], &q->g[1]);
+}
+
+/* DEMO_PLOT_PARTICLES: circles of the particles table, a panel per group
+   value, a row per solver, one scale. */
+static int write_particles(FILE *f, const rfd_scene_out *so,
+                           const demo_plot *pl, const int data[RFD_SIDES],
+                           const char *png, body_out *bo)
+{
+    static const char *const lc[RFD_SIDES] = {"#d62728", "#1f77b4"};
+    const char *yname = pl->y[0];
+    const int ng = pl->group[0] == NULL ? 0 : pl->group[1] == NULL ? 1 : 2;
+    if (pl->x == NULL || yname == NULL || pl->size == NULL) {
+        return body_none(bo, 1,
+                         rfd_strf("not drawn: particles plot %s of scene %s "
+                                  "needs x, y[0] and size",
+                                  pl->name, so->scene->name));
+    }
+    panel_key keys[RFD_MAX_PANELS];
+    int npanel = 0, nside = 0;
+    double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+    for (int k = 0; k < RFD_SIDES; ++k) {
+        if (!data[k]) {
+            continue;
+        }
+        const demo_series *s = &so->side[k].r.particles;
+        const char *cols[5] = {pl->x, yname, pl->size, pl->group[0],
+                               pl->group[1]};
+        const char *miss = missing_column(s, cols, 3 + ng);
+        if (miss != NULL) {
+            return body_none(
+                bo, 0,
+                rfd_strf("not drawn: the %s run's particles have no column "
+                         "\"%s\" (this plot needs other parameters?)",
+                         rfd_side_name(k), miss));
+        }
+        const int xc = demo_series_column(s, pl->x);
+        const int yc = demo_series_column(s, yname);
+        const int rc = demo_series_column(s, pl->size);
+        nside++;
+        for (int r = 0; r < s->nrows; ++r) {
+            const double x = demo_series_at(s, r, xc);
+            const double y = demo_series_at(s, r, yc);
+            const double rad = demo_series_at(s, r, rc);
+            if (!isfinite(x) || !isfinite(y) || !isfinite(rad)) {
+                continue;
+            }
+            xlo = fmin(xlo, x - rad);
+            xhi = fmax(xhi, x + rad);
+            ylo = fmin(ylo, y - rad);
+            yhi = fmax(yhi, y + rad);
+            panel_key key = {{0, 0}};
+            for (int g = 0; g < ng; ++g) {
+                key.g[g] =
+                    demo_series_at(s, r, demo_series_column(s, pl->group[g]));
+            }
+            int known = 0;
+            for (int j = 0; j < npanel && !known; ++j) {
+                known = cmp_panel(&keys[j], &key) == 0;
+            }
+            if (!known) {
+                if (npanel == RFD_MAX_PANELS) {
+                    return body_none(
+                        bo, 1,
+                        rfd_strf("not drawn: particles plot %s of scene %s "
+                                 "has more than %d panels",
+                                 pl->name, so->scene->name, RFD_MAX_PANELS));
+                }
+                keys[npanel++] = key;
+            }
+        }
+    }
+    if (npanel == 0) {
+        return body_none(bo, 0,
+                         rfd_strf("not drawn: no particle with finite "
+                                  "values"));
+    }
+    qsort(keys, (size_t)npanel, sizeof *keys, cmp_panel);
+    if (pl->xrange[0] < pl->xrange[1]) { /* the scene's window */
+        xlo = pl->xrange[0];
+        xhi = pl->xrange[1];
+    }
+    /* the same frame in every panel, a little room around the particles */
+    const double padx = 0.02 * (xhi - xlo) + 1e-9;
+    const double pady = 0.02 * (yhi - ylo) + 1e-9;
+    xlo -= padx, xhi += padx, ylo -= pady, yhi += pady;
+    /* a row per panel, stock and cone side by side: heaps are wide and
+       low, so the rows keep them large */
+    const int pw = nside == 1 ? 1200 : 780;
+    int ph = (int)(pw * (yhi - ylo) / (xhi - xlo)) + 60;
+    ph = ph < 120 ? 120 : ph > 500 ? 500 : ph;
+    gp_terminal(f, pw * nside + 20, ph * npanel + 50, png);
+    fprintf(f,
+            "set size ratio -1\nset xrange [%.9g:%.9g]\nset yrange "
+            "[%.9g:%.9g]\nset ytics %.9g\nset style fill solid 0.7 "
+            "noborder\nset xlabel ",
+            xlo, xhi, ylo, yhi, nice_step((yhi - ylo) / 3));
+    gp_str(f, pl->xlabel != NULL ? pl->xlabel : pl->x);
+    fputs("\nset ylabel ", f);
+    gp_str(f, pl->ylabel != NULL ? pl->ylabel : yname);
+    fprintf(f, "\nset multiplot layout %d,%d title ", npanel, nside);
+    gp_str(f, pl->title != NULL ? pl->title : pl->name);
+    fputc('\n', f);
+    for (int p = 0; p < npanel; ++p) {
+        for (int k = 0; k < RFD_SIDES; ++k) {
+            if (!data[k]) {
+                continue;
+            }
+            const demo_series *s = &so->side[k].r.particles;
+            char title[160];
+            int len = snprintf(title, sizeof title, "%s", rfd_side_name(k));
+            for (int g = 0; g < ng && len < (int)sizeof title; ++g) {
+                len += snprintf(title + len, sizeof title - (size_t)len,
+                                "%s %s = %.4g", g ? "," : ":", pl->group[g],
+                                keys[p].g[g]);
+            }
+            fputs("set title ", f);
+            gp_str(f, title);
+            fprintf(f, "\nplot ");
+            gp_str(f, so->side[k].pcsv);
+            fputs(" using (", f);
+            for (int g = 0; g < ng; ++g) {
+                fprintf(f, "column(%d) == ",
+                        demo_series_column(s, pl->group[g]) + 1);
+                gp_num(f, keys[p].g[g]);
+                fputs(" && ", f);
+            }
+            fprintf(f,
+                    "1 ? column(%d) : NaN):%d:%d with circles lc rgb '%s' "
+                    "notitle\n",
+                    demo_series_column(s, pl->x) + 1,
+                    demo_series_column(s, yname) + 1,
+                    demo_series_column(s, pl->size) + 1, lc[k]);
+        }
+    }
+    fputs("unset multiplot\n", f);
+    return 0;
+}
+
+/* Draws one plot; returns 1 when it failed, 0 otherwise (drawn or
+ * nothing to draw), -1 out of memory. */
+static int plot_one(rfd_report *rep, rfd_scene_out *so, const demo_plot *pl,
+                    rfd_plot_out *po)
+{
+    const demo_scene *sc = so->scene;
+    int data[RFD_SIDES], ndata = 0, nempty = 0;
+
+    if (pl->name == NULL || !rfd_safe_name(pl->name) ||
+        !rfd_safe_name(sc->name)) {
+        return plot_note(po, 1,
+                         rfd_strf("not drawn: plot name \"%s\" of scene %s is "
+                                  "not usable in a file name",
+                                  pl->name ? pl->name : "(null)", sc->name));
+    }
+    for (int k = 0; k < RFD_SIDES; ++k) {
+        const rfd_side *sd = &so->side[k];
+        const char *csv;
+        const demo_series *t = plot_table(pl, sd, &csv);
+        data[k] = sd->ok && csv != NULL && t->nrows > 0;
+        ndata += data[k];
+        nempty += sd->ok && t->nrows == 0;
+    }
+    if (ndata == 0) {
+        return plot_note(
+            po, 0,
+            rfd_strf("not drawn: %s",
+                     nempty ? (pl->kind == DEMO_PLOT_PARTICLES
+                                   ? "the scene recorded no particles"
+                                   : "the scene recorded no data (empty "
+                                     "series)")
+                            : "no run of the scene gave data (see above)"));
+    }
+    if (rep->gnuplot_error != NULL) {
+        return plot_note(po, 1, rfd_strf("not drawn: %s", rep->gnuplot_error));
     }
 
     /* the script, next to the data */
@@ -425,50 +870,24 @@ static int plot_one(rfd_report *rep, rfd_scene_out *so, const demo_plot *pl,
             "# rfdemo ab: scene %s, plot %s (run in this folder: gnuplot "
             "%s)\n",
             sc->name, pl->name, gp_name);
-    fputs("if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-          "    set terminal pngcairo size 960,600 noenhanced font ',11'\n"
-          "} else {\n"
-          "    set terminal png size 960,600 noenhanced\n"
-          "}\n",
-          f);
-    fputs("set output ", f);
-    gp_str(f, png_name);
-    fputs("\nset datafile separator comma\nset title ", f);
-    gp_str(f, pl->title != NULL ? pl->title : pl->name);
-    fputs("\nset xlabel ", f);
-    gp_str(f, pl->xlabel != NULL ? pl->xlabel : pl->x);
-    fputs("\nset ylabel ", f);
-    gp_str(f, pl->ylabel != NULL ? pl->ylabel : "");
-    /* the legend beside the plot never hides a curve; 5% of room above and
-       below keeps a flat curve off the border */
-    fputs("\nset key outside right top box\nset offsets 0, 0, graph 0.05, "
-          "graph 0.05"
-          "\nset grid\nplot ",
-          f);
-    for (int i = 0; i < ncv; ++i) {
-        const curve *c = &cv[i];
-        if (i) {
-            fputs(", \\\n     ", f);
-        }
-        gp_str(f, so->side[c->side].csv);
-        fprintf(f, " using %d:%d with lines ", c->xcol, c->ycol);
-        if (c->ref) {
-            fprintf(f, "lw 2 dt %d lc rgb '%s'", 2 + c->k, ref_lc[c->k & 3]);
-        } else if (c->side == RFD_STOCK) {
-            /* wider, under cone's: both visible where they agree */
-            fprintf(f, "lw 4 lc rgb '%s'", stock_lc[c->k & 3]);
-        } else {
-            fprintf(f, "lw 2 lc rgb '%s'", cone_lc[c->k & 3]);
-        }
-        fputs(" title ", f);
-        gp_str(f, c->title);
-    }
-    fputc('\n', f);
+    fputs("set datafile separator comma\n", f);
+    body_out bo = {NULL, 0};
+    const int body = pl->kind == DEMO_PLOT_MAP
+                         ? write_map(f, so, pl, data, png_name, &bo)
+                     : pl->kind == DEMO_PLOT_PARTICLES
+                         ? write_particles(f, so, pl, data, png_name, &bo)
+                         : write_lines(f, so, pl, data, png_name, &bo);
     const int bad = ferror(f);
     if (fclose(f) != 0 || bad) {
+        free(bo.note);
         rc = plot_note(po, 1,
                        rfd_strf("not drawn: cannot write %s: %s", gp_path,
                                 strerror(errno)));
+        goto done;
+    }
+    if (body != 0) { /* nothing to draw, or out of memory */
+        unlink(gp_path);
+        rc = body < 0 ? -1 : plot_note(po, bo.failed, bo.note);
         goto done;
     }
 
@@ -893,6 +1312,9 @@ static void write_md(FILE *f, const rfd_report *rep, const settings *st)
                                                   "recorded)"
                                                 : "");
             }
+            if (sd->pcsv != NULL) {
+                fprintf(f, ", particles [%s](%s)", sd->pcsv, sd->pcsv);
+            }
             fputs("\n", f);
             if (!sd->ok) {
                 fprintf(f, "\n  **The %s run failed:**\n", rfd_side_name(k));
@@ -1055,6 +1477,10 @@ static void write_html(FILE *f, const rfd_report *rep, const settings *st)
                         sd->r.series.nrows == 0 ? " (empty: no series "
                                                   "recorded)"
                                                 : "");
+            }
+            if (sd->pcsv != NULL) {
+                fprintf(f, ", particles <a href=\"%s\">%s</a>", sd->pcsv,
+                        sd->pcsv);
             }
             if (!sd->ok) {
                 fprintf(f,

@@ -40,6 +40,8 @@ typedef struct rfd_side {
     double seconds;  /* wall time of the run */
     char *csv;       /* file name inside the folder once written, else NULL */
     char *csv_error; /* why the CSV is missing, else NULL */
+    char *pcsv;      /* the particles table's CSV file name inside the
+                        folder, once written (none when it is empty) */
 } rfd_side;
 
 typedef struct rfd_scene_out {

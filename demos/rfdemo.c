@@ -587,6 +587,28 @@ static int ab_parse(int argc, char **argv, ab_args *a)
 
 /* Runs one scene with one solver and writes its CSV; 0, or the number of
  * failures (1 or 2). */
+/* Writes table t as dir/<scene>-<solver><suffix>.csv: *name = the file
+   name, or *error = why not.  -1 only when out of memory. */
+static int write_table(const char *dir, const demo_scene *sc, int k,
+                       const char *suffix, const demo_series *t, char **name,
+                       char **error)
+{
+    char *file = rfd_strf("%s-%s%s.csv", sc->name, rfd_side_name(k), suffix);
+    char *path = file != NULL ? rfd_path(dir, file) : NULL;
+    if (path == NULL) {
+        free(file);
+        return -1;
+    }
+    if (demo_series_write_csv(t, path) != 0) {
+        *error = rfd_strf("cannot write %s: %s", path, strerror(errno));
+        free(file);
+    } else {
+        *name = file;
+    }
+    free(path);
+    return 0;
+}
+
 static int ab_side(const ab_args *a, rfd_report *rep, rfd_scene_out *so, int k)
 {
     const demo_scene *sc = so->scene;
@@ -621,25 +643,15 @@ static int ab_side(const ab_args *a, rfd_report *rep, rfd_scene_out *so, int k)
         sd->csv_error = rfd_strf("the scene name \"%s\" is not usable in a "
                                  "file name",
                                  sc->name);
-    } else {
-        char *name = rfd_strf("%s-%s.csv", sc->name, rfd_side_name(k));
-        char *path = name != NULL ? rfd_path(rep->dir, name) : NULL;
-        if (path == NULL) {
-            sd->csv_error = NULL;
-            free(name);
-            fputs("rfdemo: out of memory\n", stderr);
-            return 1;
-        }
-        if (demo_series_write_csv(&sd->r.series, path) != 0) {
-            sd->csv_error =
-                rfd_strf("cannot write %s: %s", path, strerror(errno));
-            free(name);
-        } else {
-            sd->csv = name;
-        }
-        free(path);
+    } else if (write_table(rep->dir, sc, k, "", &sd->r.series, &sd->csv,
+                           &sd->csv_error) != 0 ||
+               (sd->r.particles.nrows > 0 &&
+                write_table(rep->dir, sc, k, "-particles", &sd->r.particles,
+                            &sd->pcsv, &sd->csv_error) != 0)) {
+        fputs("rfdemo: out of memory\n", stderr);
+        return 1;
     }
-    if (sd->csv == NULL) {
+    if (sd->csv_error != NULL || sd->csv == NULL) {
         fprintf(stderr, "rfdemo: %s\n",
                 sd->csv_error != NULL ? sd->csv_error : "out of memory");
         return 1;

@@ -83,7 +83,9 @@
  * container at the end, summed over the worlds), and the solver metrics
  * over every world.  The result's bodies are the last world's spheres
  * (rho = 0.01 for the sweep): run one value with --set rho=... to get the
- * final sphere positions of that heap (for side views).
+ * final sphere positions of that heap.  Particles table (the report's
+ * side views of the heaps): rho, x, y, radius of every sphere whose
+ * centre lies within one diameter of the plane z = 0 through the source.
  */
 #include "demo.h"
 
@@ -116,17 +118,6 @@
 #define GP_QUICK_RATE 200.0
 
 static const double gp_sweep[GP_NSWEEP] = {0, 0.0025, 0.005, 0.01};
-
-/* ---- deterministic generator (splitmix64) ---- */
-
-static double gp_uniform(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return (double)(z >> 11) * (1.0 / 9007199254740992.0);
-}
 
 /* ---- the heap's measurement ---- */
 
@@ -359,11 +350,11 @@ static int gp_release(demo_world *w, gp_source *s, const gp_cfg *c,
         double p[3];
         int ok = 0;
         for (int t = 0; t < GP_TRIES && !ok; ++t) {
-            const double a = 2 * DEMO_PI * gp_uniform(&s->rng);
-            const double r = s->radius * sqrt(gp_uniform(&s->rng));
+            const double a = 2 * DEMO_PI * demo_uniform(&s->rng);
+            const double r = s->radius * sqrt(demo_uniform(&s->rng));
             p[0] = r * cos(a);
             p[2] = r * sin(a);
-            p[1] = GP_DROP + GP_V0 * w->dt * gp_uniform(&s->rng);
+            p[1] = GP_DROP + GP_V0 * w->dt * demo_uniform(&s->rng);
             ok = gp_free_spot(s, p);
         }
         if (!ok) {
@@ -408,8 +399,29 @@ static int gp_release(demo_world *w, gp_source *s, const gp_cfg *c,
     return 0;
 }
 
-/* Measures the heap of the live world w. */
-static int gp_heap_of(demo_world *w, gp_heap *heap)
+/* Records the heap's cross-section for the report's pictures: the
+   spheres whose centres lie within one diameter of the plane z = 0
+   through the source, as particle rows (rho, x, y, radius). */
+static int gp_section(demo_world *w, double rho, const double *pos, int n)
+{
+    static const char *const cols[] = {"rho", "x", "y", "radius"};
+    if (w->result->particles.ncols == 0 &&
+        demo_world_particle_columns(w, 4, cols) != 0) {
+        return -1;
+    }
+    for (int i = 0; i < n; ++i) {
+        const double *p = pos + 3 * i;
+        const double row[4] = {rho, p[0], p[1], GP_R};
+        if (fabs(p[2]) < GP_D && p[1] > -GP_D &&
+            demo_world_particle_row(w, row) != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Measures the heap of the live world w (and records its section). */
+static int gp_heap_of(demo_world *w, double rho, gp_heap *heap)
 {
     const size_t nb = (size_t)w->nbodies + 1;
     double *pos = malloc(nb * 3 * sizeof *pos);
@@ -430,6 +442,7 @@ static int gp_heap_of(demo_world *w, gp_heap *heap)
     }
     if (rc == 0) {
         gp_measure(pos, speed, n, hmap, heap);
+        rc = gp_section(w, rho, pos, n);
     }
     free(pos);
     free(speed);
@@ -484,7 +497,7 @@ static int gp_simulate(demo_world *w, const demo_scene *scene,
     free(src.recent);
     free(src.at);
     if (rc == 0) {
-        rc = gp_heap_of(w, heap);
+        rc = gp_heap_of(w, c->rho, heap);
         heap->released = src.released;
     }
     return rc ? -1 : 0;
@@ -676,18 +689,34 @@ static const demo_metric_info gp_metrics[] = {
 };
 
 static const demo_plot gp_plots[] = {
-    {"angle",
-     "Gravel pile (Tasora-Anitescu 6.3): angle of repose vs rho",
-     "rho",
-     "rolling = spinning friction rho = sigma (m)",
-     "angle of repose (deg)",
-     {"angle", NULL, NULL, NULL}},
-    {"height",
-     "Gravel pile: heap height vs rho",
-     "rho",
-     "rolling = spinning friction rho = sigma (m)",
-     "heap height (m)",
-     {"height", NULL, NULL, NULL}},
+    {
+        .name = "angle",
+        .title = "Gravel pile (Tasora-Anitescu 6.3): angle of repose vs rho",
+        .x = "rho",
+        .xlabel = "rolling = spinning friction rho = sigma (m)",
+        .ylabel = "angle of repose (deg)",
+        .y = {"angle"},
+    },
+    {
+        .name = "height",
+        .title = "Gravel pile: heap height vs rho",
+        .x = "rho",
+        .xlabel = "rolling = spinning friction rho = sigma (m)",
+        .ylabel = "heap height (m)",
+        .y = {"height"},
+    },
+    {
+        .name = "heaps",
+        .title = "Gravel pile: the final heaps, a 90 mm slice through the "
+                 "centre (spheres with |z| < D), side view",
+        .x = "x",
+        .xlabel = "x (m)",
+        .ylabel = "height y (m)",
+        .y = {"y"},
+        .kind = DEMO_PLOT_PARTICLES,
+        .group = {"rho"},
+        .size = "radius",
+    },
 };
 
 const demo_scene demo_gravel_pile = {
@@ -719,7 +748,9 @@ const demo_scene demo_gravel_pile = {
         "box-clamped rolling friction gives a flatter slope at rho = 0.01 "
         "(quick: 19.6 against 24.5 deg).  Without --set rho the result's "
         "bodies are the last heap's (rho = 0.01); --set rho=<m> runs one "
-        "heap and prints its spheres (for a side view).",
+        "heap and prints its spheres.  The heaps picture shows a slice through "
+        "each final heap (the spheres within one diameter of the centre "
+        "plane), stock above, cone below, at one scale.",
     .metric_info = gp_metrics,
     .nmetric_info = (int)(sizeof gp_metrics / sizeof gp_metrics[0]),
     .plots = gp_plots,

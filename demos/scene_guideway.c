@@ -422,18 +422,22 @@ static const demo_metric_info gw_metrics[] = {
 };
 
 static const demo_plot gw_plots[] = {
-    {"force",
-     "Guideway: force driving the carriage vs zeta F_y",
-     "t",
-     "time t (s)",
-     "F_x (N)",
-     {"F_x", "F_x_ref", NULL, NULL}},
-    {"drift",
-     "Guideway: largest sideways ball drift",
-     "t",
-     "time t (s)",
-     "|z - z0| (m)",
-     {"drift", NULL, NULL, NULL}},
+    {
+        .name = "force",
+        .title = "Guideway: force driving the carriage vs zeta F_y",
+        .x = "t",
+        .xlabel = "time t (s)",
+        .ylabel = "F_x (N)",
+        .y = {"F_x", "F_x_ref"},
+    },
+    {
+        .name = "drift",
+        .title = "Guideway: largest sideways ball drift",
+        .x = "t",
+        .xlabel = "time t (s)",
+        .ylabel = "|z - z0| (m)",
+        .y = {"drift"},
+    },
 };
 
 const demo_scene demo_guideway = {

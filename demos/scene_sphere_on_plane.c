@@ -533,30 +533,50 @@ static const demo_metric_info sp_metrics[] = {
 };
 
 static const demo_plot sp_plots[] = {
-    {"position",
-     "Sphere on a plane (Acary 6.1): position",
-     "t",
-     "time t (s)",
-     "X (m)",
-     {"x", "x_ref", NULL, NULL}},
-    {"velocities",
-     "Sphere on a plane: U_X and Omega_Y",
-     "t",
-     "time t (s)",
-     "U (m/s), Omega (rad/s)",
-     {"u", "u_ref", "omega", "omega_ref"}},
-    {"forces",
-     "Sphere on a plane: tangential force and rolling moment",
-     "t",
-     "time t (s)",
-     "r_T (N), m_T (N m)",
-     {"rt", "rt_ref", "mr", "mr_ref"}},
-    {"slip",
-     "Sphere on a plane: slip velocity u_T = U - R Omega",
-     "t",
-     "time t (s)",
-     "u_T (m/s)",
-     {"slip", NULL, NULL, NULL}},
+    {
+        .name = "position",
+        .title = "Sphere on a plane (Acary 6.1): position",
+        .x = "t",
+        .xlabel = "time t (s)",
+        .ylabel = "X (m)",
+        .y = {"x", "x_ref"},
+    },
+    {
+        .name = "velocities",
+        .title = "Sphere on a plane: U_X and Omega_Y",
+        .x = "t",
+        .xlabel = "time t (s)",
+        .ylabel = "U (m/s), Omega (rad/s)",
+        .y = {"u", "u_ref", "omega", "omega_ref"},
+    },
+    {
+        .name = "forces",
+        .title = "Sphere on a plane: tangential force and rolling moment",
+        .x = "t",
+        .xlabel = "time t (s)",
+        .ylabel = "r_T (N), m_T (N m)",
+        .y = {"rt", "rt_ref", "mr", "mr_ref"},
+    },
+    {
+        .name = "slip",
+        .title = "Sphere on a plane: slip velocity u_T = U - R Omega",
+        .x = "t",
+        .xlabel = "time t (s)",
+        .ylabel = "u_T (m/s)",
+        .y = {"slip"},
+    },
+    {
+        .name = "map",
+        .title = "Sphere on a plane (Acary 6.1, Fig. 2): Xmax (m) over mu x "
+                 "mu_r, slip-free start U0 = 2.5 m/s, Omega0 = 5 rad/s "
+                 "(--set map=1)",
+        .x = "mu",
+        .xlabel = "sliding friction mu",
+        .ylabel = "rolling friction mu_r (m)",
+        .y = {"xmax", "mur"},
+        .kind = DEMO_PLOT_MAP,
+        .logx = 1,
+    },
 };
 
 const demo_scene demo_sphere_on_plane = {
@@ -598,9 +618,9 @@ const demo_scene demo_sphere_on_plane = {
         "(2 mu_r g) where mu >= mu_r / (1.4 R) (rolling, independent of "
         "mu), U0^2 / (2 mu g) below (the sphere slides, independent of "
         "mu_r); both go to infinity as mu or mu_r goes to 0, hence no zero "
-        "in the grid.  The plots above are those of the cases; the map's "
-        "columns are mu, mur, xmax, xmax_ref (plot xmax and xmax_ref against "
-        "mu, one curve per mur).",
+        "in the grid.  The map plot (drawn only with map=1; the case plots "
+        "then have no data) shows Xmax per grid cell for each solver and the "
+        "reference side by side, on one colour scale.",
     .metric_info = sp_metrics,
     .nmetric_info = (int)(sizeof sp_metrics / sizeof sp_metrics[0]),
     .plots = sp_plots,

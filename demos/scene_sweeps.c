@@ -181,18 +181,22 @@ static const demo_metric_info roll_direction_metrics[] = {
     {"worst_heading_error_deg", "largest change of heading, deg"},
 };
 static const demo_plot roll_direction_plots[] = {
-    {"distance",
-     "Stop distance vs launch heading",
-     "heading",
-     "heading (deg)",
-     "stop distance (m)",
-     {"distance", "distance_ref"}},
-    {"heading",
-     "Final heading vs launch heading",
-     "heading",
-     "launch heading (deg)",
-     "final heading (deg)",
-     {"heading_out"}},
+    {
+        .name = "distance",
+        .title = "Stop distance vs launch heading",
+        .x = "heading",
+        .xlabel = "heading (deg)",
+        .ylabel = "stop distance (m)",
+        .y = {"distance", "distance_ref"},
+    },
+    {
+        .name = "heading",
+        .title = "Final heading vs launch heading",
+        .x = "heading",
+        .xlabel = "launch heading (deg)",
+        .ylabel = "final heading (deg)",
+        .y = {"heading_out"},
+    },
 };
 
 const demo_scene demo_roll_direction = {
@@ -290,12 +294,14 @@ static const demo_metric_info roll_mass_dt_metrics[] = {
     {"distance_m100_h60", "stop distance of the 100 kg ball at h = 1/60, m"},
 };
 static const demo_plot roll_mass_dt_plots[] = {
-    {"distance",
-     "Stop distance vs time step (heading 45 deg)",
-     "dt",
-     "time step h (s)",
-     "stop distance (m)",
-     {"d_m1", "d_m10", "d_m100", "d_m1_ref"}},
+    {
+        .name = "distance",
+        .title = "Stop distance vs time step (heading 45 deg)",
+        .x = "dt",
+        .xlabel = "time step h (s)",
+        .ylabel = "stop distance (m)",
+        .y = {"d_m1", "d_m10", "d_m100", "d_m1_ref"},
+    },
 };
 
 const demo_scene demo_roll_mass_dt = {
@@ -362,12 +368,14 @@ static const demo_metric_info spin_down_metrics[] = {
                   "I w0 / (sigma m g) (spinning cone, Tasora-Anitescu (7))"},
 };
 static const demo_plot spin_down_plots[] = {
-    {"omega",
-     "Spin about the normal vs time",
-     "t",
-     "t (s)",
-     "omega_n (rad/s)",
-     {"omega", "omega_ref"}},
+    {
+        .name = "omega",
+        .title = "Spin about the normal vs time",
+        .x = "t",
+        .xlabel = "t (s)",
+        .ylabel = "omega_n (rad/s)",
+        .y = {"omega", "omega_ref"},
+    },
 };
 
 const demo_scene demo_spin_down = {
@@ -446,12 +454,14 @@ static const demo_metric_info incline_threshold_metrics[] = {
                               "theta - (rho / R) cos theta) / 1.4"},
 };
 static const demo_plot incline_threshold_plots[] = {
-    {"distance",
-     "Distance rolled in 5 s vs slope",
-     "ratio",
-     "tan(theta) / (rho / R)",
-     "distance (m)",
-     {"distance", "distance_ref"}},
+    {
+        .name = "distance",
+        .title = "Distance rolled in 5 s vs slope",
+        .x = "ratio",
+        .xlabel = "tan(theta) / (rho / R)",
+        .ylabel = "distance (m)",
+        .y = {"distance", "distance_ref"},
+    },
 };
 
 const demo_scene demo_incline_threshold = {

@@ -16,6 +16,7 @@ const demo_scene *const demo_scenes[] = {
     &demo_incline_threshold,
     &demo_guideway,
     &demo_gravel_pile,
+    &demo_sphere_pile,
     /* the converted Bullet demos */
     &demo_hello_world,
     &demo_basic_demo,

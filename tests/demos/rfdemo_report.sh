@@ -86,6 +86,48 @@ if [ $have_gnuplot -eq 1 ]; then
     grep -q 'held: 0' "$work/inclined_plane.md" &&
         grep -q 'With --set sphere_rolling=0.1' "$work/inclined_plane.md"
     check "inclined_plane: metric notes and the explanation" $?
+
+    # ---- a heat map (sphere_on_plane --set map=1, quick grid: mu in
+    # {0.01, 0.05, 0.5} x mu_r in {0.008, 0.02}) ----
+    out="$work/map"
+    RFDEMO_PROGRESS_AFTER=0 "$rfdemo" ab sphere_on_plane --quick --set map=1 \
+        --out "$out" >"$work/stdout" 2>"$work/stderr"; rc=$?
+    check "ab sphere_on_plane --set map=1: exit 0" $rc
+    is_png "$out/sphere_on_plane-map.png" &&
+        grep -qF '](sphere_on_plane-map.png)' "$out/report.md"
+    check "map: drawn and in the report" $?
+    gp="$out/sphere_on_plane-map.gp"
+    grep -q '^set multiplot layout 1,3 ' "$gp" &&
+        [ "$(grep -c 'with boxxyerror lc palette' "$gp")" -eq 3 ]
+    check "map: three panels (stock, cone, reference) of cells" $?
+    # six cells per panel; on the log mu axis the cell of mu = 0.05 spans
+    # the geometric midpoints sqrt(0.01 * 0.05) = 0.0223606798 and
+    # sqrt(0.05 * 0.5) = 0.158113883; mu_r = 0.008's cell ends half way
+    # to 0.02 (0.014) and mirrors that below (0.002)
+    [ "$(awk '/^\$cells0 <</ { on = 1; next } /^EOD/ { on = 0 } on' "$gp" | wc -l)" -eq 6 ] &&
+        grep -Eq '^0\.05,0\.008,0\.0223606798,0\.158113883,0\.002,0\.014,' "$gp"
+    check "map: six cells, bounds at the (geometric) midpoints" $?
+    grep -q 'not drawn: the stock run recorded no column "t"' "$out/report.md"
+    check "map: the case plots say why they are not drawn" $?
+
+    # ---- particle pictures (sphere_pile, one small run) ----
+    out="$work/particles"
+    RFDEMO_PROGRESS_AFTER=0 "$rfdemo" ab sphere_pile --quick --set mu=1 \
+        --set mur=0.1 --set spheres=12 --steps 1500 --out "$out" \
+        >"$work/stdout" 2>"$work/stderr"; rc=$?
+    check "ab sphere_pile (12 spheres): exit 0" $rc
+    for side in stock cone; do
+        f="$out/sphere_pile-$side-particles.csv"
+        [ "$(head -n 1 "$f")" = "mu,mur,x,y,radius" ] &&
+            [ "$(tail -n +2 "$f" | grep -c '^1,0\.1,.*,0\.01$')" -eq 12 ]
+        check "particles: $side, the 12 spheres (mu, mur, x, y, radius)" $?
+    done
+    is_png "$out/sphere_pile-piles.png" &&
+        grep -q '^set multiplot layout 1,2 ' "$out/sphere_pile-piles.gp" &&
+        grep -qF '](sphere_pile-piles.png)' "$out/report.md" &&
+        grep -qF 'particles [sphere_pile-cone-particles.csv]' "$out/report.md" &&
+        grep -qF '<a href="sphere_pile-cone-particles.csv">' "$out/report.html"
+    check "particles: one panel per solver, drawn, the CSVs linked" $?
 else
     echo "gnuplot not found (scripts/deps.sh installs gnuplot-nox): the" \
          "plotting checks are skipped"
