@@ -57,8 +57,9 @@ typedef struct demo_set {
 } demo_set;
 
 typedef struct demo_opts {
-    plSolver solver; /* default PL_SOLVER_CONE */
-    const char *csv; /* demo_main: write the series here (NULL: no) */
+    plSolver solver;           /* default PL_SOLVER_CONE */
+    const char *csv;           /* demo_main: write the series here (NULL: no) */
+    const char *particles_csv; /* demo_main: the particles table (NULL: no) */
     /* the cone solver's settings (plSetSolverConfig); NULL = the world's
        defaults (rf_config_default: APGD, associated model) */
     const rf_config *config;
@@ -255,7 +256,7 @@ void demo_print(FILE *f, const demo_result *r, int quiet);
 /* The executables' main: parses
  *   --solver stock|cone  --model associated|desaxce  --steps N
  *   --dt SECONDS  --quick  --quiet
- *   --set key=value (repeatable)  --help
+ *   --set key=value (repeatable)  --csv FILE  --particles FILE  --help
  * runs the scene and prints its result.  Exit status: 0 success, 1 the
  * run failed (message on stderr), 2 a bad argument (message and usage on
  * stderr). */

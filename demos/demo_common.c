@@ -708,7 +708,7 @@ static void usage(FILE *f, const char *prog, const demo_scene *scene)
     fprintf(f,
             "usage: %s [--solver stock|cone] [--model associated|desaxce] "
             "[--steps N] [--dt SECONDS] [--quick] [--quiet] "
-            "[--set KEY=VALUE]... [--csv FILE] [--help]\n"
+            "[--set KEY=VALUE]... [--csv FILE] [--particles FILE] [--help]\n"
             "%s\n"
             "  --solver stock|cone  contact solver (default cone)\n"
             "  --model M            the cone solver's model: associated "
@@ -718,6 +718,8 @@ static void usage(FILE *f, const char *prog, const demo_scene *scene)
             "  --quick              the short run\n"
             "  --quiet              only the JSON line\n"
             "  --csv FILE           write the recorded series (CSV)\n"
+            "  --particles FILE     write the particles table (CSV; the "
+            "scenes that picture particles)\n"
             "  --set KEY=VALUE      scene parameter:%s\n",
             prog, scene->description, scene->default_steps, scene->quick_steps,
             scene->nparams ? "" : " none");
@@ -769,11 +771,15 @@ int demo_main(int argc, char **argv, const demo_scene *scene)
             o.quiet = 1;
         } else if (strcmp(a, "--quick") == 0) {
             o.quick = 1;
-        } else if (strcmp(a, "--csv") == 0) {
+        } else if (strcmp(a, "--csv") == 0 || strcmp(a, "--particles") == 0) {
             if (val == NULL) {
                 return bad_arg(prog, scene, "%s needs a file name", a);
             }
-            o.csv = val;
+            if (a[2] == 'c') {
+                o.csv = val;
+            } else {
+                o.particles_csv = val;
+            }
             ++i;
         } else if (strcmp(a, "--solver") == 0) {
             if (val == NULL) {
@@ -868,10 +874,14 @@ int demo_main(int argc, char **argv, const demo_scene *scene)
         return 1;
     }
     int status = 0;
-    if (o.csv != NULL && demo_series_write_csv(&r.series, o.csv) != 0) {
-        fprintf(stderr, "%s: cannot write %s: %s\n", prog, o.csv,
-                strerror(errno));
-        status = 1;
+    const char *file[2] = {o.csv, o.particles_csv};
+    const demo_series *table[2] = {&r.series, &r.particles};
+    for (int t = 0; t < 2; ++t) {
+        if (file[t] != NULL && demo_series_write_csv(table[t], file[t]) != 0) {
+            fprintf(stderr, "%s: cannot write %s: %s\n", prog, file[t],
+                    strerror(errno));
+            status = 1;
+        }
     }
     demo_print(stdout, &r, o.quiet);
     demo_result_free(&r);

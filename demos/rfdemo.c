@@ -143,7 +143,7 @@ static void usage(FILE *f)
           "associated|desaxce]\n"
           "                  [--steps N] [--dt H] [--set KEY=VALUE]... [--csv "
           "FILE]\n"
-          "                  [--quick] [--quiet] [--help]\n"
+          "                  [--particles FILE] [--quick] [--quiet] [--help]\n"
           "       rfdemo ab [SCENE...] --out DIR [--quick] [--model "
           "associated|desaxce]\n"
           "                 [--steps N] [--dt H] [--set KEY=VALUE]...\n"
@@ -156,8 +156,10 @@ static void usage(FILE *f)
           "       (last line) a JSON object of the metrics\n"
           "ab     each scene (all when none is named) with Bullet's solver and "
           "with the\n"
-          "       cone solver: DIR/<scene>-stock.csv, DIR/<scene>-cone.csv, "
-          "gnuplot plots\n"
+          "       cone solver: DIR/<scene>-stock.csv, DIR/<scene>-cone.csv "
+          "(and\n"
+          "       DIR/<scene>-<solver>-particles.csv where a scene pictures "
+          "particles), gnuplot plots\n"
           "       DIR/<scene>-<plot>.png, DIR/report.md and DIR/report.html "
           "(its path is\n"
           "       the last line printed).  --set applies to the scenes that "
@@ -197,6 +199,12 @@ static int unknown_scene(const char *cmd, const char *name)
 }
 
 /* ---- list ---- */
+
+/* s, or "?" for a missing name. */
+static const char *nz(const char *s)
+{
+    return s != NULL ? s : "?";
+}
 
 /* Prints text wrapped at about 76 columns, each line indented. */
 static void wrap(const char *text, int indent)
@@ -282,12 +290,26 @@ static int cmd_list(int argc, char **argv)
         }
         for (int j = 0; sc->plots != NULL && j < sc->nplots; ++j) {
             const demo_plot *pl = &sc->plots[j];
+            const char *x = pl->x != NULL ? pl->x : "?";
             printf("  plot %s: %s (", pl->name != NULL ? pl->name : "?",
                    pl->title != NULL ? pl->title : "");
+            if (pl->kind == DEMO_PLOT_MAP) {
+                printf("heat map of %s over %s and %s)\n", nz(pl->y[0]), x,
+                       nz(pl->y[1]));
+                continue;
+            }
+            if (pl->kind == DEMO_PLOT_PARTICLES) {
+                printf("particles: %s against %s, radius %s, a panel per "
+                       "%s%s%s)\n",
+                       nz(pl->y[0]), x, nz(pl->size), nz(pl->group[0]),
+                       pl->group[1] != NULL ? " and " : "",
+                       pl->group[1] != NULL ? pl->group[1] : "");
+                continue;
+            }
             for (int k = 0; k < 4 && pl->y[k] != NULL; ++k) {
                 printf("%s%s", k ? ", " : "", pl->y[k]);
             }
-            printf(" against %s)\n", pl->x != NULL ? pl->x : "?");
+            printf(" against %s%s)\n", x, pl->logx ? ", log scale" : "");
         }
         if (sc->explanation != NULL) {
             printf("  what to look at:\n");

@@ -6,7 +6,8 @@
 #   plain Bullet program without and with the LD_PRELOAD drop-in (stock vs
 #   cone), the Bullet pile benchmark (stock vs cone) in quick mode, and
 #   last the main job: `rfdemo ab --quick` over every scene (stock vs
-#   cone, plots, report.html), whose path it prints.
+#   cone, plots, report.html), whose path it prints (before it, the
+#   sphere_on_plane Xmax map, --set map=1, into the report's map/ folder).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -45,5 +46,9 @@ echo "== rfdemo ab --quick: every scene (seed validation scenes and the"
 echo "   converted Bullet demos) with stock and cone, CSV, plots, report"
 report_dir=bench/results/rfdemo-quick
 rm -rf "$report_dir"
+echo "== rfdemo ab sphere_on_plane --set map=1: Acary's Xmax map as heat maps"
+build/release/demos/rfdemo ab sphere_on_plane --quick --set map=1 \
+    --out "$report_dir/map"
 build/release/demos/rfdemo ab --quick --out "$report_dir"
+echo "== the Xmax map: $root/$report_dir/map/report.html"
 echo "== A/B report: $root/$report_dir/report.html (and report.md)"

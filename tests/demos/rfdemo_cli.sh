@@ -75,6 +75,16 @@ check "run inclined_plane: the per-body lines before it" $?
     [ "$(wc -l <"$work/ip.csv")" -eq 122 ]
 check "run --csv: header t,s,v,v_ref,n,dz and 121 rows" $?
 
+# --particles: the pictured table (sphere_pile: every sphere on the plane
+# of a run with one mu_r; 3 spheres dropped at 15/s are all out by step
+# 134 and on the plane by step 400)
+"$rfdemo" run sphere_pile --set mu=1 --set mur=0.1 --set spheres=3 \
+    --steps 400 --quiet --particles "$work/pp.csv" >"$work/out" 2>"$work/err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(head -n 1 "$work/pp.csv")" = "mu,mur,x,y,radius" ] &&
+    [ "$(tail -n +2 "$work/pp.csv" | grep -c '^1,0\.1,.*,0\.01$')" -eq 3 ]
+check "run --particles: header mu,mur,x,y,radius and the 3 spheres" $?
+
 RFDEMO_PROGRESS_AFTER=0 "$rfdemo" run hello_world --quiet \
     >"$work/out" 2>"$work/err"; rc=$?
 [ $rc -eq 0 ] && [ "$(wc -l <"$work/err")" -eq 1 ] &&
