@@ -239,6 +239,8 @@ int demo_run(const demo_scene *scene, const demo_opts *opts, demo_result *out);
  * for a key the scene does not declare. */
 double demo_param_value(const demo_scene *scene, const demo_opts *opts,
                         const char *key);
+/* 1 when opts sets that scene parameter (--set key=...), else 0. */
+int demo_param_is_set(const demo_opts *opts, const char *key);
 /* Steps the run will take (opts->steps, else quick or default). */
 int demo_steps(const demo_scene *scene, const demo_opts *opts);
 const char *demo_solver_name(plSolver s);
@@ -286,6 +288,18 @@ struct demo_world {
     int unconverged_steps;
     demo_result *result; /* where failures are written */
 };
+
+/* The cone solver statistics of several worlds of one scene run (a
+ * sweep): demo_stats_add after each world, demo_stats_store into the last
+ * world before demo_world_finish reports them. */
+typedef struct demo_stats {
+    long long iterations;
+    int max_contacts;
+    double max_residual;
+    int unconverged_steps;
+} demo_stats;
+void demo_stats_add(demo_stats *acc, const demo_world *w);
+void demo_stats_store(demo_world *w, const demo_stats *acc);
 
 /* Creates the SDK and world, sets gravity and the solver.  On failure the
  * world is released and -1 returned with the error in out->error. */

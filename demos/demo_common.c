@@ -57,6 +57,16 @@ double demo_param_value(const demo_scene *scene, const demo_opts *opts,
     return NAN;
 }
 
+int demo_param_is_set(const demo_opts *opts, const char *key)
+{
+    for (int j = 0; opts != NULL && j < opts->nset; ++j) {
+        if (strcmp(opts->set[j].key, key) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int demo_steps(const demo_scene *scene, const demo_opts *opts)
 {
     if (opts != NULL && opts->steps > 0) {
@@ -467,6 +477,24 @@ int demo_world_metric_ref(demo_world *w, const char *name, double value,
     r->metrics[r->nmetrics].reference = reference;
     r->nmetrics++;
     return 0;
+}
+
+void demo_stats_add(demo_stats *acc, const demo_world *w)
+{
+    acc->iterations += w->solver_iterations;
+    if (w->max_contacts > acc->max_contacts) {
+        acc->max_contacts = w->max_contacts;
+    }
+    acc->max_residual = fmax(acc->max_residual, w->max_residual);
+    acc->unconverged_steps += w->unconverged_steps;
+}
+
+void demo_stats_store(demo_world *w, const demo_stats *acc)
+{
+    w->solver_iterations = acc->iterations;
+    w->max_contacts = acc->max_contacts;
+    w->max_residual = acc->max_residual;
+    w->unconverged_steps = acc->unconverged_steps;
 }
 
 int demo_world_metric(demo_world *w, const char *name, double value)

@@ -246,16 +246,6 @@ typedef struct gp_cfg {
     int sleeping;
 } gp_cfg;
 
-static int gp_is_set(const demo_opts *o, const char *key)
-{
-    for (int j = 0; j < o->nset; ++j) {
-        if (strcmp(o->set[j].key, key) == 0) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
 /* The container: a floor (top y = 0) and four walls, all with the
    per-body coefficients. */
 static int gp_container(demo_world *w, double mu_b, double rho_b)
@@ -450,14 +440,6 @@ static int gp_heap_of(demo_world *w, double rho, gp_heap *heap)
     return rc;
 }
 
-/* Solver statistics over the worlds before the last. */
-typedef struct gp_stats {
-    long long iterations;
-    int max_contacts;
-    double max_residual;
-    int unconverged;
-} gp_stats;
-
 /* Builds the world for c, runs it and measures the heap.  The world stays
    alive (the caller frees it) unless the build fails. */
 static int gp_simulate(demo_world *w, const demo_scene *scene,
@@ -537,10 +519,10 @@ static int gp_read(const demo_scene *scene, const demo_opts *o,
                    demo_result *out, gp_cfg *c)
 {
     const double rho = demo_param_value(scene, o, "rho");
-    const double nsph = gp_is_set(o, "spheres") || !o->quick
+    const double nsph = demo_param_is_set(o, "spheres") || !o->quick
                             ? demo_param_value(scene, o, "spheres")
                             : GP_QUICK_SPHERES;
-    const double rate = gp_is_set(o, "rate") || !o->quick
+    const double rate = demo_param_is_set(o, "rate") || !o->quick
                             ? demo_param_value(scene, o, "rate")
                             : GP_QUICK_RATE;
     const double seed = demo_param_value(scene, o, "seed");
@@ -603,16 +585,6 @@ static int gp_record(demo_world *w, int nrho, const double *rhos,
     return rc ? -1 : 0;
 }
 
-static void gp_add_stats(gp_stats *acc, const demo_world *w)
-{
-    acc->iterations += w->solver_iterations;
-    if (w->max_contacts > acc->max_contacts) {
-        acc->max_contacts = w->max_contacts;
-    }
-    acc->max_residual = fmax(acc->max_residual, w->max_residual);
-    acc->unconverged += w->unconverged_steps;
-}
-
 static int gravel_pile_run(const demo_scene *scene, const demo_opts *o,
                            demo_result *out)
 {
@@ -623,7 +595,7 @@ static int gravel_pile_run(const demo_scene *scene, const demo_opts *o,
     const int nrho = base.rho < 0 ? GP_NSWEEP : 1;
     gp_heap heap[GP_NSWEEP];
     double rhos[GP_NSWEEP];
-    gp_stats acc = {0, 0, 0, 0};
+    demo_stats acc = {0, 0, 0, 0};
     demo_world w;
     for (int k = 0; k < nrho; ++k) {
         gp_cfg c = base;
@@ -633,16 +605,13 @@ static int gravel_pile_run(const demo_scene *scene, const demo_opts *o,
             demo_world_free(&w);
             return -1;
         }
-        gp_add_stats(&acc, &w);
+        demo_stats_add(&acc, &w);
         if (k + 1 < nrho && demo_world_free(&w) != 0) {
             return -1;
         }
     }
     /* the last world: its bodies, the solver statistics of all worlds */
-    w.solver_iterations = acc.iterations;
-    w.max_contacts = acc.max_contacts;
-    w.max_residual = acc.max_residual;
-    w.unconverged_steps = acc.unconverged;
+    demo_stats_store(&w, &acc);
     int rc =
         demo_world_finish(&w, scene, out) || gp_record(&w, nrho, rhos, heap);
     if (demo_world_free(&w) != 0) {

@@ -124,16 +124,6 @@ static int spp_fail(demo_result *out, const char *fmt, double x)
     return -1;
 }
 
-static int spp_is_set(const demo_opts *o, const char *key)
-{
-    for (int j = 0; j < o->nset; ++j) {
-        if (strcmp(o->set[j].key, key) == 0) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
 /* Measures the pile (see the header) and records the pictured runs'
    spheres. */
 static int spp_measure(demo_world *w, int pictured, spp_pile *pile)
@@ -332,7 +322,7 @@ static int spp_read(const demo_scene *scene, const demo_opts *o,
 {
     const double mu = demo_param_value(scene, o, "mu");
     const double mur = demo_param_value(scene, o, "mur");
-    const double nsph = spp_is_set(o, "spheres") || !o->quick
+    const double nsph = demo_param_is_set(o, "spheres") || !o->quick
                             ? demo_param_value(scene, o, "spheres")
                             : SPP_QUICK_SPHERES;
     const double rate = demo_param_value(scene, o, "rate");
@@ -385,16 +375,6 @@ static int spp_read(const demo_scene *scene, const demo_opts *o,
     return 0;
 }
 
-static void spp_add_stats(demo_world *acc, const demo_world *w)
-{
-    acc->solver_iterations += w->solver_iterations;
-    if (w->max_contacts > acc->max_contacts) {
-        acc->max_contacts = w->max_contacts;
-    }
-    acc->max_residual = fmax(acc->max_residual, w->max_residual);
-    acc->unconverged_steps += w->unconverged_steps;
-}
-
 static int sphere_pile_run(const demo_scene *scene, const demo_opts *o,
                            demo_result *out)
 {
@@ -405,8 +385,8 @@ static int sphere_pile_run(const demo_scene *scene, const demo_opts *o,
         return -1;
     }
     spp_pile pile[SPP_MAX_RUNS];
-    demo_world acc, w;
-    memset(&acc, 0, sizeof acc);
+    demo_stats acc = {0, 0, 0, 0};
+    demo_world w;
     for (int i = 0; i < nmu; ++i) {
         for (int j = 0; j < nmur; ++j) {
             spp_pile *p = &pile[i * nmur + j];
@@ -421,7 +401,7 @@ static int sphere_pile_run(const demo_scene *scene, const demo_opts *o,
                 demo_world_free(&w);
                 return -1;
             }
-            spp_add_stats(&acc, &w);
+            demo_stats_add(&acc, &w);
             const int last = i == nmu - 1 && j == nmur - 1;
             if (!last && demo_world_free(&w) != 0) {
                 return -1;
@@ -429,10 +409,7 @@ static int sphere_pile_run(const demo_scene *scene, const demo_opts *o,
         }
     }
     /* the last world: its bodies, the solver statistics of all runs */
-    w.solver_iterations = acc.solver_iterations;
-    w.max_contacts = acc.max_contacts;
-    w.max_residual = acc.max_residual;
-    w.unconverged_steps = acc.unconverged_steps;
+    demo_stats_store(&w, &acc);
     int rc = demo_world_finish(&w, scene, out) ||
              spp_record(&w, mus, nmu, murs, nmur, pile);
     if (demo_world_free(&w) != 0) {
