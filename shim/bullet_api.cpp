@@ -59,7 +59,10 @@ const char *precision_name(int scalar_size)
 
 extern "C" {
 
-int rf_bullet_scalar_size(void) { return (int)sizeof(btScalar); }
+int rf_bullet_scalar_size(void)
+{
+    return (int)sizeof(btScalar);
+}
 
 rf_plugin *rf_bullet_attach_checked(btDiscreteDynamicsWorld *world,
                                     const rf_config *cfg, int scalar_size,
@@ -151,7 +154,19 @@ int rf_bullet_stats(const rf_plugin *p, rf_stats *out)
     return RF_OK;
 }
 
-long rf_bullet_steps(const rf_plugin *p) { return p ? p->solver->steps : 0; }
+rf_status rf_bullet_timing_get(const rf_plugin *p, rf_bullet_timing *out)
+{
+    if (p == nullptr || out == nullptr) {
+        return RF_ERR_NULL;
+    }
+    *out = p->solver->timing;
+    return RF_OK;
+}
+
+long rf_bullet_steps(const rf_plugin *p)
+{
+    return p ? p->solver->steps : 0;
+}
 
 rf_status rf_bullet_set_mode(rf_plugin *p, rf_bullet_mode mode)
 {
@@ -272,8 +287,8 @@ rf_status rf_bullet_config_from_env(rf_config *cfg, rf_error *err)
         long x = std::strtol(s, &end, 10);
         if (*s == '\0' || *end != '\0' || errno != 0 || x < lo ||
             x > 1000000000L) {
-            return fail(err, RF_ERR_INVALID,
-                        "%s='%s' is not an integer >= %d", name, s, lo);
+            return fail(err, RF_ERR_INVALID, "%s='%s' is not an integer >= %d",
+                        name, s, lo);
         }
         *out = (int)x;
         return RF_OK;

@@ -168,6 +168,8 @@ void ConeSolver::allSolved(const btContactSolverInfo &info, btIDebugDraw *draw)
         return;
     }
     const double t0 = wall_now();
+    step_start_ = t0;
+    timing = rf_bullet_timing{};
     bool done = false;
     if (problem_ == nullptr) {
         report("out of memory creating the problem; the previous solver "
@@ -179,6 +181,12 @@ void ConeSolver::allSolved(const btContactSolverInfo &info, btIDebugDraw *draw)
         stock_step(info, draw);
     }
     last.seconds = wall_now() - t0;
+    if (done) {
+        timing.total = last.seconds;
+        timing.write_back = timing.total - timing.build - timing.solve;
+    } else {
+        timing = rf_bullet_timing{};
+    }
     if (verbose) {
         verbose_line(last.seconds);
     }
@@ -787,9 +795,12 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
     if (gamma_.empty()) {
         gamma_.resize(6); // rf_solve wants an array even when empty
     }
+    const double t_solve = wall_now();
     if (st == RF_OK) {
         st = rf_solve(problem_, &cfg, gamma_.data(), &stats, &err);
     }
+    timing.build = t_solve - step_start_;
+    timing.solve = wall_now() - t_solve;
     vel_v_.resize(3 * (size_t)nb);
     vel_w_.resize(3 * (size_t)nb);
     if (st == RF_OK && nb > 0) {

@@ -85,12 +85,14 @@ class ConeSolver final : public btConstraintSolver {
     double max_recovery = RF_BULLET_DEFAULT_MAX_RECOVERY;
     int verbose = 0;
     rf_stats last{};
+    rf_bullet_timing timing{};
     long steps = 0;
 
     // The 6D impulse of a point of the last cone step, or nullptr.
     const double *point_impulse(const btManifoldPoint *pt) const;
 
   private:
+    double step_start_ = 0; // wall time at the start of this step, s
     bool cone_step(const btContactSolverInfo &info);
     void stock_step(const btContactSolverInfo &info, btIDebugDraw *draw);
     int dynamic_index(btRigidBody *rb, btScalar h);

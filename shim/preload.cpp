@@ -27,7 +27,7 @@
 #include <utility>
 #include <vector>
 
-#define RF_CTOR_C1                                                            \
+#define RF_CTOR_C1                                                             \
     _ZN23btDiscreteDynamicsWorldC1EP12btDispatcherP21btBroadphaseInterfaceP18btConstraintSolverP24btCollisionConfiguration
 #define RF_DTOR_D0 _ZN23btDiscreteDynamicsWorldD0Ev
 #define RF_DTOR_D1 _ZN23btDiscreteDynamicsWorldD1Ev

@@ -91,8 +91,8 @@ void pile(Scene &s)
         xf.setOrigin(btVector3((btScalar)(0.3 * (k % 3)),
                                (btScalar)(0.6 + 0.9 * k),
                                (btScalar)(0.2 * (k % 2))));
-        xf.setRotation(btQuaternion(btVector3(1, 1, 0).normalized(),
-                                    (btScalar)(0.3 * k)));
+        xf.setRotation(
+            btQuaternion(btVector3(1, 1, 0).normalized(), (btScalar)(0.3 * k)));
         if (k % 2) {
             s.sphere(0.4, 1.0 + k, xf.getOrigin(), 0.7, 0.02, 0.01);
         } else {
@@ -141,6 +141,28 @@ int test_stock_mode_is_stock()
     ENSURE(st.contacts > 0);
     ENSURE(st.rows == 6 * st.contacts);
     ENSURE(diff > 1e-4);
+    // the phase timing of the last cone step: three parts, each positive
+    // (measured), summing to the step's wall time (the write-back is the
+    // remainder by definition, so the check is that build + solve do not
+    // exceed the total: the clocks are read in order)
+    rf_bullet_timing tm;
+    ENSURE(rf_bullet_timing_get(p, &tm) == RF_OK);
+    ENSURE(rf_bullet_timing_get(p, nullptr) == RF_ERR_NULL);
+    std::printf("  timing: build %.3g ms, solve %.3g ms, write-back %.3g ms, "
+                "total %.3g ms\n",
+                1e3 * tm.build, 1e3 * tm.solve, 1e3 * tm.write_back,
+                1e3 * tm.total);
+    ENSURE(tm.total == st.seconds);
+    ENSURE(tm.build > 0 && tm.solve > 0 && tm.write_back > 0);
+    ENSURE_SMALL(tm.build + tm.solve + tm.write_back - tm.total, 1e-12);
+    // the solve's own clock (rf_stats of rf_solve) sits inside it
+    ENSURE_LE(tm.solve, tm.total);
+    // a stock step leaves the last cone step's timing, as its stats
+    ENSURE(rf_bullet_set_mode(p, RF_BULLET_STOCK) == RF_OK);
+    b.step(kDt);
+    rf_bullet_timing after;
+    ENSURE(rf_bullet_timing_get(p, &after) == RF_OK);
+    ENSURE(std::memcmp(&after, &tm, sizeof tm) == 0);
     rf_bullet_detach(p);
     return 0;
 }

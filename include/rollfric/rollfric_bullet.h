@@ -90,6 +90,26 @@ RF_API void rf_bullet_detach(rf_plugin *p);
  * or RF_ERR_NULL for a NULL argument.  Zeroes before the first step. */
 RF_API int rf_bullet_stats(const rf_plugin *p, rf_stats *out);
 
+/* Where the last cone step's wall time went, s: build (Bullet's bodies,
+ * manifold points and joints gathered into the plugin's problem, from the
+ * start of the step to the solve), solve (rf_solve), write_back (the
+ * body velocities from the impulses, written into Bullet with the
+ * impulses of every point and joint), total (the whole step in the
+ * plugin, = rf_stats.seconds; the three parts add up to it within a few
+ * microseconds).  Like rf_bullet_stats it describes the last step the
+ * cone solver solved: stock steps leave it; all 0 before the first cone
+ * step and after one the cone solver handed to the previous solver. */
+typedef struct rf_bullet_timing {
+    double build;
+    double solve;
+    double write_back;
+    double total;
+} rf_bullet_timing;
+
+/* The last cone step's timing.  Errors: RF_ERR_NULL. */
+RF_API rf_status rf_bullet_timing_get(const rf_plugin *p,
+                                      rf_bullet_timing *out);
+
 /* Number of world steps the plugin has seen (cone and stock). */
 RF_API long rf_bullet_steps(const rf_plugin *p);
 
