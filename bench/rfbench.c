@@ -7,12 +7,35 @@
  * sphere.  Free velocities carry one gravity step (h = 1/60 s) and a small
  * deterministic perturbation; mu = 0.5, rho = sigma = 0.01 m.
  *
- * For each size, solver and thread count the solve runs a fixed number of
- * iterations (tol = 0) from zero, repeated R times with the
- * configurations interleaved (repeat loop outermost) so machine noise
- * hits all of them alike; the median time is reported as
- * contact-iterations per second, plus the 2-over-1-thread ratio from the
- * same run.  JSON goes to --out, a table to stdout.
+ * Sections, all measured in one run and written to one JSON (--out) with
+ * a table on stdout; every ratio below is formed from numbers of the same
+ * run:
+ *   results      for each size (--sizes), solver and thread count the
+ *                solve runs a fixed number of iterations (tol = 0) from
+ *                zero, repeated R times with the configurations
+ *                interleaved (repeat loop outermost) so machine noise hits
+ *                all of them alike; the median time is reported as
+ *                contact-iterations per second, plus the 2-over-1-thread
+ *                ratio.
+ *   stream       memory bandwidth: a STREAM triad a = b + s c over arrays
+ *                far larger than the last-level cache, per thread count.
+ *   per_iteration  time per iteration at 1e3, 1e4, 1e5 contacts: the
+ *                difference of the median times of k_hi and k_lo
+ *                iterations over k_hi - k_lo, so the set-up every solve
+ *                pays (scaling, step estimate, GS blocks, colouring) drops
+ *                out.
+ *   scaling      least-squares slope of log(time per iteration) against
+ *                log(contacts), per solver and thread count.
+ *   roofline     bytes per contact-iteration counted from the arrays each
+ *                solver's iteration reads and writes (the tables below),
+ *                times contact-iterations per second, over the triad's
+ *                bytes per second at the same thread count.
+ *   convergence  the residual rf_solve reports after k iterations (tol = 0,
+ *                cold start) for k on a Fibonacci grid, and the seconds
+ *                that solve took, on the "20k pile"; also a CSV
+ *                (<out stem>-convergence.csv) for plotting.
+ *   memory       rf_problem_memory per solver on the roofline pack, per
+ *                contact, itemised, and the heap growth glibc reports.
  */
 #include "rollfric/rollfric.h"
 
@@ -22,13 +45,31 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
+#include <malloc.h>
+#define RFBENCH_HEAP 1
+#endif
 
 #define MAX_LIST 16
+#define NSOLVER 4
+#define NSCALE 3    /* sizes of the per-iteration / scaling section */
+#define MAX_CONV 64 /* grid points per solver */
 
 static const char *SOLVER_NAMES[] = {"jacobi", "gs", "gs-colored", "apgd"};
+
+/* Convergence: Jacobi, Gauss-Seidel and APGD (issue #6). */
+static const int CONV_SOLVERS[] = {RF_SOLVER_JACOBI, RF_SOLVER_GS,
+                                   RF_SOLVER_APGD};
+#define NCONV 3
+/* The issue's convergence mark, and the residual below which a solver's
+   grid stops (the curve has reached rounding level). */
+#define CONV_TARGET 1e-6
+#define CONV_STOP 1e-10
 
 typedef struct options {
     int sizes[MAX_LIST], nsizes;
@@ -36,7 +77,18 @@ typedef struct options {
     int iters, repeats;
     rf_model model;
     const char *out;
+    int quick;
+    int stream_mib;   /* per triad array */
+    int pile_spheres; /* convergence pile */
+    int conv_cap;     /* largest iteration count of the grid */
 } options;
+
+typedef struct pack_info {
+    int side, layers;
+    int bodies, contacts;
+    int world;   /* contacts with the ground (one dynamic side) */
+    int entries; /* body -> contacts index entries: dynamic sides */
+} pack_info;
 
 static uint64_t splitmix(uint64_t *s)
 {
@@ -52,6 +104,13 @@ static double uniform(uint64_t *s, double lo, double hi)
            (hi - lo) * (double)(splitmix(s) >> 11) * (1.0 / 9007199254740992.0);
 }
 
+static double now_seconds(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 /* Contacts of a pack with side x side spheres per layer and `layers`
    layers: per sphere 1 (below) + 2 (grid neighbours) minus the edges. */
 static long pack_contacts(int side, int layers)
@@ -65,14 +124,10 @@ static int die(const rf_error *err)
     return 2;
 }
 
-/* Build a pack of about `target` contacts into p. */
-static int build_pack(rf_problem *p, long target, int *nbody_out)
+/* Build the pack with side x side spheres per layer into p. */
+static int build_side(rf_problem *p, int side, pack_info *info)
 {
     const int layers = 4;
-    int side = 2;
-    while (pack_contacts(side + 1, layers) <= target) {
-        ++side;
-    }
     const int nb = layers * side * side;
     const long nc = pack_contacts(side, layers);
     const double R = 0.1, rho_mat = 2500.0, h = 1.0 / 60.0;
@@ -95,7 +150,7 @@ static int build_pack(rf_problem *p, long target, int *nbody_out)
             return die(&err);
         }
     }
-    int i = 0;
+    int i = 0, world = 0;
     for (int l = 0; l < layers; ++l) {
         for (int x = 0; x < side; ++x) {
             for (int z = 0; z < side; ++z) {
@@ -124,6 +179,7 @@ static int build_pack(rf_problem *p, long target, int *nbody_out)
                     if (i % 7 == 0) {
                         c.bias[0] = -0.001 / h; /* slight penetration */
                     }
+                    world += other[k] == RF_WORLD;
                     if (rf_problem_set_contact(p, i++, &c, &err) != RF_OK) {
                         return die(&err);
                     }
@@ -131,14 +187,48 @@ static int build_pack(rf_problem *p, long target, int *nbody_out)
             }
         }
     }
-    *nbody_out = nb;
+    info->side = side;
+    info->layers = layers;
+    info->bodies = nb;
+    info->contacts = (int)nc;
+    info->world = world;
+    info->entries = 2 * (int)nc - world;
     return 0;
+}
+
+/* Side of the largest pack with at most `target` contacts (at least 2). */
+static int pack_side(long target)
+{
+    int side = 2;
+    while (pack_contacts(side + 1, 4) <= target) {
+        ++side;
+    }
+    return side;
+}
+
+static int build_pack(rf_problem *p, long target, pack_info *info)
+{
+    return build_side(p, pack_side(target), info);
+}
+
+/* The pack closest to `spheres` spheres (4 layers of side^2). */
+static int build_pile(rf_problem *p, int spheres, pack_info *info)
+{
+    int side = (int)lround(sqrt((double)spheres / 4.0));
+    return build_side(p, side < 2 ? 2 : side, info);
 }
 
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
+}
+
+/* Median of n values (sorts them). */
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof(double), cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 static int parse_list(const char *s, int *out, int *n)
@@ -171,19 +261,30 @@ static int parse_args(int argc, char **argv, options *o)
     o->repeats = 5;
     o->model = RF_MODEL_ASSOCIATED;
     o->out = "bench/results/rfbench.json";
-    int quick = 0, repeats_set = 0, sizes_set = 0;
+    o->quick = 0;
+    o->stream_mib = 0;
+    o->pile_spheres = 0;
+    o->conv_cap = 0;
+    int repeats_set = 0, sizes_set = 0;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
         int ok = 1;
         if (strcmp(a, "--quick") == 0) {
-            quick = 1;
+            o->quick = 1;
             continue;
         } else if (strcmp(a, "--help") == 0) {
             printf("usage: rfbench [--quick] [--sizes N,N,...] "
                    "[--threads T,T,...] [--iters K] [--repeats R]\n"
                    "               [--model associated|desaxce] [--out FILE]\n"
+                   "               [--stream-mib M] [--pile SPHERES] "
+                   "[--conv-cap K]\n"
                    "defaults: sizes 10000,100000 (quick 2000,10000), threads "
-                   "1,2, iters 50, repeats 5 (quick 3)\n");
+                   "1,2, iters 50, repeats 5 (quick 3)\n"
+                   "          triad arrays 64 MiB each (quick 32), pile 20000 "
+                   "spheres (quick 1000), convergence cap 5000 (quick 500)\n"
+                   "          per-iteration/scaling/roofline sizes "
+                   "1000,10000,100000 (quick 1000,10000,30000)\n"
+                   "writes FILE and FILE's stem + -convergence.csv\n");
             exit(0);
         } else if (strcmp(a, "--sizes") == 0) {
             ok = parse_list(v, o->sizes, &o->nsizes);
@@ -202,6 +303,12 @@ static int parse_args(int argc, char **argv, options *o)
         } else if (strcmp(a, "--out") == 0) {
             o->out = v;
             ok = *v != '\0';
+        } else if (strcmp(a, "--stream-mib") == 0) {
+            ok = (o->stream_mib = atoi(v)) > 0 && o->stream_mib <= 4096;
+        } else if (strcmp(a, "--pile") == 0) {
+            ok = (o->pile_spheres = atoi(v)) >= 16;
+        } else if (strcmp(a, "--conv-cap") == 0) {
+            ok = (o->conv_cap = atoi(v)) > 0;
         } else {
             ok = 0;
         }
@@ -211,7 +318,7 @@ static int parse_args(int argc, char **argv, options *o)
         }
         ++i;
     }
-    if (quick) {
+    if (o->quick) {
         if (!sizes_set) {
             o->sizes[0] = 2000;
             o->sizes[1] = 10000;
@@ -219,6 +326,15 @@ static int parse_args(int argc, char **argv, options *o)
         if (!repeats_set) {
             o->repeats = 3;
         }
+    }
+    if (o->stream_mib == 0) {
+        o->stream_mib = o->quick ? 32 : 64;
+    }
+    if (o->pile_spheres == 0) {
+        o->pile_spheres = o->quick ? 1000 : 20000;
+    }
+    if (o->conv_cap == 0) {
+        o->conv_cap = o->quick ? 500 : 5000;
     }
     return 1;
 }
@@ -237,6 +353,38 @@ static void make_parents(const char *path)
     }
 }
 
+static int max_threads(const options *o)
+{
+    int t = 1;
+    for (int k = 0; k < o->nthreads; ++k) {
+        t = o->threads[k] > t ? o->threads[k] : t;
+    }
+    return t;
+}
+
+/* A solve from zero with tol = 0 (exactly max_iter iterations). */
+static int solve_fixed(rf_problem *p, int solver, int threads, rf_model model,
+                       int iters, double *g, rf_stats *st)
+{
+    rf_config cfg;
+    rf_config_default(&cfg);
+    cfg.solver = (rf_solver_kind)solver;
+    cfg.threads = threads;
+    cfg.model = model;
+    cfg.tol = 0.0;
+    cfg.max_iter = iters;
+    cfg.warm_start = 0;
+    rf_error err;
+    if (rf_solve(p, &cfg, g, st, &err) != RF_OK) {
+        return die(&err);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Throughput at fixed iterations (the original section)               */
+/* ------------------------------------------------------------------ */
+
 typedef struct result {
     int contacts, bodies, solver, threads;
     double median, residual;
@@ -249,28 +397,21 @@ static int run_size(const options *o, int size, result *res, int *nres)
     if (rf_problem_create(&p, &err) != RF_OK) {
         return die(&err);
     }
-    int nb = 0;
-    if (build_pack(p, size, &nb)) {
+    pack_info pk;
+    if (build_pack(p, size, &pk)) {
         return 2;
     }
-    const int nc = rf_problem_num_contacts(p);
-    const int ncfg = 4 * o->nthreads;
+    const int nc = pk.contacts, nb = pk.bodies;
+    const int ncfg = NSOLVER * o->nthreads;
     double *times = malloc(sizeof(double) * ncfg * o->repeats);
     double *resid = malloc(sizeof(double) * ncfg);
     double *g = malloc(sizeof(double) * 6 * nc);
     for (int r = 0; r < o->repeats; ++r) {
         for (int c = 0; c < ncfg; ++c) {
-            rf_config cfg;
-            rf_config_default(&cfg);
-            cfg.solver = (rf_solver_kind)(c / o->nthreads);
-            cfg.threads = o->threads[c % o->nthreads];
-            cfg.model = o->model;
-            cfg.tol = 0.0;
-            cfg.max_iter = o->iters;
-            cfg.warm_start = 0;
             rf_stats st;
-            if (rf_solve(p, &cfg, g, &st, &err) != RF_OK) {
-                return die(&err);
+            if (solve_fixed(p, c / o->nthreads, o->threads[c % o->nthreads],
+                            o->model, o->iters, g, &st)) {
+                return 2;
             }
             times[c * o->repeats + r] = st.seconds;
             resid[c] = st.residual;
@@ -297,18 +438,621 @@ static int run_size(const options *o, int size, result *res, int *nres)
     return 0;
 }
 
-static void write_json(FILE *f, const options *o, const result *res, int n)
+/* ------------------------------------------------------------------ */
+/* Memory bandwidth: STREAM triad                                      */
+/* ------------------------------------------------------------------ */
+
+/* Counted per element: read b[i], read c[i], write a[i], 8 bytes each
+   (STREAM's convention).  The write-allocate read of a[i] that a cache
+   without streaming stores also does is not counted; with it the traffic
+   is 32 bytes per element, reported beside. */
+#define TRIAD_BYTES 24.0
+#define TRIAD_BYTES_WA 32.0
+
+typedef struct stream_out {
+    size_t n; /* elements per array */
+    int repeats, nres;
+    int threads[MAX_LIST];
+    double median[MAX_LIST], best[MAX_LIST]; /* seconds per triad */
+    double checksum;
+    long llc_bytes; /* as the C library reports it (0: unknown) */
+} stream_out;
+
+static void triad(double *a, const double *b, const double *c, size_t n,
+                  double s, int threads)
 {
-    int omp_max = 1;
-#ifdef _OPENMP
-    omp_max = omp_get_max_threads();
+    const long nn = (long)n;
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (long i = 0; i < nn; ++i) {
+        a[i] = b[i] + s * c[i];
+    }
+}
+
+static int run_stream(const options *o, stream_out *so)
+{
+    const size_t n = (size_t)o->stream_mib * 1024 * 1024 / sizeof(double);
+    double *a = malloc(n * sizeof(double));
+    double *b = malloc(n * sizeof(double));
+    double *c = malloc(n * sizeof(double));
+    if (a == NULL || b == NULL || c == NULL) {
+        fprintf(stderr, "rfbench: out of memory for the triad arrays\n");
+        return 2;
+    }
+    const long nn = (long)n;
+    /* first touch with all the threads the probe uses, in the same static
+       partition as the triad */
+#pragma omp parallel for schedule(static) num_threads(max_threads(o))
+    for (long i = 0; i < nn; ++i) {
+        a[i] = 0.0;
+        b[i] = 1.0 + 1e-9 * (double)(i % 1000);
+        c[i] = 2.0;
+    }
+    so->n = n;
+    so->repeats = o->repeats * 2 > 5 ? o->repeats * 2 : 5;
+    so->nres = o->nthreads;
+    double *t = malloc(sizeof(double) * o->nthreads * so->repeats);
+    for (int k = 0; k < o->nthreads; ++k) { /* warm-up */
+        triad(a, b, c, n, 3.0, o->threads[k]);
+    }
+    for (int r = 0; r < so->repeats; ++r) {
+        for (int k = 0; k < o->nthreads; ++k) {
+            const double t0 = now_seconds();
+            triad(a, b, c, n, 3.0, o->threads[k]);
+            t[k * so->repeats + r] = now_seconds() - t0;
+        }
+    }
+    for (int k = 0; k < o->nthreads; ++k) {
+        double *tk = t + k * so->repeats;
+        so->threads[k] = o->threads[k];
+        so->median[k] = median(tk, so->repeats);
+        so->best[k] = tk[0];
+    }
+    /* a = b + 3 c: a checksum the compiler cannot drop */
+    so->checksum = a[0] + a[n / 2] + a[n - 1];
+    so->llc_bytes = 0;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+    so->llc_bytes = sysconf(_SC_LEVEL3_CACHE_SIZE);
 #endif
-    fprintf(f, "{\"benchmark\":\"rfbench\",\"version\":\"%s\",\n",
-            rf_version());
-    fprintf(f, " \"machine\":{\"omp_max_threads\":%d},\n", omp_max);
-    fprintf(f, " \"model\":\"%s\",\"iterations\":%d,\"repeats\":%d,\n",
-            o->model == RF_MODEL_DESAXCE ? "desaxce" : "associated", o->iters,
-            o->repeats);
+    free(t);
+    free(a);
+    free(b);
+    free(c);
+    return 0;
+}
+
+static double stream_rate(const stream_out *so, int threads)
+{
+    for (int k = 0; k < so->nres; ++k) {
+        if (so->threads[k] == threads) {
+            return TRIAD_BYTES * (double)so->n / so->median[k];
+        }
+    }
+    return NAN;
+}
+
+/* ------------------------------------------------------------------ */
+/* Bytes per contact-iteration, counted from the solvers' inner loops  */
+/* ------------------------------------------------------------------ */
+
+/* One array touched by one pass of an iteration.  Each array element a
+   pass touches is counted once per pass (compulsory traffic: a contact's
+   frame read by the body pass for both of its bodies counts once), reads
+   and writes alike, and a write's write-allocate read is not counted (the
+   triad's convention).  Per body entries are amortised with the pack's
+   bodies / contacts, per index entry with its (2 contacts - ground
+   contacts) / contacts. */
+enum { PER_CONTACT = 0, PER_BODY = 1, PER_ENTRY = 2 };
+static const char *PER_NAMES[] = {"contact", "body", "index entry"};
+
+typedef struct traffic {
+    const char *pass, *array;
+    int per;   /* PER_* */
+    int bytes; /* per contact, body or entry */
+    int write; /* 0 read, 1 write */
+} traffic;
+
+/* rf__apply_scaled (solve.c) with rf__apply_N (jacobian.c) in body form:
+   sx = S x; body pass (per body over its index entries: contact_impulse
+   reads frame, lever-arm rows and sx; apply M^-1); contact pass
+   (rf__contact_velocity: frame, lever-arm rows, bias, both bodies'
+   velocities); out = out S + r'. */
+#define N_PRODUCT(x, out, rr)                                                  \
+    {"N: sx = S x", x, PER_CONTACT, 48, 0},                                    \
+        {"N: sx = S x", "wscale", PER_CONTACT, 32, 0},                         \
+        {"N: sx = S x", "sx", PER_CONTACT, 48, 1},                             \
+        {"N: body pass", "bc_ptr", PER_BODY, 4, 0},                            \
+        {"N: body pass", "bc_ent", PER_ENTRY, 4, 0},                           \
+        {"N: body pass", "con_frame", PER_CONTACT, 72, 0},                     \
+        {"N: body pass", "con_jac_a", PER_CONTACT, 72, 0},                     \
+        {"N: body pass", "con_jac_b", PER_CONTACT, 72, 0},                     \
+        {"N: body pass", "sx", PER_CONTACT, 48, 0},                            \
+        {"N: body pass", "body_inv_mass", PER_BODY, 24, 0},                    \
+        {"N: body pass", "body_inv_inertia", PER_BODY, 72, 0},                 \
+        {"N: body pass", "bv0", PER_BODY, 48, 1},                              \
+        {"N: contact pass", "con_body", PER_CONTACT, 8, 0},                    \
+        {"N: contact pass", "con_frame", PER_CONTACT, 72, 0},                  \
+        {"N: contact pass", "con_jac_a", PER_CONTACT, 72, 0},                  \
+        {"N: contact pass", "con_jac_b", PER_CONTACT, 72, 0},                  \
+        {"N: contact pass", "con_bias", PER_CONTACT, 48, 0},                   \
+        {"N: contact pass", "bv0", PER_BODY, 48, 0},                           \
+        {"N: contact pass", out, PER_CONTACT, 48, 1},                          \
+        {"N: out = out S + r'", out, PER_CONTACT, 48, 0},                      \
+        {"N: out = out S + r'", "wscale", PER_CONTACT, 32, 0},                 \
+        {"N: out = out S + r'", rr, PER_CONTACT, 48, 0},                       \
+    {                                                                          \
+        "N: out = out S + r'", out, PER_CONTACT, 48, 1                         \
+    }
+
+/* The cone of a contact in scaled variables (rf__scaled_cone): the three
+   coefficients, the flags and the part scaling. */
+#define CONE(pass)                                                             \
+    {pass, "con_mu, con_rho, con_sigma", PER_CONTACT, 24, 0},                  \
+    {                                                                          \
+        pass, "con_flags", PER_CONTACT, 4, 0                                   \
+    }
+
+/* solver_jacobi.c, one pass of the while loop (body form, no rows,
+   tol = 0 so no tracker residual). */
+static const traffic JACOBI_TRAFFIC[] = {
+    {"project", "g0 (gamma')", PER_CONTACT, 48, 0},
+    {"project", "u0 (u')", PER_CONTACT, 48, 0},
+    {"project", "wscale", PER_CONTACT, 32, 0},
+    {"project", "step", PER_CONTACT, 8, 0},
+    CONE("project"),
+    {"project", "g1 (next gamma')", PER_CONTACT, 48, 1},
+    N_PRODUCT("g1", "u0", "rs"),
+};
+
+/* solver_apgd.c, one outer iteration without backtracking. */
+static const traffic APGD_TRAFFIC[] = {
+    {"project_step", "g2 (y)", PER_CONTACT, 48, 0},
+    {"project_step", "u2 (Uy)", PER_CONTACT, 48, 0},
+    {"project_step", "wscale", PER_CONTACT, 32, 0},
+    CONE("project_step"),
+    {"project_step", "g1 (xn)", PER_CONTACT, 48, 1},
+    N_PRODUCT("g1", "u1", "rs"),
+    {"trial_sums", "g0, g1, g2, u1, u2, rs", PER_CONTACT, 288, 0},
+    {"extrapolate", "g1, g0, u1, u0, rs", PER_CONTACT, 240, 0},
+    {"extrapolate", "g2, u2", PER_CONTACT, 96, 1},
+    {"residual", "g1, u1, rs", PER_CONTACT, 144, 0},
+    {"residual", "wscale", PER_CONTACT, 32, 0},
+    CONE("residual"),
+};
+
+/* solver_gs.c, one sequential sweep, visit() on the stick-test path. */
+#define GS_VISIT                                                               \
+    {"visit: contact velocity", "con_body", PER_CONTACT, 8, 0},                \
+        {"visit: contact velocity", "con_frame", PER_CONTACT, 72, 0},          \
+        {"visit: contact velocity", "con_jac_a", PER_CONTACT, 72, 0},          \
+        {"visit: contact velocity", "con_jac_b", PER_CONTACT, 72, 0},          \
+        {"visit: contact velocity", "con_bias", PER_CONTACT, 48, 0},           \
+        {"visit: contact velocity", "bv1 (vel)", PER_BODY, 48, 0},             \
+        {"visit: local solve", "g0 (gamma)", PER_CONTACT, 48, 0},              \
+        {"visit: local solve", "wscale", PER_CONTACT, 32, 0},                  \
+        CONE("visit: local solve"),                                            \
+        {"visit: local solve", "chol_ok", PER_CONTACT, 1, 0},                  \
+        {"visit: local solve", "step", PER_CONTACT, 8, 0},                     \
+        {"visit: local solve", "wchol", PER_CONTACT, 288, 0},                  \
+        {"visit: update", "g0 (gamma)", PER_CONTACT, 48, 1},                   \
+        {"visit: body update", "body_flags", PER_BODY, 4, 0},                  \
+        {"visit: body update", "body_inv_mass", PER_BODY, 24, 0},              \
+        {"visit: body update", "body_inv_inertia", PER_BODY, 72, 0},           \
+    {                                                                          \
+        "visit: body update", "bv1 (vel)", PER_BODY, 48, 1                     \
+    }
+
+static const traffic GS_TRAFFIC[] = {GS_VISIT};
+static const traffic GSC_TRAFFIC[] = {
+    {"colour loop", "color_con", PER_CONTACT, 4, 0},
+    GS_VISIT,
+};
+
+typedef struct traffic_table {
+    const traffic *t;
+    int n;
+    const char *not_counted;
+} traffic_table;
+
+static const traffic_table TRAFFIC[NSOLVER] = {
+    {JACOBI_TRAFFIC, (int)(sizeof JACOBI_TRAFFIC / sizeof JACOBI_TRAFFIC[0]),
+     "reduction partials (under 1 byte per contact)"},
+    {GS_TRAFFIC, (int)(sizeof GS_TRAFFIC / sizeof GS_TRAFFIC[0]),
+     "the projected-step path of a contact that fails the stick test (wblk "
+     "288 bytes per inner step); re-reads of a body's velocity "
+     "by its other contacts"},
+    {GSC_TRAFFIC, (int)(sizeof GSC_TRAFFIC / sizeof GSC_TRAFFIC[0]),
+     "as gs; and a body's data is counted once per sweep though each "
+     "colour is a pass of its own"},
+    {APGD_TRAFFIC, (int)(sizeof APGD_TRAFFIC / sizeof APGD_TRAFFIC[0]),
+     "backtracking steps (each another project_step, N product and "
+     "trial_sums); the copy of the best iterate when the residual "
+     "improves (96 bytes per contact); reduction partials"},
+};
+
+/* Bytes per contact-iteration of solver s on pack pk, and its parts. */
+static double traffic_bytes(int s, const pack_info *pk, double *per_contact,
+                            double *per_body, double *per_entry)
+{
+    double sum[3] = {0.0, 0.0, 0.0};
+    for (int k = 0; k < TRAFFIC[s].n; ++k) {
+        sum[TRAFFIC[s].t[k].per] += TRAFFIC[s].t[k].bytes;
+    }
+    *per_contact = sum[PER_CONTACT];
+    *per_body = sum[PER_BODY];
+    *per_entry = sum[PER_ENTRY];
+    return sum[PER_CONTACT] +
+           sum[PER_BODY] * (double)pk->bodies / pk->contacts +
+           sum[PER_ENTRY] * (double)pk->entries / pk->contacts;
+}
+
+/* ------------------------------------------------------------------ */
+/* Time per iteration (scaling, roofline)                              */
+/* ------------------------------------------------------------------ */
+
+typedef struct periter {
+    int solver, threads, k_lo, k_hi;
+    double t_lo, t_hi; /* median seconds of the k_lo and k_hi solves */
+    double per_iter;   /* (t_hi - t_lo) / (k_hi - k_lo) */
+    int fallback;      /* the difference was not positive: t_hi / k_hi */
+} periter;
+
+typedef struct periter_size {
+    pack_info pk;
+    periter r[NSOLVER * MAX_LIST];
+    int nr;
+} periter_size;
+
+/* Iteration counts for `contacts`: k_hi such that a solve has at least
+   target contact-iterations (and at least min_iters), k_lo = k_hi / 5. */
+static void iteration_pair(const options *o, int contacts, int *k_lo, int *k_hi)
+{
+    const double target = o->quick ? 1e5 : 1e6;
+    const int min_iters = o->quick ? 10 : o->iters;
+    int k = (int)ceil(target / contacts);
+    *k_hi = k > min_iters ? k : min_iters;
+    *k_lo = *k_hi / 5 > 1 ? *k_hi / 5 : 1;
+}
+
+static int run_periter(const options *o, int size, periter_size *ps)
+{
+    rf_problem *p;
+    rf_error err;
+    if (rf_problem_create(&p, &err) != RF_OK) {
+        return die(&err);
+    }
+    if (build_pack(p, size, &ps->pk)) {
+        return 2;
+    }
+    const int nc = ps->pk.contacts, ncfg = NSOLVER * o->nthreads;
+    int k_lo, k_hi;
+    iteration_pair(o, nc, &k_lo, &k_hi);
+    double *g = malloc(sizeof(double) * 6 * nc);
+    double *t = malloc(sizeof(double) * 2 * ncfg * o->repeats);
+    rf_stats st;
+    /* untimed: the work memory (GS blocks included) is allocated and
+       touched once, so no timed solve pays for it */
+    if (solve_fixed(p, RF_SOLVER_GS, o->threads[0], o->model, 1, g, &st)) {
+        return 2;
+    }
+    for (int r = 0; r < o->repeats; ++r) {
+        for (int c = 0; c < ncfg; ++c) {
+            for (int h = 0; h < 2; ++h) {
+                if (solve_fixed(p, c / o->nthreads, o->threads[c % o->nthreads],
+                                o->model, h ? k_hi : k_lo, g, &st)) {
+                    return 2;
+                }
+                t[(2 * c + h) * o->repeats + r] = st.seconds;
+            }
+        }
+    }
+    ps->nr = ncfg;
+    for (int c = 0; c < ncfg; ++c) {
+        periter *x = &ps->r[c];
+        x->solver = c / o->nthreads;
+        x->threads = o->threads[c % o->nthreads];
+        x->k_lo = k_lo;
+        x->k_hi = k_hi;
+        x->t_lo = median(t + 2 * c * o->repeats, o->repeats);
+        x->t_hi = median(t + (2 * c + 1) * o->repeats, o->repeats);
+        x->per_iter = (x->t_hi - x->t_lo) / (k_hi - k_lo);
+        x->fallback = !(x->per_iter > 0.0);
+        if (x->fallback) {
+            x->per_iter = x->t_hi / k_hi;
+        }
+        printf("%9d %8d  %-10s %7d %5d %5d %12.4f %14.3e%s\n", nc,
+               ps->pk.bodies, SOLVER_NAMES[x->solver], x->threads, k_lo, k_hi,
+               1e3 * x->per_iter, nc / x->per_iter,
+               x->fallback ? "  (t_hi/k_hi)" : "");
+    }
+    free(g);
+    free(t);
+    rf_problem_destroy(p);
+    return 0;
+}
+
+static const periter *find_periter(const periter_size *ps, int solver,
+                                   int threads)
+{
+    for (int k = 0; k < ps->nr; ++k) {
+        if (ps->r[k].solver == solver && ps->r[k].threads == threads) {
+            return &ps->r[k];
+        }
+    }
+    return NULL;
+}
+
+/* Least-squares slope of log(time per iteration) on log(contacts). */
+static double scaling_slope(const periter_size *ps, int nsize, int solver,
+                            int threads)
+{
+    double x[NSCALE], y[NSCALE], mx = 0.0, my = 0.0;
+    for (int s = 0; s < nsize; ++s) {
+        const periter *q = find_periter(&ps[s], solver, threads);
+        x[s] = log((double)ps[s].pk.contacts);
+        y[s] = log(q->per_iter);
+        mx += x[s] / nsize;
+        my += y[s] / nsize;
+    }
+    double sxy = 0.0, sxx = 0.0;
+    for (int s = 0; s < nsize; ++s) {
+        sxy += (x[s] - mx) * (y[s] - my);
+        sxx += (x[s] - mx) * (x[s] - mx);
+    }
+    return sxx > 0.0 ? sxy / sxx : NAN;
+}
+
+/* ------------------------------------------------------------------ */
+/* Convergence on the pile                                             */
+/* ------------------------------------------------------------------ */
+
+typedef struct conv_point {
+    int k;
+    double seconds, residual;
+} conv_point;
+
+typedef struct conv_out {
+    pack_info pk;
+    int threads, cap;
+    conv_point pts[NCONV][MAX_CONV];
+    int npts[NCONV];
+    /* iterations to CONV_TARGET from a solve with tol = CONV_TARGET, or
+       -1 when no grid point reached it within cap */
+    int reach_iters[NCONV];
+    double reach_seconds[NCONV], reach_residual[NCONV];
+} conv_out;
+
+/* 1, 2, 3, 5, 8, ... (Fibonacci) below cap, then cap. */
+static int conv_grid(int cap, int *k)
+{
+    int n = 0, a = 1, b = 2;
+    while (a < cap && n < MAX_CONV - 1) {
+        k[n++] = a;
+        int c = a + b;
+        a = b;
+        b = c;
+    }
+    k[n++] = cap;
+    return n;
+}
+
+static int run_convergence(const options *o, conv_out *co)
+{
+    rf_problem *p;
+    rf_error err;
+    if (rf_problem_create(&p, &err) != RF_OK) {
+        return die(&err);
+    }
+    if (build_pile(p, o->pile_spheres, &co->pk)) {
+        return 2;
+    }
+    const int nc = co->pk.contacts;
+    co->threads = max_threads(o);
+    co->cap = o->conv_cap;
+    int grid[MAX_CONV];
+    const int ngrid = conv_grid(o->conv_cap, grid);
+    double *g = malloc(sizeof(double) * 6 * nc);
+    rf_stats st;
+    if (solve_fixed(p, RF_SOLVER_GS, co->threads, o->model, 1, g, &st)) {
+        return 2; /* untimed: allocate the work memory */
+    }
+    for (int s = 0; s < NCONV; ++s) {
+        const int solver = CONV_SOLVERS[s];
+        int reached = 0;
+        co->npts[s] = 0;
+        for (int j = 0; j < ngrid; ++j) {
+            if (solve_fixed(p, solver, co->threads, o->model, grid[j], g,
+                            &st)) {
+                return 2;
+            }
+            conv_point *pt = &co->pts[s][co->npts[s]++];
+            pt->k = grid[j];
+            pt->seconds = st.seconds;
+            pt->residual = st.residual;
+            reached |= st.residual <= CONV_TARGET;
+            if (st.residual <= CONV_STOP) {
+                break;
+            }
+        }
+        co->reach_iters[s] = -1;
+        co->reach_seconds[s] = NAN;
+        co->reach_residual[s] = NAN;
+        if (reached) {
+            /* the first iteration at CONV_TARGET, as the solver's own
+               tracker sees it (a residual every iteration) */
+            rf_config cfg;
+            rf_config_default(&cfg);
+            cfg.solver = (rf_solver_kind)solver;
+            cfg.threads = co->threads;
+            cfg.model = o->model;
+            cfg.tol = CONV_TARGET;
+            cfg.max_iter = o->conv_cap;
+            cfg.warm_start = 0;
+            if (rf_solve(p, &cfg, g, &st, &err) != RF_OK) {
+                return die(&err);
+            }
+            if (st.converged) {
+                co->reach_iters[s] = st.iterations;
+                co->reach_seconds[s] = st.seconds;
+                co->reach_residual[s] = st.residual;
+            }
+        }
+        const conv_point *last = &co->pts[s][co->npts[s] - 1];
+        printf("  %-10s %3d points, last k %5d  %9.3f s  residual %.3e;  "
+               "to %.0e: ",
+               SOLVER_NAMES[solver], co->npts[s], last->k, last->seconds,
+               last->residual, CONV_TARGET);
+        if (co->reach_iters[s] >= 0) {
+            printf("%d iterations, %.3f s\n", co->reach_iters[s],
+                   co->reach_seconds[s]);
+        } else {
+            printf("not reached within %d\n", o->conv_cap);
+        }
+    }
+    free(g);
+    rf_problem_destroy(p);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Solver state memory                                                 */
+/* ------------------------------------------------------------------ */
+
+typedef struct mem_out {
+    pack_info pk;
+    size_t reported[NSOLVER]; /* rf_problem_memory */
+    long heap[NSOLVER];       /* heap growth, -1 when unknown */
+} mem_out;
+
+static long heap_in_use(void)
+{
+#ifdef RFBENCH_HEAP
+    struct mallinfo2 mi = mallinfo2();
+    return (long)(mi.uordblks + mi.hblkhd);
+#else
+    return -1;
+#endif
+}
+
+/* Per solver: a fresh problem, built and solved for one iteration, then
+   rf_problem_memory and the heap growth around it.  The problems stay
+   alive until all are measured, so no freed chunk is reused (glibc counts
+   chunks in its thread cache as in use). */
+static int run_memory(const options *o, int size, mem_out *mo)
+{
+    rf_problem *ps[NSOLVER];
+    /* gamma is the caller's: allocated before the first measurement */
+    double *g = malloc(sizeof(double) * 6 * pack_contacts(pack_side(size), 4));
+    for (int s = 0; s < NSOLVER; ++s) {
+        rf_error err;
+        const long h0 = heap_in_use();
+        if (rf_problem_create(&ps[s], &err) != RF_OK) {
+            return die(&err);
+        }
+        if (build_pack(ps[s], size, &mo->pk)) {
+            return 2;
+        }
+        rf_stats st;
+        if (solve_fixed(ps[s], s, max_threads(o), o->model, 1, g, &st)) {
+            return 2;
+        }
+        const long h1 = heap_in_use();
+        rf_config cfg;
+        rf_config_default(&cfg);
+        cfg.solver = (rf_solver_kind)s;
+        mo->reported[s] = rf_problem_memory(ps[s], &cfg);
+        /* no growth seen: another allocator (a sanitizer's) serves malloc */
+        mo->heap[s] = h0 >= 0 && h1 > h0 ? h1 - h0 : -1;
+        const double nc = mo->pk.contacts;
+        printf("  %-10s %12zu bytes  %8.1f per contact", SOLVER_NAMES[s],
+               mo->reported[s], (double)mo->reported[s] / nc);
+        if (mo->heap[s] >= 0) {
+            printf("  (heap grew %ld, %.1f per contact)", mo->heap[s],
+                   (double)mo->heap[s] / nc);
+        }
+        printf("\n");
+    }
+    free(g);
+    for (int s = 0; s < NSOLVER; ++s) {
+        rf_problem_destroy(ps[s]);
+    }
+    return 0;
+}
+
+/* The itemised count of rf_problem_memory's documentation for a body-form
+   problem without rows (rollfric.h), per category. */
+typedef struct mem_item {
+    const char *what;
+    double bytes; /* total */
+} mem_item;
+
+static int memory_items(const pack_info *pk, int gs, mem_item *it)
+{
+    const double nc = pk->contacts, nb = pk->bodies;
+    const double nblk = ceil(nc / 256.0);
+    int n = 0;
+    it[n++] = (mem_item){"problem, per contact: con_body 2 int, con_frame 9 "
+                         "double, con_jac_a 9, con_jac_b 9, con_bias 6, "
+                         "mu/rho/sigma 3, con_flags 1 int, con_set 1 byte "
+                         "(301 B)",
+                         301.0 * nc};
+    it[n++] = (mem_item){"problem, per body: flags 1 int, inv_mass 3 double, "
+                         "inv_inertia 9, free velocity 6, set 1 byte (149 B)",
+                         149.0 * nb};
+    it[n++] = (mem_item){"work: 12 dof vectors (g0-g3, u0-u3, r, rs, sx, "
+                         "best) of 6 ncon + 1 doubles (576 B per contact)",
+                         96.0 * (6.0 * nc + 1.0)};
+    it[n++] = (mem_item){"work, per contact + 1: wscale 4 double, step 1, "
+                         "colouring 4 int (56 B)",
+                         56.0 * (nc + 1.0)};
+    it[n++] = (mem_item){"work, per body + 1: bv0, bv1 6 double each, bc_ptr "
+                         "1 int (100 B)",
+                         100.0 * (nb + 1.0)};
+    it[n++] = (mem_item){"work: body -> contacts index bc_ent, 2 ncon + 1 "
+                         "int",
+                         4.0 * (2.0 * nc + 1.0)};
+    it[n++] = (mem_item){"work: reduction partials, 4 double per 256 "
+                         "contacts + 4",
+                         8.0 * (4.0 * nblk + 4.0)};
+    if (gs) {
+        it[n++] = (mem_item){"GS work, per contact + 1: wblk, wchol 36 double "
+                             "each, chol_ok 1 byte (577 B)",
+                             577.0 * (nc + 1.0)};
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Output                                                              */
+/* ------------------------------------------------------------------ */
+
+/* A JSON number, null when not finite. */
+static void json_num(FILE *f, double x)
+{
+    if (isfinite(x)) {
+        fprintf(f, "%.6e", x);
+    } else {
+        fprintf(f, "null");
+    }
+}
+
+typedef struct report {
+    const options *o;
+    const result *res;
+    int nres;
+    const stream_out *so;
+    const periter_size *ps;
+    int nps;
+    const conv_out *co;
+    const mem_out *mo;
+    const char *csv;
+    double wall_seconds; /* of the measurements, start to report */
+} report;
+
+static void write_results(FILE *f, const report *rp)
+{
+    const options *o = rp->o;
+    const result *res = rp->res;
+    const int n = rp->nres;
     fprintf(f, " \"results\":[\n");
     for (int i = 0; i < n; ++i) {
         const result *x = &res[i];
@@ -339,7 +1083,421 @@ static void write_json(FILE *f, const options *o, const result *res, int n)
             }
         }
     }
-    fprintf(f, "\n ]}\n");
+    fprintf(f, "\n ],\n");
+}
+
+static void write_stream(FILE *f, const stream_out *so)
+{
+    fprintf(f, " \"stream\":{\"kernel\":\"triad a[i] = b[i] + s*c[i], doubles, "
+               "OpenMP static schedule, arrays first touched in the same "
+               "partition\",\n"
+               "  \"note\":\"bytes counted per element: 3 x 8 = 24 (read b, "
+               "read c, write a; STREAM's convention). Write-allocate is NOT "
+               "counted in bytes_per_second; "
+               "bytes_per_second_with_write_allocate counts 4 x 8 = 32 (the "
+               "read of a's line before the write). The roofline fractions "
+               "use the 24-byte count, like the solvers' byte counts, which do "
+               "not count write-allocate either.\",\n");
+    fprintf(f,
+            "  \"array_bytes\":%zu,\"arrays\":3,\"elements\":%zu,"
+            "\"bytes_per_element_counted\":%.0f,"
+            "\"write_allocate_counted\":false,\"repeats\":%d,"
+            "\"last_level_cache_bytes_reported\":%ld,"
+            "\"total_over_reported_llc\":",
+            so->n * sizeof(double), so->n, TRIAD_BYTES, so->repeats,
+            so->llc_bytes);
+    json_num(f, so->llc_bytes > 0
+                    ? 3.0 * (double)(so->n * sizeof(double)) / so->llc_bytes
+                    : NAN);
+    fprintf(f,
+            ",\"llc_note\":\"the C library's L3 size (sysconf); a virtual "
+            "machine may report the host's total, and one core reaches only "
+            "its own slice\",\"checksum\":%.6e,\n  \"results\":[\n",
+            so->checksum);
+    for (int k = 0; k < so->nres; ++k) {
+        const double n = (double)so->n;
+        fprintf(f,
+                "   {\"threads\":%d,\"median_seconds\":%.6e,"
+                "\"best_seconds\":%.6e,\"bytes_per_second\":%.6e,"
+                "\"bytes_per_second_with_write_allocate\":%.6e}%s\n",
+                so->threads[k], so->median[k], so->best[k],
+                TRIAD_BYTES * n / so->median[k],
+                TRIAD_BYTES_WA * n / so->median[k],
+                k + 1 < so->nres ? "," : "");
+    }
+    fprintf(f, "  ]},\n");
+}
+
+static void write_periter(FILE *f, const report *rp)
+{
+    fprintf(f, " \"per_iteration\":{\"note\":\"seconds per iteration = "
+               "(median time of k_hi iterations - median time of k_lo) / "
+               "(k_hi - k_lo), tol = 0, from zero, associated or --model; "
+               "the set-up of a solve cancels. fallback: the difference "
+               "was not positive (noise) and t_hi/k_hi is reported\",\n"
+               "  \"results\":[\n");
+    int first = 1;
+    for (int s = 0; s < rp->nps; ++s) {
+        const periter_size *ps = &rp->ps[s];
+        for (int k = 0; k < ps->nr; ++k) {
+            const periter *x = &ps->r[k];
+            fprintf(f,
+                    "%s   {\"contacts\":%d,\"bodies\":%d,\"solver\":\"%s\","
+                    "\"threads\":%d,\"k_lo\":%d,\"k_hi\":%d,"
+                    "\"median_seconds_k_lo\":%.6e,"
+                    "\"median_seconds_k_hi\":%.6e,"
+                    "\"seconds_per_iteration\":%.6e,"
+                    "\"contact_iterations_per_second\":%.6e,"
+                    "\"fallback\":%s}",
+                    first ? "" : ",\n", ps->pk.contacts, ps->pk.bodies,
+                    SOLVER_NAMES[x->solver], x->threads, x->k_lo, x->k_hi,
+                    x->t_lo, x->t_hi, x->per_iter,
+                    ps->pk.contacts / x->per_iter,
+                    x->fallback ? "true" : "false");
+            first = 0;
+        }
+    }
+    fprintf(f, "\n  ]},\n");
+}
+
+static void write_scaling(FILE *f, const report *rp)
+{
+    const options *o = rp->o;
+    fprintf(f, " \"scaling\":{\"target_slope\":1.0,\"tolerance\":0.1,");
+    fprintf(f, "\"contacts\":[");
+    for (int s = 0; s < rp->nps; ++s) {
+        fprintf(f, "%s%d", s ? "," : "", rp->ps[s].pk.contacts);
+    }
+    fprintf(f,
+            "],\n  \"note\":\"least-squares slope of log(seconds per "
+            "iteration) on log(contacts) over the per_iteration "
+            "sizes%s\",\n  \"results\":[\n",
+            o->quick ? "; --quick: 3e4 instead of 1e5 contacts" : "");
+    for (int sv = 0; sv < NSOLVER; ++sv) {
+        for (int t = 0; t < o->nthreads; ++t) {
+            const double slope =
+                scaling_slope(rp->ps, rp->nps, sv, o->threads[t]);
+            fprintf(f,
+                    "   {\"solver\":\"%s\",\"threads\":%d,"
+                    "\"seconds_per_iteration\":[",
+                    SOLVER_NAMES[sv], o->threads[t]);
+            for (int s = 0; s < rp->nps; ++s) {
+                fprintf(f, "%s", s ? "," : "");
+                json_num(f,
+                         find_periter(&rp->ps[s], sv, o->threads[t])->per_iter);
+            }
+            fprintf(f, "],\"slope\":");
+            json_num(f, slope);
+            fprintf(f, ",\"within_target\":%s}%s\n",
+                    fabs(slope - 1.0) <= 0.1 ? "true" : "false",
+                    sv + 1 < NSOLVER || t + 1 < o->nthreads ? "," : "");
+        }
+    }
+    fprintf(f, "  ]},\n");
+}
+
+static void write_roofline(FILE *f, const report *rp)
+{
+    const options *o = rp->o;
+    const periter_size *ps = &rp->ps[rp->nps - 1];
+    const pack_info *pk = &ps->pk;
+    fprintf(f,
+            " \"roofline\":{\"contacts\":%d,\"bodies\":%d,"
+            "\"bodies_per_contact\":%.6f,"
+            "\"index_entries_per_contact\":%.6f,\"target_fraction\":0.5,\n"
+            "  \"size_note\":\"%s\",\n"
+            "  \"note\":\"bytes_per_contact_iteration: the arrays one "
+            "iteration of the solver reads and writes (plugin/ inner loops, "
+            "body form, tol = 0), each element a pass touches counted once "
+            "per pass, reads and writes alike, write-allocate not counted; "
+            "per body bytes times bodies/contacts, per index entry bytes "
+            "times entries/contacts. achieved = contact-iterations/s "
+            "(per_iteration, largest size) x bytes_per_contact_iteration; "
+            "fraction = achieved / stream bytes_per_second at the same "
+            "thread count. Items left out make the count, and so the "
+            "fraction, a lower bound.\",\n"
+            "  \"solvers\":[\n",
+            pk->contacts, pk->bodies, (double)pk->bodies / pk->contacts,
+            (double)pk->entries / pk->contacts,
+            o->quick ? "--quick: the 3e4-contact pack, not the issue's 1e5"
+                     : "the 1e5-contact pack (the issue's target size)");
+    for (int s = 0; s < NSOLVER; ++s) {
+        double pc, pb, pe;
+        const double bytes = traffic_bytes(s, pk, &pc, &pb, &pe);
+        fprintf(f,
+                "   {\"solver\":\"%s\",\"bytes_per_contact_iteration\":%.3f,"
+                "\"bytes_per_contact\":%.0f,\"bytes_per_body\":%.0f,"
+                "\"bytes_per_index_entry\":%.0f,\n"
+                "    \"not_counted\":\"%s\",\n    \"arrays\":[\n",
+                SOLVER_NAMES[s], bytes, pc, pb, pe, TRAFFIC[s].not_counted);
+        for (int k = 0; k < TRAFFIC[s].n; ++k) {
+            const traffic *t = &TRAFFIC[s].t[k];
+            fprintf(f,
+                    "     {\"pass\":\"%s\",\"array\":\"%s\",\"per\":\"%s\","
+                    "\"bytes\":%d,\"access\":\"%s\"}%s\n",
+                    t->pass, t->array, PER_NAMES[t->per], t->bytes,
+                    t->write ? "write" : "read",
+                    k + 1 < TRAFFIC[s].n ? "," : "");
+        }
+        fprintf(f, "    ],\n    \"results\":[\n");
+        for (int t = 0; t < o->nthreads; ++t) {
+            const periter *x = find_periter(ps, s, o->threads[t]);
+            const double cis = pk->contacts / x->per_iter;
+            const double probe = stream_rate(rp->so, o->threads[t]);
+            fprintf(f,
+                    "     {\"threads\":%d,"
+                    "\"contact_iterations_per_second\":%.6e,"
+                    "\"achieved_bytes_per_second\":%.6e,"
+                    "\"probe_bytes_per_second\":",
+                    o->threads[t], cis, cis * bytes);
+            json_num(f, probe);
+            fprintf(f, ",\"fraction\":");
+            json_num(f, cis * bytes / probe);
+            fprintf(f, "}%s\n", t + 1 < o->nthreads ? "," : "");
+        }
+        fprintf(f, "    ]}%s\n", s + 1 < NSOLVER ? "," : "");
+    }
+    fprintf(f, "  ]},\n");
+}
+
+static void write_convergence(FILE *f, const report *rp)
+{
+    const options *o = rp->o;
+    const conv_out *co = rp->co;
+    fprintf(f,
+            " \"convergence\":{\"pile\":{\"spheres\":%d,\"contacts\":%d,"
+            "\"layers\":%d,\"side\":%d},\n"
+            "  \"pile_note\":\"%s\",\n"
+            "  \"note\":\"residual = what rf_solve reports (rf_residual's "
+            "measure) after exactly k iterations (tol = 0, cold start, one "
+            "solve per point: Jacobi and GS return the last iterate, APGD "
+            "its best); seconds = that solve's wall time, set-up included. "
+            "k on a Fibonacci grid up to cap; a solver's grid stops at the "
+            "first residual <= %.0e. iterations_to_target: a solve with tol "
+            "= %.0e (a residual every iteration), run when some grid point "
+            "reached the target; null when none did within cap.\",\n"
+            "  \"model\":\"%s\",\"threads\":%d,\"cap\":%d,\"target\":%.1e,"
+            "\"csv\":\"%s\",\n  \"curves\":[\n",
+            co->pk.bodies, co->pk.contacts, co->pk.layers, co->pk.side,
+            o->quick ? "--quick: a smaller pack than the issue's 20k pile"
+                     : "the 20k pile (nearest 4 x side^2 to 20000 spheres)",
+            CONV_STOP, CONV_TARGET,
+            o->model == RF_MODEL_DESAXCE ? "desaxce" : "associated",
+            co->threads, co->cap, CONV_TARGET, rp->csv);
+    for (int s = 0; s < NCONV; ++s) {
+        fprintf(f,
+                "   {\"solver\":\"%s\",\"columns\":[\"iterations\","
+                "\"seconds\",\"residual\"],\"points\":[",
+                SOLVER_NAMES[CONV_SOLVERS[s]]);
+        for (int j = 0; j < co->npts[s]; ++j) {
+            const conv_point *pt = &co->pts[s][j];
+            fprintf(f, "%s[%d,%.6e,", j ? "," : "", pt->k, pt->seconds);
+            json_num(f, pt->residual);
+            fprintf(f, "]");
+        }
+        fprintf(f, "],\n    \"iterations_to_target\":");
+        if (co->reach_iters[s] >= 0) {
+            fprintf(f, "%d,\"seconds_to_target\":%.6e,\"reached\":true}",
+                    co->reach_iters[s], co->reach_seconds[s]);
+        } else {
+            fprintf(f, "null,\"seconds_to_target\":null,\"reached\":false,"
+                       "\"reason\":\"not reached within cap\"}");
+        }
+        fprintf(f, "%s\n", s + 1 < NCONV ? "," : "");
+    }
+    /* APGD over Jacobi (CONV_SOLVERS: 0 Jacobi, 2 APGD).  When Jacobi
+       does not reach the target within cap, its count exceeds cap and
+       APGD / cap bounds the ratio from above. */
+    const int ja = co->reach_iters[0], ap = co->reach_iters[2];
+    fprintf(f, "  ],\n  \"apgd_over_jacobi\":{\"target\":0.2,\"ratio\":");
+    if (ja > 0 && ap >= 0) {
+        fprintf(f, "%.6f,\"upper_bound\":null,\"target_met\":%s",
+                (double)ap / ja, ap * 5 <= ja ? "true" : "false");
+    } else if (ap >= 0) {
+        fprintf(f,
+                "null,\"upper_bound\":%.6f,\"target_met\":%s,\"note\":"
+                "\"Jacobi did not reach the target within cap\"",
+                (double)ap / co->cap, ap * 5 <= co->cap ? "true" : "null");
+    } else {
+        fprintf(f, "null,\"upper_bound\":null,\"target_met\":null,"
+                   "\"note\":\"APGD did not reach the target within cap\"");
+    }
+    fprintf(f, "}},\n");
+}
+
+static void write_memory(FILE *f, const report *rp)
+{
+    const mem_out *mo = rp->mo;
+    const double nc = mo->pk.contacts;
+    fprintf(f,
+            " \"memory\":{\"function\":\"rf_problem_memory\","
+            "\"contacts\":%d,\"bodies\":%d,\"target_bytes_per_contact\":512,"
+            "\n  \"note\":\"bytes the problem's arrays and the work memory "
+            "of rf_solve with that solver hold at this size (a fresh "
+            "problem after one solve), over the contacts: bodies and "
+            "constants amortised. heap_growth: glibc mallinfo2 (uordblks + "
+            "hblkhd) before create and after build + solve, allocator "
+            "headers and page rounding included; null when unavailable. "
+            "Not counted: the caller's gamma (48 B per contact), the "
+            "OpenMP runtime.\",\n  \"results\":[\n",
+            mo->pk.contacts, mo->pk.bodies);
+    for (int s = 0; s < NSOLVER; ++s) {
+        mem_item it[16];
+        const int n = memory_items(&mo->pk, s == 1 || s == 2, it);
+        double sum = 0.0;
+        for (int k = 0; k < n; ++k) {
+            sum += it[k].bytes;
+        }
+        fprintf(f,
+                "   {\"solver\":\"%s\",\"bytes\":%zu,"
+                "\"bytes_per_contact\":%.3f,\"within_target\":%s,"
+                "\"heap_growth_bytes\":",
+                SOLVER_NAMES[s], mo->reported[s], mo->reported[s] / nc,
+                mo->reported[s] / nc <= 512.0 ? "true" : "false");
+        if (mo->heap[s] >= 0) {
+            fprintf(f, "%ld", mo->heap[s]);
+        } else {
+            fprintf(f, "null");
+        }
+        /* the itemised layout leaves out only the rf_problem struct */
+        fprintf(f,
+                ",\"itemised_bytes\":%.0f,\"struct_and_rest_bytes\":%.0f,"
+                "\n    \"counted\":[\n",
+                sum, (double)mo->reported[s] - sum);
+        for (int k = 0; k < n; ++k) {
+            fprintf(f,
+                    "     {\"what\":\"%s\",\"bytes\":%.0f,"
+                    "\"bytes_per_contact\":%.3f}%s\n",
+                    it[k].what, it[k].bytes, it[k].bytes / nc,
+                    k + 1 < n ? "," : "");
+        }
+        fprintf(f, "    ]}%s\n", s + 1 < NSOLVER ? "," : "");
+    }
+    fprintf(f, "  ]}\n");
+}
+
+static void write_json(FILE *f, const report *rp)
+{
+    const options *o = rp->o;
+    int omp_max = 1;
+#ifdef _OPENMP
+    omp_max = omp_get_max_threads();
+#endif
+    fprintf(f, "{\"benchmark\":\"rfbench\",\"version\":\"%s\",\n",
+            rf_version());
+    fprintf(f, " \"machine\":{\"omp_max_threads\":%d},\n", omp_max);
+    fprintf(f,
+            " \"model\":\"%s\",\"iterations\":%d,\"repeats\":%d,"
+            "\"quick\":%s,\"wall_seconds\":%.3f,\n",
+            o->model == RF_MODEL_DESAXCE ? "desaxce" : "associated", o->iters,
+            o->repeats, o->quick ? "true" : "false", rp->wall_seconds);
+    write_results(f, rp);
+    write_stream(f, rp->so);
+    write_periter(f, rp);
+    write_scaling(f, rp);
+    write_roofline(f, rp);
+    write_convergence(f, rp);
+    write_memory(f, rp);
+    fprintf(f, "}\n");
+}
+
+static int write_csv(const char *path, const conv_out *co)
+{
+    FILE *f = fopen(path, "w");
+    if (f == NULL) {
+        fprintf(stderr, "rfbench: cannot write %s\n", path);
+        return 2;
+    }
+    fprintf(f, "solver,iterations,seconds,residual\n");
+    for (int s = 0; s < NCONV; ++s) {
+        for (int j = 0; j < co->npts[s]; ++j) {
+            const conv_point *pt = &co->pts[s][j];
+            fprintf(f, "%s,%d,%.6e,%.6e\n", SOLVER_NAMES[CONV_SOLVERS[s]],
+                    pt->k, pt->seconds, pt->residual);
+        }
+    }
+    fclose(f);
+    return 0;
+}
+
+/* The per-iteration times as CSV (solver,threads,contacts,
+   seconds_per_iteration): the scaling plot of scripts/bench.sh. */
+static int write_scaling_csv(const char *path, const report *rp)
+{
+    const options *o = rp->o;
+    FILE *f = fopen(path, "w");
+    if (f == NULL) {
+        fprintf(stderr, "rfbench: cannot write %s\n", path);
+        return 2;
+    }
+    fprintf(f, "solver,threads,contacts,seconds_per_iteration\n");
+    for (int sv = 0; sv < NSOLVER; ++sv) {
+        for (int t = 0; t < o->nthreads; ++t) {
+            for (int s = 0; s < rp->nps; ++s) {
+                fprintf(f, "%s,%d,%d,%.6e\n", SOLVER_NAMES[sv], o->threads[t],
+                        rp->ps[s].pk.contacts,
+                        find_periter(&rp->ps[s], sv, o->threads[t])->per_iter);
+            }
+        }
+    }
+    fclose(f);
+    return 0;
+}
+
+/* out's stem (without a trailing .json) + "-<what>.csv". */
+static void csv_path(const char *out, const char *what, char *buf, size_t size)
+{
+    size_t n = strlen(out);
+    if (n >= 5 && strcmp(out + n - 5, ".json") == 0) {
+        n -= 5;
+    }
+    snprintf(buf, size, "%.*s-%s.csv", (int)n, out, what);
+}
+
+static void print_roofline(const report *rp)
+{
+    const options *o = rp->o;
+    const periter_size *ps = &rp->ps[rp->nps - 1];
+    printf("\nroofline at %d contacts%s (bytes/contact-iteration from the "
+           "solvers' arrays, triad bytes/s; target >= 0.5)\n",
+           ps->pk.contacts, o->quick ? " (--quick: not the issue's 1e5)" : "");
+    printf("  %-10s %7s %10s %14s %14s %14s %8s\n", "solver", "threads",
+           "B/c-it", "contact-it/s", "achieved B/s", "triad B/s", "fraction");
+    for (int s = 0; s < NSOLVER; ++s) {
+        double pc, pb, pe;
+        const double bytes = traffic_bytes(s, &ps->pk, &pc, &pb, &pe);
+        for (int t = 0; t < o->nthreads; ++t) {
+            const periter *x = find_periter(ps, s, o->threads[t]);
+            const double cis = ps->pk.contacts / x->per_iter;
+            const double probe = stream_rate(rp->so, o->threads[t]);
+            printf("  %-10s %7d %10.1f %14.3e %14.3e %14.3e %8.3f\n",
+                   SOLVER_NAMES[s], o->threads[t], bytes, cis, cis * bytes,
+                   probe, cis * bytes / probe);
+        }
+    }
+    printf("\nscaling: slope of log(s/iteration) on log(contacts) over");
+    for (int s = 0; s < rp->nps; ++s) {
+        printf(" %d", rp->ps[s].pk.contacts);
+    }
+    printf(" (target 1.0 +- 0.1)\n");
+    for (int sv = 0; sv < NSOLVER; ++sv) {
+        printf("  %-10s", SOLVER_NAMES[sv]);
+        for (int t = 0; t < o->nthreads; ++t) {
+            printf("  %d thread%s %6.3f", o->threads[t],
+                   o->threads[t] > 1 ? "s" : " ",
+                   scaling_slope(rp->ps, rp->nps, sv, o->threads[t]));
+        }
+        printf("\n");
+    }
+}
+
+/* Print the wall time since *t and restart it. */
+static void section_done(double *t)
+{
+    const double now = now_seconds();
+    printf("  (%.1f s)\n", now - *t);
+    fflush(stdout); /* progress shows in a log or under ctest */
+    *t = now;
 }
 
 int main(int argc, char **argv)
@@ -348,7 +1506,9 @@ int main(int argc, char **argv)
     if (!parse_args(argc, argv, &o)) {
         return 2;
     }
-    result *res = malloc(sizeof(result) * 4 * MAX_LIST * MAX_LIST);
+    const double t_start = now_seconds();
+    double t_sec = t_start;
+    result *res = malloc(sizeof(result) * NSOLVER * MAX_LIST * MAX_LIST);
     int n = 0;
     printf("%9s %8s  %-10s %7s %12s %14s %11s\n", "contacts", "bodies",
            "solver", "threads", "median ms", "contact-it/s", "residual");
@@ -357,15 +1517,89 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    section_done(&t_sec);
+
+    stream_out so;
+    if (run_stream(&o, &so)) {
+        return 2;
+    }
+    printf("\ntriad a = b + s c, 3 arrays of %zu MiB (24 B per element "
+           "counted, write-allocate not counted)\n",
+           so.n * sizeof(double) >> 20);
+    for (int k = 0; k < so.nres; ++k) {
+        printf("  %d thread%s  %.3e B/s (median of %d; %.3e with "
+               "write-allocate)\n",
+               so.threads[k], so.threads[k] > 1 ? "s" : " ",
+               stream_rate(&so, so.threads[k]), so.repeats,
+               TRIAD_BYTES_WA * (double)so.n / so.median[k]);
+    }
+    section_done(&t_sec);
+
+    const int scale_sizes[NSCALE] = {1000, 10000, o.quick ? 30000 : 100000};
+    static periter_size ps[NSCALE];
+    printf("\nper iteration (median over %d; (t(k_hi) - t(k_lo)) / (k_hi - "
+           "k_lo))\n",
+           o.repeats);
+    printf("%9s %8s  %-10s %7s %5s %5s %12s %14s\n", "contacts", "bodies",
+           "solver", "threads", "k_lo", "k_hi", "ms/iter", "contact-it/s");
+    for (int s = 0; s < NSCALE; ++s) {
+        if (run_periter(&o, scale_sizes[s], &ps[s])) {
+            return 2;
+        }
+    }
+    section_done(&t_sec);
+
+    static conv_out co;
+    printf("\nconvergence on the pile (%d spheres asked; cap %d; cold start, "
+           "%d threads)\n",
+           o.pile_spheres, o.conv_cap, max_threads(&o));
+    if (run_convergence(&o, &co)) {
+        return 2;
+    }
+    section_done(&t_sec);
+
+    mem_out mo;
+    printf("\nsolver state (rf_problem_memory) on the %d-contact pack "
+           "(target <= 512 B per contact)\n",
+           ps[NSCALE - 1].pk.contacts);
+    if (run_memory(&o, scale_sizes[NSCALE - 1], &mo)) {
+        return 2;
+    }
+    section_done(&t_sec);
+
+    char csv[1100];
+    csv_path(o.out, "convergence", csv, sizeof csv);
+    report rp = {&o,     res, n,   &so, ps,
+                 NSCALE, &co, &mo, csv, now_seconds() - t_start};
+    print_roofline(&rp);
+    {
+        const int ja = co.reach_iters[0], ap = co.reach_iters[2];
+        printf("\nAPGD / Jacobi iterations to %.0e (target <= 0.2): ",
+               CONV_TARGET);
+        if (ja > 0 && ap >= 0) {
+            printf("%d / %d = %.3f\n", ap, ja, (double)ap / ja);
+        } else if (ap >= 0) {
+            printf("%d / (> %d) < %.3f (Jacobi did not reach it)\n", ap, co.cap,
+                   (double)ap / co.cap);
+        } else {
+            printf("APGD did not reach it within %d\n", co.cap);
+        }
+    }
+
     make_parents(o.out);
     FILE *f = fopen(o.out, "w");
     if (f == NULL) {
         fprintf(stderr, "rfbench: cannot write %s\n", o.out);
         return 2;
     }
-    write_json(f, &o, res, n);
+    write_json(f, &rp);
     fclose(f);
+    char scsv[1024];
+    csv_path(o.out, "scaling", scsv, sizeof scsv);
+    if (write_csv(csv, &co) || write_scaling_csv(scsv, &rp)) {
+        return 2;
+    }
     free(res);
-    printf("wrote %s\n", o.out);
+    printf("wrote %s, %s and %s\n", o.out, csv, scsv);
     return 0;
 }

@@ -815,6 +815,52 @@ int rf_problem_is_local(const rf_problem *p)
     return p != NULL && p->kind == RF_KIND_LOCAL;
 }
 
+/* Mirrors the requests of reserve_bodies / reserve_contacts /
+   reserve_rows above, rf__csr_reserve and rf__work_reserve[_blocks]
+   (work.c): the first growth of an array asks for exactly the count, so
+   this is what a fresh problem holds.  Keep it in step with those tables
+   (tests/test_memory.c checks it against the documented layout and
+   against the heap). */
+size_t rf_problem_memory(const rf_problem *p, const rf_config *cfg)
+{
+    if (p == NULL) {
+        return 0;
+    }
+    const size_t d = sizeof(double), in = sizeof(int);
+    size_t bytes = sizeof *p;
+    if (p->kind == RF_KIND_EMPTY) {
+        return bytes;
+    }
+    const size_t ncon = (size_t)p->ncon, nbody = (size_t)p->nbody;
+    const size_t nrow = (size_t)p->nrow, nitem = (size_t)rf__nitem(p);
+    const size_t ndof = (size_t)rf__ndof(p);
+    const size_t at_least1_con = ncon > 0 ? ncon : 1;
+    /* problem arrays */
+    bytes += at_least1_con *
+             (2 * in + 9 * d + 9 * d + 9 * d + 6 * d + 3 * d + in + 1);
+    if (p->kind == RF_KIND_BODY) {
+        const size_t nb = nbody > 0 ? nbody : 1;
+        bytes += nb * (in + 3 * d + 9 * d + 6 * d + 1);
+        if (nrow > 0) {
+            bytes += nrow * (2 * in + 12 * d + 5 * d + in + 1);
+        }
+    } else {
+        const size_t nnz = p->W.nnz > 0 ? (size_t)p->W.nnz : 1;
+        bytes += (6 * ncon + 1) * in + nnz * (in + d) + 6 * ncon * d;
+    }
+    /* solver work (rf__work_reserve) */
+    bytes += 12 * (ndof + 1) * d;                /* g0..3, u0..3, r, ... */
+    bytes += (nitem + 1) * (4 * d + d + 4 * in); /* wscale, step, colour */
+    bytes += (nbody + 1) * (6 * d + 6 * d + in); /* bv0, bv1, bc_ptr */
+    bytes += (2 * nitem + 1) * in;               /* bc_ent */
+    bytes += (4 * (size_t)rf__num_blocks((int)nitem) + 4) * d; /* partial */
+    const rf_solver_kind solver = cfg ? cfg->solver : RF_SOLVER_APGD;
+    if (solver == RF_SOLVER_GS || solver == RF_SOLVER_GS_COLORED) {
+        bytes += (ncon + 1) * (36 * d + 36 * d + 1); /* wblk, wchol, ok */
+    }
+    return bytes;
+}
+
 /* Ready to solve: a kind is set and every contact is set. */
 rf_status rf__check_complete(const rf_problem *p, const char *fn, rf_error *err)
 {

@@ -403,6 +403,34 @@ RF_API rf_status rf_solve(rf_problem *p, const rf_config *cfg, double *gamma,
 RF_API rf_status rf_residual(rf_problem *p, rf_model model, const double *gamma,
                              double *residual, rf_error *err);
 
+/* Memory, in bytes, that p's arrays and the work memory of rf_solve with
+ * cfg (NULL = defaults) take at p's current size: exactly what a freshly
+ * created problem of this size holds after one such solve (arrays grow
+ * and never shrink, so a reused problem may hold more).  Counted, with
+ * int 4 and double 8 bytes:
+ *   - the rf_problem struct itself;
+ *   - per contact (at least 1), 301: bodies 2 ints, frame 9 doubles, the
+ *     two lever-arm rows 9 + 9, bias 6, mu, rho, sigma, flags 1 int, a
+ *     set byte;
+ *   - body form: per body (at least 1), 149: flags 1 int, inverse mass 3
+ *     doubles, inverse inertia 9, free velocity 6, a set byte; per row,
+ *     149: bodies 2 ints, Jacobian 12 doubles, bias, lo, hi, cfm, coef,
+ *     bound 1 int, a set byte;
+ *   - local form: W in CSR ((6 ncon + 1) ints, then max(nnz, 1) ints and
+ *     doubles) and q (6 ncon doubles);
+ *   - solver work, every solver: 12 vectors of (6 ncon + nrow + 1)
+ *     doubles; per item (contact or row, + 1) 56: part scaling 4 doubles,
+ *     step 1, colouring 4 ints; per body (+ 1) 100: two velocity vectors
+ *     of 6 doubles, the index pointer 1 int; the body -> items index
+ *     (2 (ncon + nrow) + 1 ints); reduction partials (4 doubles per block
+ *     of 256 items, + 4);
+ *   - RF_SOLVER_GS and RF_SOLVER_GS_COLORED also, per contact (+ 1), 577:
+ *     the scaled 6x6 diagonal block and its Cholesky factor (36 doubles
+ *     each) and a flag byte.
+ * Not counted: allocator overhead, the OpenMP runtime, the caller's gamma.
+ * 0 for NULL p; the struct's size for an empty problem. */
+RF_API size_t rf_problem_memory(const rf_problem *p, const rf_config *cfg);
+
 /* ------------------------------------------------------------------ */
 /* Problem files (Siconos rolling-friction format)                     */
 /* ------------------------------------------------------------------ */

@@ -1,0 +1,234 @@
+/*
+ * rf_problem_memory: the bytes a problem and its solver work hold.
+ *
+ * The expected counts are derived here from the layout documented in
+ * rollfric.h (301 bytes per contact, 149 per body and per row, 12 dof
+ * vectors, 56 per item, 100 per body, the body -> items index, the
+ * reduction partials, 577 per contact for Gauss-Seidel), written as
+ * literal numbers so that a change in the code or in the documentation
+ * shows up.  Where glibc's mallinfo2 is available (and not replaced by a
+ * sanitizer's allocator) the count is also compared with the heap growth
+ * of a fresh problem built and solved once.
+ */
+#include "problem_gen.h"
+
+#include <stdio.h>
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
+#include <malloc.h>
+#define RF_TEST_HEAP 1
+#endif
+
+#define RF_TEST_BLOCK 256 /* RF_REDUCE_BLOCK, the reduction block */
+
+/* Work memory of every solver for ncon contacts, nrow rows, nbody bodies
+   (documented layout). */
+static size_t expected_work(size_t ncon, size_t nrow, size_t nbody)
+{
+    const size_t ndof = 6 * ncon + nrow, nitem = ncon + nrow;
+    const size_t nblk = (nitem + RF_TEST_BLOCK - 1) / RF_TEST_BLOCK;
+    return 12 * 8 * (ndof + 1) + 56 * (nitem + 1) + 100 * (nbody + 1) +
+           4 * (2 * nitem + 1) + 8 * (4 * nblk + 4);
+}
+
+/* A body-form problem: nb bodies (body 0 fixed), contacts between
+   neighbours and with the world, nrow bilateral rows. */
+static int build_body(rf_problem *p, int nb, int nc, int nrow)
+{
+    rf_rng r = {7};
+    ENSURE(rf_problem_begin_bodies(p, nb, nc, NULL) == RF_OK);
+    for (int b = 0; b < nb; ++b) {
+        rf_body_desc bd;
+        gen_body(&r, &bd, NULL);
+        if (b == 0) {
+            bd.flags = RF_BODY_FIXED;
+        }
+        ENSURE(rf_problem_set_body(p, b, &bd, NULL) == RF_OK);
+    }
+    for (int i = 0; i < nc; ++i) {
+        rf_contact_desc c;
+        const int a = 1 + i % (nb - 1);
+        gen_contact(&r, a, i % 3 == 0 ? RF_WORLD : (a + 1) % nb, &c);
+        ENSURE(rf_problem_set_contact(p, i, &c, NULL) == RF_OK);
+    }
+    if (nrow > 0) {
+        ENSURE(rf_problem_begin_rows(p, nrow, NULL) == RF_OK);
+        for (int j = 0; j < nrow; ++j) {
+            rf_row_desc row;
+            memset(&row, 0, sizeof row);
+            row.body_a = 1 + j % (nb - 1);
+            row.body_b = RF_WORLD;
+            row.lin_a[j % 3] = 1.0;
+            row.lo = -INFINITY;
+            row.hi = INFINITY;
+            row.cfm = 1e-3;
+            row.bound_row = -1;
+            ENSURE(rf_problem_set_row(p, j, &row, NULL) == RF_OK);
+        }
+    }
+    return 0;
+}
+
+static int test_null_and_empty(void)
+{
+    ENSURE(rf_problem_memory(NULL, NULL) == 0);
+    rf_problem *p;
+    ENSURE(rf_problem_create(&p, NULL) == RF_OK);
+    const size_t empty = rf_problem_memory(p, NULL);
+    printf("  empty problem: %zu bytes\n", empty);
+    /* the struct only: more than a few pointers, less than a page */
+    ENSURE(empty >= 64 && empty < 4096);
+    rf_problem_destroy(p);
+    return 0;
+}
+
+static int test_body_form(void)
+{
+    const int nb = 6, nc = 40, nrow = 3;
+    for (int with_rows = 0; with_rows < 2; ++with_rows) {
+        rf_problem *p;
+        ENSURE(rf_problem_create(&p, NULL) == RF_OK);
+        const size_t base = rf_problem_memory(p, NULL);
+        const int nr = with_rows ? nrow : 0;
+        if (build_body(p, nb, nc, nr)) {
+            return 1;
+        }
+        const size_t problem =
+            301 * (size_t)nc + 149 * (size_t)nb + 149 * (size_t)nr;
+        const size_t work = expected_work(nc, nr, nb);
+        rf_config cfg;
+        rf_config_default(&cfg);
+        const size_t apgd = rf_problem_memory(p, &cfg);
+        ENSURE(rf_problem_memory(p, NULL) == apgd);
+        cfg.solver = RF_SOLVER_JACOBI;
+        const size_t jacobi = rf_problem_memory(p, &cfg);
+        cfg.solver = RF_SOLVER_GS;
+        const size_t gs = rf_problem_memory(p, &cfg);
+        cfg.solver = RF_SOLVER_GS_COLORED;
+        const size_t gsc = rf_problem_memory(p, &cfg);
+        printf("  body form, %d contacts, %d rows, %d bodies: apgd %zu, gs "
+               "%zu bytes (%.1f, %.1f per contact)\n",
+               nc, nr, nb, apgd, gs, (double)apgd / nc, (double)gs / nc);
+        ENSURE(apgd == base + problem + work);
+        ENSURE(jacobi == apgd);
+        ENSURE(gs == apgd + 577 * (size_t)(nc + 1));
+        ENSURE(gsc == gs);
+        rf_problem_destroy(p);
+    }
+    return 0;
+}
+
+/* Local form: W with the 6x6 identity blocks on the diagonal and one
+   off-diagonal pair coupling contact 0 and 1 (nnz 6 ncon + 2). */
+static int test_local_form(void)
+{
+    const int nc = 3, m = 6 * nc, nnz = m + 2;
+    int row_ptr[6 * 3 + 1], col[6 * 3 + 2];
+    double val[6 * 3 + 2], q[6 * 3], mu[3] = {0.5, 0.5, 0.5};
+    double rho[3] = {0.1, 0.1, 0.1}, sigma[3] = {0.1, 0.1, 0.1};
+    int k = 0;
+    for (int r = 0; r < m; ++r) {
+        row_ptr[r] = k;
+        if (r == 6) { /* (6, 0) before the diagonal, columns sorted */
+            col[k] = 0;
+            val[k++] = 0.1;
+        }
+        col[k] = r;
+        val[k++] = 1.0;
+        if (r == 0) {
+            col[k] = 6;
+            val[k++] = 0.1;
+        }
+        q[r] = r % 6 == 0 ? -1.0 : 0.1;
+    }
+    row_ptr[m] = k;
+    ENSURE(k == nnz);
+    rf_problem *p;
+    ENSURE(rf_problem_create(&p, NULL) == RF_OK);
+    const size_t base = rf_problem_memory(p, NULL);
+    ENSURE(rf_problem_set_local_csr(p, nc, row_ptr, col, val, q, mu, rho, sigma,
+                                    NULL) == RF_OK);
+    const size_t expect = base + 301 * (size_t)nc + 4 * (size_t)(m + 1) +
+                          12 * (size_t)nnz + 8 * (size_t)m +
+                          expected_work(nc, 0, 0);
+    const size_t got = rf_problem_memory(p, NULL);
+    printf("  local form, %d contacts, nnz %d: %zu bytes\n", nc, nnz, got);
+    ENSURE(got == expect);
+    rf_config cfg;
+    rf_config_default(&cfg);
+    cfg.solver = RF_SOLVER_GS;
+    ENSURE(rf_problem_memory(p, &cfg) == expect + 577 * (size_t)(nc + 1));
+    rf_problem_destroy(p);
+    return 0;
+}
+
+#ifdef RF_TEST_HEAP
+static size_t heap_in_use(void)
+{
+    struct mallinfo2 mi = mallinfo2();
+    return mi.uordblks + mi.hblkhd;
+}
+#endif
+
+/* The count against the heap: a fresh problem built and solved once grows
+   the heap by the count plus the allocator's headers (about 16 bytes for
+   each of the ~45 arrays).  The warm-up problem stays alive so that no
+   freed chunk of a matching size is handed back (glibc counts chunks in
+   its thread cache as in use). */
+static int test_heap(void)
+{
+#ifdef RF_TEST_HEAP
+    const rf_solver_kind solvers[] = {RF_SOLVER_APGD, RF_SOLVER_GS};
+    const int nb = 12, nc = 60;
+    rf_problem *warm;
+    ENSURE(rf_problem_create(&warm, NULL) == RF_OK);
+    if (build_body(warm, nb, nc, 0)) {
+        return 1;
+    }
+    double *g = calloc((size_t)6 * nc, sizeof(double));
+    rf_config cfg;
+    rf_config_default(&cfg);
+    cfg.max_iter = 2;
+    cfg.threads = 2;
+    ENSURE(rf_solve(warm, &cfg, g, NULL, NULL) == RF_OK);
+    printf("  heap check:\n");
+    rf_problem *keep[2] = {NULL, NULL};
+    for (int s = 0; s < 2; ++s) {
+        cfg.solver = solvers[s];
+        const size_t h0 = heap_in_use();
+        rf_problem *p;
+        ENSURE(rf_problem_create(&p, NULL) == RF_OK);
+        keep[s] = p; /* destroyed at the end: nothing freed in between */
+        if (build_body(p, nb, nc, 0)) {
+            return 1;
+        }
+        ENSURE(rf_solve(p, &cfg, g, NULL, NULL) == RF_OK);
+        const size_t h1 = heap_in_use();
+        const size_t mem = rf_problem_memory(p, &cfg);
+        if (h1 <= h0) {
+            printf("  mallinfo2 sees no growth (another allocator, e.g. a "
+                   "sanitizer's): heap check skipped\n");
+            break;
+        }
+        printf("    solver %d: heap grew %zu bytes, rf_problem_memory %zu\n",
+               (int)solvers[s], h1 - h0, mem);
+        ENSURE(h1 - h0 >= mem);
+        ENSURE_LE((double)(h1 - h0 - mem), 64.0 * 32.0);
+    }
+    free(g);
+    rf_problem_destroy(keep[0]);
+    rf_problem_destroy(keep[1]);
+    rf_problem_destroy(warm);
+#else
+    printf("  no mallinfo2: heap check skipped\n");
+#endif
+    return 0;
+}
+
+int main(void)
+{
+    RUN_TEST(test_null_and_empty);
+    RUN_TEST(test_body_form);
+    RUN_TEST(test_local_form);
+    RUN_TEST(test_heap);
+    return TEST_SUMMARY();
+}
