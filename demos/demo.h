@@ -241,6 +241,13 @@ double demo_param_value(const demo_scene *scene, const demo_opts *opts,
                         const char *key);
 /* 1 when opts sets that scene parameter (--set key=...), else 0. */
 int demo_param_is_set(const demo_opts *opts, const char *key);
+/* Writes the formatted message into out->error (a scene's parameter
+ * check, before any world exists).  Returns -1. */
+int demo_result_fail(demo_result *out, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 /* Steps the run will take (opts->steps, else quick or default). */
 int demo_steps(const demo_scene *scene, const demo_opts *opts);
 const char *demo_solver_name(plSolver s);

@@ -184,12 +184,7 @@ double demo_spin(const demo_body_state *b)
 
 /* ---- running ---- */
 
-static int run_fail(demo_result *out, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static int run_fail(demo_result *out, const char *fmt, ...)
+int demo_result_fail(demo_result *out, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -206,7 +201,7 @@ int demo_run(const demo_scene *scene, const demo_opts *opts, demo_result *out)
     }
     memset(out, 0, sizeof *out);
     if (scene == NULL) {
-        return run_fail(out, "demo_run: scene is NULL");
+        return demo_result_fail(out, "demo_run: scene is NULL");
     }
     snprintf(out->scene, sizeof out->scene, "%s", scene->name);
     if (opts == NULL) {
@@ -214,20 +209,20 @@ int demo_run(const demo_scene *scene, const demo_opts *opts, demo_result *out)
         opts = &defaults;
     }
     if (opts->solver != PL_SOLVER_STOCK && opts->solver != PL_SOLVER_CONE) {
-        return run_fail(out, "%s: solver %d is neither stock nor cone",
-                        scene->name, (int)opts->solver);
+        return demo_result_fail(out, "%s: solver %d is neither stock nor cone",
+                                scene->name, (int)opts->solver);
     }
     if (opts->steps < 0) {
-        return run_fail(out, "%s: steps = %d must be >= 1 (0: default)",
-                        scene->name, opts->steps);
+        return demo_result_fail(out, "%s: steps = %d must be >= 1 (0: default)",
+                                scene->name, opts->steps);
     }
     if (!(opts->dt >= 0) || !isfinite(opts->dt)) {
-        return run_fail(out, "%s: dt = %g must be > 0 (0: 1/60)", scene->name,
-                        opts->dt);
+        return demo_result_fail(out, "%s: dt = %g must be > 0 (0: 1/60)",
+                                scene->name, opts->dt);
     }
     if (opts->nset < 0 || opts->nset > DEMO_MAX_SETS) {
-        return run_fail(out, "%s: nset = %d out of range", scene->name,
-                        opts->nset);
+        return demo_result_fail(out, "%s: nset = %d out of range", scene->name,
+                                opts->nset);
     }
     for (int j = 0; j < opts->nset; ++j) {
         if (isnan(demo_param_value(scene, NULL, opts->set[j].key))) {
@@ -238,19 +233,19 @@ int demo_run(const demo_scene *scene, const demo_opts *opts, demo_result *out)
                                  i ? ", " : "", scene->params[i].key);
                 len += n > 0 ? (size_t)n : 0;
             }
-            return run_fail(out, "%s: unknown parameter \"%s\" (known: %s)",
-                            scene->name, opts->set[j].key,
-                            scene->nparams ? known : "none");
+            return demo_result_fail(
+                out, "%s: unknown parameter \"%s\" (known: %s)", scene->name,
+                opts->set[j].key, scene->nparams ? known : "none");
         }
         if (!isfinite(opts->set[j].value)) {
-            return run_fail(out, "%s: parameter %s is not finite", scene->name,
-                            opts->set[j].key);
+            return demo_result_fail(out, "%s: parameter %s is not finite",
+                                    scene->name, opts->set[j].key);
         }
     }
     if (scene->run(scene, opts, out) != 0) {
         demo_result_free(out);
         if (out->error[0] == '\0') {
-            run_fail(out, "%s: failed", scene->name);
+            demo_result_fail(out, "%s: failed", scene->name);
         }
         return -1;
     }

@@ -507,12 +507,6 @@ static void gp_tag(double rho, char *tag, size_t len)
     }
 }
 
-static int gp_fail(demo_result *out, const char *fmt, double x)
-{
-    snprintf(out->error, sizeof out->error, fmt, x);
-    return -1;
-}
-
 /* The parameters (quick defaults for spheres and rate unless set),
    checked; c->rho = the rho parameter (-1: the sweep). */
 static int gp_read(const demo_scene *scene, const demo_opts *o,
@@ -528,23 +522,24 @@ static int gp_read(const demo_scene *scene, const demo_opts *o,
     const double seed = demo_param_value(scene, o, "seed");
     const double sleeping = demo_param_value(scene, o, "sleeping");
     if (!(rho >= 0) && rho != -1) {
-        return gp_fail(out, "gravel_pile: rho = %g must be >= 0 (-1: sweep)",
-                       rho);
+        return demo_result_fail(
+            out, "gravel_pile: rho = %g must be >= 0 (-1: sweep)", rho);
     }
     if (!(nsph >= 1 && nsph <= 100000) || nsph != floor(nsph)) {
-        return gp_fail(out, "gravel_pile: spheres = %g must be 1..100000",
-                       nsph);
+        return demo_result_fail(
+            out, "gravel_pile: spheres = %g must be 1..100000", nsph);
     }
     if (!(rate > 0 && rate <= 1e5)) {
-        return gp_fail(out, "gravel_pile: rate = %g must be in (0, 1e5]", rate);
+        return demo_result_fail(
+            out, "gravel_pile: rate = %g must be in (0, 1e5]", rate);
     }
     if (!(seed >= 0 && seed <= 1e15) || seed != floor(seed)) {
-        return gp_fail(
+        return demo_result_fail(
             out, "gravel_pile: seed = %g must be a whole number >= 0", seed);
     }
     if (sleeping != 0 && sleeping != 1) {
-        return gp_fail(out, "gravel_pile: sleeping = %g must be 0 or 1",
-                       sleeping);
+        return demo_result_fail(
+            out, "gravel_pile: sleeping = %g must be 0 or 1", sleeping);
     }
     c->rho = rho;
     c->spheres = (int)nsph;

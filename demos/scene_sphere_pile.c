@@ -118,12 +118,6 @@ typedef struct spp_pile {
     double ke; /* kinetic energy at the end, J */
 } spp_pile;
 
-static int spp_fail(demo_result *out, const char *fmt, double x)
-{
-    snprintf(out->error, sizeof out->error, fmt, x);
-    return -1;
-}
-
 /* Measures the pile (see the header) and records the pictured runs'
    spheres. */
 static int spp_measure(demo_world *w, int pictured, spp_pile *pile)
@@ -329,28 +323,28 @@ static int spp_read(const demo_scene *scene, const demo_opts *o,
     const double seed = demo_param_value(scene, o, "seed");
     const double sleeping = demo_param_value(scene, o, "sleeping");
     if (!(mu > 0) && mu != -1) {
-        return spp_fail(out, "sphere_pile: mu = %g must be > 0 (-1: sweep)",
-                        mu);
+        return demo_result_fail(
+            out, "sphere_pile: mu = %g must be > 0 (-1: sweep)", mu);
     }
     if (!(mur >= 0) && mur != -1) {
-        return spp_fail(out, "sphere_pile: mur = %g must be >= 0 (-1: sweep)",
-                        mur);
+        return demo_result_fail(
+            out, "sphere_pile: mur = %g must be >= 0 (-1: sweep)", mur);
     }
     if (!(nsph >= 1 && nsph <= 100000) || nsph != floor(nsph)) {
-        return spp_fail(out, "sphere_pile: spheres = %g must be 1..100000",
-                        nsph);
+        return demo_result_fail(
+            out, "sphere_pile: spheres = %g must be 1..100000", nsph);
     }
     if (!(rate > 0 && rate <= 1e4)) {
-        return spp_fail(out, "sphere_pile: rate = %g must be in (0, 1e4]",
-                        rate);
+        return demo_result_fail(
+            out, "sphere_pile: rate = %g must be in (0, 1e4]", rate);
     }
     if (!(seed >= 0 && seed <= 1e15) || seed != floor(seed)) {
-        return spp_fail(
+        return demo_result_fail(
             out, "sphere_pile: seed = %g must be a whole number >= 0", seed);
     }
     if (sleeping != 0 && sleeping != 1) {
-        return spp_fail(out, "sphere_pile: sleeping = %g must be 0 or 1",
-                        sleeping);
+        return demo_result_fail(
+            out, "sphere_pile: sleeping = %g must be 0 or 1", sleeping);
     }
     if (mu > 0) {
         mus[0] = mu;
@@ -379,8 +373,8 @@ static int sphere_pile_run(const demo_scene *scene, const demo_opts *o,
                            demo_result *out)
 {
     double mus[SPP_NMU], murs[SPP_NMUR];
-    int nmu, nmur;
-    spp_cfg c;
+    int nmu = 0, nmur = 0;
+    spp_cfg c = {0, 0, 0, 0};
     if (spp_read(scene, o, out, mus, &nmu, murs, &nmur, &c) != 0) {
         return -1;
     }
