@@ -245,8 +245,14 @@ rf_status rf__build_body_index(rf_problem *p, rf_error *err);
    (uses work.bv0), CSR in local form.  Parallel, deterministic. */
 void rf__apply_N(rf_problem *p, const double *gamma, double *out, int add_r,
                  int threads);
+/* Body form of rf__apply_scaled: out = S N S x + rr (rr may be NULL),
+   with S applied inside the two passes (no scaled copy of x). */
+void rf__apply_scaled_body(rf_problem *p, const double *scale, const double *x,
+                           const double *rr, double *out, int threads);
 /* The 6x6 diagonal block W_ii = D_i^T M^-1 D_i (row-major). */
 void rf__diag_block(const rf_problem *p, int i, double blk[36]);
+/* The diagonal of W_ii alone (what the part scaling needs). */
+void rf__diag_entries(const rf_problem *p, int i, double d[6]);
 /* r (6 ncon): D^T v* + bias in body form, q in local form. */
 void rf__free_velocity(rf_problem *p, double *r, int threads);
 /* Body velocities v* + M^-1 D gamma into vel (nbody x 6). */

@@ -127,10 +127,13 @@ double rf__row_velocity(const rf_problem *p, int j, const double *vel)
     return u;
 }
 
-/* bv[b] = base[b] + M_b^-1 (sum of impulses of gamma on b); base may be
-   NULL (zero).  Fixed bodies get base (their own velocity) only. */
+/* bv[b] = base[b] + M_b^-1 (sum of impulses of S gamma on b); base may
+   be NULL (zero), scale may be NULL (S = I; else the part scaling, so the
+   caller's gamma is gamma' and no scaled copy is formed).  Fixed bodies get
+   base (their own velocity) only. */
 static void body_pass(const rf_problem *p, const double *gamma,
-                      const double *base, double *bv, int threads)
+                      const double *scale, const double *base, double *bv,
+                      int threads)
 {
     const rf_work *w = &p->work;
     const int nbody = p->nbody, ncon = p->ncon, m6 = 6 * p->ncon;
@@ -142,9 +145,20 @@ static void body_pass(const rf_problem *p, const double *gamma,
             int i = e >> 1;
             double F[3], T[3];
             if (i < ncon) {
-                contact_impulse(p, i, e & 1, gamma + 6 * i, F, T);
+                const double *gi = gamma + 6 * i;
+                if (scale != NULL) {
+                    const double *s = scale + 4 * i;
+                    const double g[6] = {gi[0] * s[0], gi[1] * s[1],
+                                         gi[2] * s[1], gi[3] * s[2],
+                                         gi[4] * s[3], gi[5] * s[3]};
+                    contact_impulse(p, i, e & 1, g, F, T);
+                } else {
+                    contact_impulse(p, i, e & 1, gi, F, T);
+                }
             } else {
-                row_impulse(p, i - ncon, e & 1, gamma[m6 + i - ncon], F, T);
+                const int j = i - ncon;
+                const double sj = scale != NULL ? scale[4 * ncon + j] : 1.0;
+                row_impulse(p, j, e & 1, gamma[m6 + j] * sj, F, T);
             }
             for (int c = 0; c < 3; ++c) {
                 P[c] += F[c];
@@ -164,8 +178,9 @@ static void body_pass(const rf_problem *p, const double *gamma,
     }
 }
 
-void rf__contact_velocity(const rf_problem *p, int i, const double *vel,
-                          double u[6])
+/* u = D_i^T vel (no bias) for one contact. */
+static inline void contact_velocity_nobias(const rf_problem *p, int i,
+                                           const double *vel, double u[6])
 {
     const double *e = p->con_frame + 9 * i;
     const double *ja = p->con_jac_a + 9 * i;
@@ -176,14 +191,23 @@ void rf__contact_velocity(const rf_problem *p, int i, const double *vel,
     const double *vb = b == RF_WORLD ? zero : vel + 6 * b;
     const double dv[3] = {va[0] - vb[0], va[1] - vb[1], va[2] - vb[2]};
     const double dw[3] = {va[3] - vb[3], va[4] - vb[4], va[5] - vb[5]};
-    const double *bias = p->con_bias + 6 * i;
     for (int k = 0; k < 3; ++k) {
         const double *ek = e + 3 * k;
         const double *jak = ja + 3 * k, *jbk = jb + 3 * k;
         u[k] = ek[0] * dv[0] + ek[1] * dv[1] + ek[2] * dv[2] + jak[0] * va[3] +
                jak[1] * va[4] + jak[2] * va[5] - jbk[0] * vb[3] -
-               jbk[1] * vb[4] - jbk[2] * vb[5] + bias[k];
-        u[3 + k] = ek[0] * dw[0] + ek[1] * dw[1] + ek[2] * dw[2] + bias[3 + k];
+               jbk[1] * vb[4] - jbk[2] * vb[5];
+        u[3 + k] = ek[0] * dw[0] + ek[1] * dw[1] + ek[2] * dw[2];
+    }
+}
+
+void rf__contact_velocity(const rf_problem *p, int i, const double *vel,
+                          double u[6])
+{
+    contact_velocity_nobias(p, i, vel, u);
+    const double *bias = p->con_bias + 6 * i;
+    for (int k = 0; k < 6; ++k) {
+        u[k] += bias[k];
     }
 }
 
@@ -283,7 +307,7 @@ void rf__apply_N(rf_problem *p, const double *gamma, double *out, int add_r,
         return;
     }
     double *bv = p->work.bv0;
-    body_pass(p, gamma, add_r ? p->body_vel : NULL, bv, threads);
+    body_pass(p, gamma, NULL, add_r ? p->body_vel : NULL, bv, threads);
     rows_pass(p, gamma, bv, add_r, out, threads);
     const int ncon = p->ncon;
     if (add_r) {
@@ -296,12 +320,36 @@ void rf__apply_N(rf_problem *p, const double *gamma, double *out, int add_r,
     /* Without r: no bias and fixed bodies contribute nothing. */
 #pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
     for (int i = 0; i < ncon; ++i) {
+        contact_velocity_nobias(p, i, bv, out + 6 * i);
+    }
+}
+
+void rf__apply_scaled_body(rf_problem *p, const double *scale, const double *x,
+                           const double *rr, double *out, int threads)
+{
+    /* Two passes, as rf__apply_N, with S folded into both: the body pass
+       reads S x' on the fly and the contact pass writes S u + rr, so no
+       scaled copy of x and no extra sweep over out (one read of x, one
+       write of out per product: the solvers' bandwidth budget). */
+    double *bv = p->work.bv0;
+    body_pass(p, x, scale, NULL, bv, threads);
+    const int ncon = p->ncon, nrow = p->nrow, m6 = 6 * ncon;
+#pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
+    for (int i = 0; i < ncon; ++i) {
         double u[6];
-        rf__contact_velocity(p, i, bv, u);
-        const double *bias = p->con_bias + 6 * i;
+        contact_velocity_nobias(p, i, bv, u);
+        const double *s = scale + 4 * i;
+        double *o = out + 6 * i;
         for (int k = 0; k < 6; ++k) {
-            out[6 * i + k] = u[k] - bias[k];
+            o[k] = u[k] * s[RF_PART[k]] + (rr ? rr[6 * i + k] : 0.0);
         }
+    }
+#pragma omp parallel for schedule(static) num_threads(threads) if (nrow > 2048)
+    for (int j = 0; j < nrow; ++j) {
+        const double sj = scale[4 * ncon + j];
+        const double u = rf__row_velocity(p, j, bv) - p->row_bias[j] +
+                         p->row_cfm[j] * x[m6 + j] * sj;
+        out[m6 + j] = u * sj + (rr ? rr[m6 + j] : 0.0);
     }
 }
 
@@ -325,7 +373,7 @@ void rf__free_velocity(rf_problem *p, double *r, int threads)
 void rf__body_velocity(rf_problem *p, const double *gamma, double *vel,
                        int threads)
 {
-    body_pass(p, gamma, p->body_vel, vel, threads);
+    body_pass(p, gamma, NULL, p->body_vel, vel, threads);
 }
 
 /* Jacobian rows of contact i on side s with the side's sign: lin[k] and
@@ -407,6 +455,46 @@ void rf__diag_block(const rf_problem *p, int i, double blk[36])
         return;
     }
     coupling_block(p, i, i, blk);
+}
+
+void rf__diag_entries(const rf_problem *p, int i, double d[6])
+{
+    if (p->kind == RF_KIND_LOCAL) {
+        double blk[36];
+        rf__diag_block(p, i, blk);
+        for (int k = 0; k < 6; ++k) {
+            d[k] = blk[7 * k];
+        }
+        return;
+    }
+    /* (W_ii)_kk = sum over dynamic sides of lin_k M^-1 lin_k + ang_k I^-1
+       ang_k; the side's sign squares away.  Six quadratic forms instead of
+       the 36 entries of rf__diag_block. */
+    for (int k = 0; k < 6; ++k) {
+        d[k] = 0.0;
+    }
+    const double *e = p->con_frame + 9 * i;
+    for (int s = 0; s < 2; ++s) {
+        const int b = p->con_body[2 * i + s];
+        if (!dynamic_body(p, b)) {
+            continue;
+        }
+        const double *j = (s == 0 ? p->con_jac_a : p->con_jac_b) + 9 * i;
+        const double *im = p->body_inv_mass + 3 * b;
+        const double *I = p->body_inv_inertia + 9 * b;
+        /* summed in add_coupling's order, so the scaling is bit for bit
+           the one computed from the full block */
+        for (int k = 0; k < 3; ++k) {
+            const double *ek = e + 3 * k, *jk = j + 3 * k;
+            double Ij[3], Ie[3];
+            mat3_vec(I, jk, Ij);
+            mat3_vec(I, ek, Ie);
+            d[k] += im[0] * ek[0] * ek[0] + im[1] * ek[1] * ek[1] +
+                    im[2] * ek[2] * ek[2] + jk[0] * Ij[0] + jk[1] * Ij[1] +
+                    jk[2] * Ij[2];
+            d[3 + k] += ek[0] * Ie[0] + ek[1] * Ie[1] + ek[2] * Ie[2];
+        }
+    }
 }
 
 static void sort_ints(int *v, int n)

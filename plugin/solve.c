@@ -186,11 +186,11 @@ void rf__part_scaling(rf_problem *p, double *scale, double *step, int threads)
     const int ncon = p->ncon;
 #pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
     for (int i = 0; i < ncon; ++i) {
-        double A[36], d[4] = {0.0, 0.0, 0.0, 0.0};
+        double A[6], d[4] = {0.0, 0.0, 0.0, 0.0};
         const double cnt[4] = {1.0, 2.0, 1.0, 2.0};
-        rf__diag_block(p, i, A);
+        rf__diag_entries(p, i, A);
         for (int k = 0; k < 6; ++k) {
-            d[RF_PART[k]] += A[7 * k];
+            d[RF_PART[k]] += A[k];
         }
         double tr = 0.0; /* tr(S W_ii S): 1 per component of a live part */
         for (int q = 0; q < 4; ++q) {
@@ -233,6 +233,10 @@ void rf__scale_vec(const rf_problem *p, const double *scale, int dir,
 void rf__apply_scaled(rf_problem *p, const double *scale, const double *x,
                       const double *rr, double *out, int threads)
 {
+    if (p->kind == RF_KIND_BODY) {
+        rf__apply_scaled_body(p, scale, x, rr, out, threads);
+        return;
+    }
     const int ncon = p->ncon;
     double *sx = p->work.sx;
     rf__scale_vec(p, scale, 1, x, sx, threads);

@@ -384,8 +384,9 @@ typedef struct rf_stats {
 } rf_stats;
 
 /* Solve the problem.  gamma (6 ncon + nrow) holds the warm start on entry when
- * cfg->warm_start, and the best iterate found (smallest residual) on
- * return.  cfg NULL = defaults; stats may be NULL.  Not converging is not
+ * cfg->warm_start, and on return the best iterate found (smallest
+ * residual) when cfg->tol > 0, the last iterate when cfg->tol == 0 (a fixed
+ * iteration count: no residual is computed per iteration).  cfg NULL = defaults; stats may be NULL.  Not converging is not
  * an error: check stats->converged.  Errors: RF_ERR_NULL (p or gamma),
  * RF_ERR_INVALID (cfg), RF_ERR_NONFINITE (warm start or problem data),
  * RF_ERR_STATE (empty or incomplete problem), RF_ERR_NOMEM; gamma is left
