@@ -79,6 +79,39 @@ double coefficient(btScalar c, int *bad)
     return 0.0;
 }
 
+// How many items ahead the loops over Bullet's objects fetch (below): far
+// enough for a memory access to finish while the items in between are
+// translated, near enough that the lines are still in cache.
+constexpr size_t kPrefetchAhead = 8;
+
+// Every cache line of [p, p + size), inside one object.  Bodies and
+// manifolds lie scattered in Bullet's pools, and touching one that is not
+// in cache stalls the loop; cone_step's loops fetch the object they will
+// reach kPrefetchAhead items later.  Hints only: nothing depends on them.
+void prefetch_object(const void *p, size_t size)
+{
+    const char *c = static_cast<const char *>(p);
+    for (size_t off = 0; off < size; off += 64) {
+        prefetch_read(c + off);
+    }
+    prefetch_read(c + size - 1); // the last line when p is not aligned
+}
+
+// A manifold's first touch was the largest stall of cone_step's manifold
+// loop.  Fetch the lines the loop reads first: the bodies, point count and
+// thresholds, which Bullet keeps after the point cache at the end of the
+// object, and the first point at the start (most manifolds of a pile have
+// one point).  The addresses lie inside the object whatever its layout.
+void prefetch_manifold(const btPersistentManifold *m)
+{
+    const char *p = reinterpret_cast<const char *>(m);
+    const size_t size = sizeof(btPersistentManifold);
+    static_assert(sizeof(btPersistentManifold) > sizeof(btManifoldPoint) + 64,
+                  "a point cache and a tail");
+    prefetch_object(p + size - 48, 48);
+    prefetch_object(p, sizeof(btManifoldPoint) + 16);
+}
+
 bool is_dynamic(const btCollisionObject *obj, btRigidBody **rb_out)
 {
     btRigidBody *rb = btRigidBody::upcast(const_cast<btCollisionObject *>(obj));
@@ -115,7 +148,7 @@ void ConeSolver::reset()
     }
     warm_index_.clear();
     warm_.clear();
-    point_index_.clear();
+    points_valid_ = false;
     joint_warm_index_.clear();
     joint_warm_.clear();
 }
@@ -126,7 +159,7 @@ void ConeSolver::prepareSolve(int num_bodies, int num_manifolds)
     ++steps;
     if (step_mode_ == RF_BULLET_STOCK) {
         // the last cone step's point impulses do not describe this step
-        point_index_.clear();
+        points_valid_ = false;
         stock->prepareSolve(num_bodies, num_manifolds);
         return;
     }
@@ -208,7 +241,7 @@ void ConeSolver::stock_step(const btContactSolverInfo &info, btIDebugDraw *draw)
     }
     stock->allSolved(info, draw);
     last = rf_stats{};
-    point_index_.clear();
+    points_valid_ = false;
 }
 
 void ConeSolver::report(const char *what)
@@ -318,12 +351,13 @@ int ConeSolver::side_index(const btCollisionObject *obj, btScalar h)
     if (rb == nullptr || !obj->isKinematicObject()) {
         return RF_WORLD; // static: at rest, as in stock
     }
-    auto it = fixed_index_.find(obj);
-    if (it != fixed_index_.end()) {
-        return it->second;
+    // a new body gets the next index; one already in the table keeps its
+    // own, which is smaller
+    const int id = (int)body_rb_.size();
+    const int known = fixed_index_.insert(obj, id);
+    if (known != id) {
+        return known;
     }
-    int id = (int)body_rb_.size();
-    fixed_index_.emplace(obj, id);
     body_rb_.push_back(rb);
     body_dynamic_.push_back(0);
     rf_body_desc d{};
@@ -334,20 +368,15 @@ int ConeSolver::side_index(const btCollisionObject *obj, btScalar h)
     return id;
 }
 
-void ConeSolver::warm_start_extras(const btPersistentManifold *m,
-                                   const btManifoldPoint &cp,
+// warm: the manifold's entries in warm_ (count 0 for a new manifold).
+void ConeSolver::warm_start_extras(WarmSpan warm, const btManifoldPoint &cp,
                                    const double t1[3], const double t2[3],
                                    double g[6]) const
 {
     g[3] = g[4] = g[5] = 0.0;
-    auto it = warm_index_.find(m);
-    if (it == warm_index_.end()) {
-        return;
-    }
     const WarmEntry *best = nullptr;
     btScalar best_d = 0;
-    for (int k = it->second.first; k < it->second.first + it->second.second;
-         ++k) {
+    for (int k = warm.first; k < warm.first + warm.count; ++k) {
         const WarmEntry &e = warm_[k];
         if (e.applied != cp.m_appliedImpulse ||
             e.lateral1 != cp.m_appliedImpulseLateral1 ||
@@ -443,7 +472,7 @@ void ConeSolver::rolling_anisotropy(const btCollisionObject *o0,
 }
 
 void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
-                           const btContactSolverInfo &info)
+                           WarmSpan warm, const btContactSolverInfo &info)
 {
     btManifoldPoint &cp = m->getContactPoint(j);
     const btCollisionObject *o0 = m->getBody0();
@@ -573,7 +602,7 @@ void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
         to3(s, sv);
         g[1] = dot3(sv, c.t1);
         g[2] = dot3(sv, c.t2);
-        warm_start_extras(m, cp, c.t1, c.t2, g);
+        warm_start_extras(warm, cp, c.t1, c.t2, g);
         for (double &x : g) {
             if (!std::isfinite(x)) {
                 x = 0.0;
@@ -696,11 +725,10 @@ void ConeSolver::add_joint(btTypedConstraint *c,
         row_desc_.push_back(d);
     }
     // warm start: this joint's impulses of the last cone step
-    auto it = joint_warm_index_.find(c);
-    const bool warm = cfg.warm_start && it != joint_warm_index_.end() &&
-                      it->second.second == n;
+    const WarmSpan *w = joint_warm_index_.find(c);
+    const bool warm = cfg.warm_start && w != nullptr && w->count == n;
     for (int j = 0; j < n; ++j) {
-        row_gamma_.push_back(warm ? joint_warm_[it->second.first + j] : 0.0);
+        row_gamma_.push_back(warm ? joint_warm_[w->first + j] : 0.0);
     }
     joints_.push_back(JointRows{c, (int)first, n});
 }
@@ -708,6 +736,7 @@ void ConeSolver::add_joint(btTypedConstraint *c,
 bool ConeSolver::cone_step(const btContactSolverInfo &info)
 {
     const btScalar h = info.m_timeStep;
+    points_valid_ = false; // con_point_ and gamma_ are rebuilt below
     body_rb_.clear();
     body_desc_.clear();
     body_dynamic_.clear();
@@ -722,14 +751,29 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
 
     // Every dynamic body handed over gets its free velocity, contacts or
     // not (a body the solver skips would freeze: Bullet adds forces only
-    // here).
-    for (btCollisionObject *obj : in_bodies_) {
+    // here).  The fetch ahead covers the btCollisionObject part, which
+    // every object handed over has and is_dynamic reads.
+    const size_t nbodies = in_bodies_.size();
+    for (size_t k = 0; k < nbodies; ++k) {
+        if (k + kPrefetchAhead < nbodies) {
+            prefetch_object(in_bodies_[k + kPrefetchAhead],
+                            sizeof(btCollisionObject));
+        }
+        btCollisionObject *obj = in_bodies_[k];
         btRigidBody *rb;
         if (is_dynamic(obj, &rb)) {
             dynamic_index(rb, h);
         }
     }
-    for (btPersistentManifold *m : in_manifolds_) {
+    const size_t nm = in_manifolds_.size();
+    for (size_t k = 0; k < nm; ++k) {
+        if (k + kPrefetchAhead < nm) {
+            prefetch_manifold(in_manifolds_[k + kPrefetchAhead]);
+        }
+        if (k + kPrefetchAhead / 2 < nm) {
+            warm_index_.prefetch(in_manifolds_[k + kPrefetchAhead / 2]);
+        }
+        btPersistentManifold *m = in_manifolds_[k];
         const btCollisionObject *o0 = m->getBody0();
         const btCollisionObject *o1 = m->getBody1();
         if (dispatcher_ != nullptr && !dispatcher_->needsResponse(o0, o1)) {
@@ -746,10 +790,17 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
         if (!dyn_a && !dyn_b) {
             continue; // two fixed objects: no response (as in stock)
         }
+        // the manifold's warm-start entries, looked up once for its points
+        WarmSpan warm{0, 0};
+        if (cfg.warm_start) {
+            if (const WarmSpan *w = warm_index_.find(m)) {
+                warm = *w;
+            }
+        }
         const btScalar threshold = m->getContactProcessingThreshold();
         for (int j = 0; j < n; ++j) {
             if (m->getContactPoint(j).getDistance() <= threshold) {
-                add_point(m, j, a, b, info);
+                add_point(m, j, a, b, warm, info);
             }
         }
     }
@@ -843,11 +894,15 @@ void ConeSolver::write_back(const btContactSolverInfo &info)
 
     // Points: impulses and frame for Bullet's readers, the extras for the
     // next warm start.  Entries are grouped by manifold (points of one
-    // manifold are consecutive).
+    // manifold are consecutive), so the index takes one insert per
+    // manifold: at the first of its points, the span starts there (a
+    // manifold seen before keeps its start and gains the count, as the
+    // per-point map did).
     const int nc = (int)con_desc_.size();
-    warm_next_.clear();
+    warm_next_.resize((size_t)nc);
     warm_index_next_.clear();
-    point_index_.clear();
+    const btPersistentManifold *span_m = nullptr;
+    WarmSpan *span = nullptr;
     for (int i = 0; i < nc; ++i) {
         btManifoldPoint &cp = *con_point_[i];
         const rf_contact_desc &c = con_desc_[i];
@@ -859,7 +914,7 @@ void ConeSolver::write_back(const btContactSolverInfo &info)
                                           (btScalar)c.t1[2]);
         cp.m_lateralFrictionDir2.setValue((btScalar)c.t2[0], (btScalar)c.t2[1],
                                           (btScalar)c.t2[2]);
-        WarmEntry e;
+        WarmEntry &e = warm_next_[i];
         e.applied = cp.m_appliedImpulse;
         e.lateral1 = cp.m_appliedImpulseLateral1;
         e.lateral2 = cp.m_appliedImpulseLateral2;
@@ -869,18 +924,17 @@ void ConeSolver::write_back(const btContactSolverInfo &info)
             e.roll[k] = g[4] * c.t1[k] + g[5] * c.t2[k];
         }
         const btPersistentManifold *m = con_manifold_[i];
-        auto it = warm_index_next_.find(m);
-        if (it == warm_index_next_.end()) {
-            warm_index_next_.emplace(m,
-                                     std::make_pair((int)warm_next_.size(), 1));
-        } else {
-            ++it->second.second;
+        if (m != span_m) {
+            span_m = m;
+            span = &warm_index_next_.insert(m, WarmSpan{i, 0});
         }
-        warm_next_.push_back(e);
-        point_index_.emplace(&cp, i);
+        ++span->count;
     }
     warm_.swap(warm_next_);
     warm_index_.swap(warm_index_next_);
+    // con_point_ and gamma_ now hold this step's points and impulses
+    points_valid_ = true;
+    point_index_stale_ = true;
 
     // Joints, as writeBackJoints: feedback forces and torques (impulse /
     // h, with the bodies' factors), the applied impulse (stock leaves the
@@ -894,8 +948,9 @@ void ConeSolver::write_back(const btContactSolverInfo &info)
         btTypedConstraint *c = jr.constraint;
         btJointFeedback *fb = c->getJointFeedback();
         const btScalar brk = c->getBreakingImpulseThreshold();
-        joint_warm_index_next_[c] =
-            std::make_pair((int)joint_warm_next_.size(), jr.count);
+        // a constraint listed twice keeps its last rows (as operator[])
+        joint_warm_index_next_.insert(c, WarmSpan{}) =
+            WarmSpan{(int)joint_warm_next_.size(), jr.count};
         for (int j = jr.first; j < jr.first + jr.count; ++j) {
             const rf_row_desc &d = row_desc_[j];
             const btScalar l = (btScalar)lam[j];
@@ -925,11 +980,25 @@ void ConeSolver::write_back(const btContactSolverInfo &info)
 
 const double *ConeSolver::point_impulse(const btManifoldPoint *pt) const
 {
-    auto it = point_index_.find(pt);
-    if (it == point_index_.end()) {
+    if (!points_valid_) {
         return nullptr;
     }
-    return gamma_.data() + 6 * (size_t)it->second;
+    if (point_index_stale_) {
+        // first call since the cone step: index its points (a point listed
+        // twice keeps its first contact)
+        const int nc = (int)con_point_.size();
+        point_index_.clear();
+        point_index_.reserve((size_t)nc);
+        for (int i = 0; i < nc; ++i) {
+            point_index_.insert(con_point_[i], i);
+        }
+        point_index_stale_ = false;
+    }
+    const int *i = point_index_.find(pt);
+    if (i == nullptr) {
+        return nullptr;
+    }
+    return gamma_.data() + 6 * (size_t)*i;
 }
 
 } // namespace rfshim

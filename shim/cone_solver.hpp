@@ -14,12 +14,12 @@
 #ifndef ROLLFRIC_SHIM_CONE_SOLVER_HPP
 #define ROLLFRIC_SHIM_CONE_SOLVER_HPP
 
+#include "ptr_index.hpp"
 #include "rollfric/rollfric.h"
 #include "rollfric/rollfric_bullet.h"
 
 #include <btBulletDynamicsCommon.h>
 
-#include <unordered_map>
 #include <vector>
 
 namespace rfshim {
@@ -37,6 +37,12 @@ struct WarmEntry {
     btVector3 local_a;
     double spin;    // tn, N m s
     double roll[3]; // tu u + tw w, world frame, N m s
+};
+
+// Consecutive entries [first, first + count) of a warm-start array: one
+// manifold's points in warm_, or one joint's rows in joint_warm_.
+struct WarmSpan {
+    int first, count;
 };
 
 // One joint row as btTypedConstraint::getInfo2 fills it.  getInfo2 writes
@@ -100,10 +106,10 @@ class ConeSolver final : public btConstraintSolver {
     void rolling_anisotropy(const btCollisionObject *o0,
                             const btCollisionObject *o1, rf_contact_desc &c);
     void add_point(btPersistentManifold *m, int j, int a, int b,
-                   const btContactSolverInfo &info);
-    void warm_start_extras(const btPersistentManifold *m,
-                           const btManifoldPoint &cp, const double t1[3],
-                           const double t2[3], double g[6]) const;
+                   WarmSpan warm, const btContactSolverInfo &info);
+    void warm_start_extras(WarmSpan warm, const btManifoldPoint &cp,
+                           const double t1[3], const double t2[3],
+                           double g[6]) const;
     void add_joint(btTypedConstraint *c, const btContactSolverInfo &info);
     void write_back(const btContactSolverInfo &info);
     void report(const char *what);
@@ -122,7 +128,7 @@ class ConeSolver final : public btConstraintSolver {
     std::vector<btRigidBody *> body_rb_; // nullptr for non-rigid objects
     std::vector<rf_body_desc> body_desc_;
     std::vector<unsigned char> body_dynamic_;
-    std::unordered_map<const btCollisionObject *, int> fixed_index_;
+    PtrIndex<int> fixed_index_; // kinematic objects -> body index
     std::vector<rf_contact_desc> con_desc_;
     std::vector<btManifoldPoint *> con_point_;
     std::vector<const btPersistentManifold *> con_manifold_;
@@ -133,20 +139,28 @@ class ConeSolver final : public btConstraintSolver {
     std::vector<JointRows> joints_;
     std::vector<double> row_gamma_; // warm start of the rows, then appended
 
+    // The per-step indexes below are PtrIndex tables, not
+    // std::unordered_map: they are refilled every step with one key per
+    // manifold or joint, and a node allocation per key cost more than the
+    // rest of the bookkeeping (ptr_index.hpp).
+
     // warm start of joint rows: last step's impulses by constraint (the
     // pointer is a key only, never dereferenced; a row count that changed
     // starts from 0)
-    std::unordered_map<const btTypedConstraint *, std::pair<int, int>>
-        joint_warm_index_, joint_warm_index_next_;
+    PtrIndex<WarmSpan> joint_warm_index_, joint_warm_index_next_;
     std::vector<double> joint_warm_, joint_warm_next_;
 
     // warm start: entries of the last cone step by manifold
-    std::unordered_map<const btPersistentManifold *, std::pair<int, int>>
-        warm_index_, warm_index_next_;
+    PtrIndex<WarmSpan> warm_index_, warm_index_next_;
     std::vector<WarmEntry> warm_, warm_next_;
 
-    // last step's points, for point_impulse
-    std::unordered_map<const btManifoldPoint *, int> point_index_;
+    // The last cone step's points for point_impulse: con_point_[i] has
+    // impulse gamma_[6 i ..].  Most steps nobody asks, so the index from
+    // point to i is built on the first point_impulse call after a cone
+    // step, not by every step.
+    bool points_valid_ = false; // con_point_ and gamma_ are the last step's
+    mutable bool point_index_stale_ = false; // point_index_ not yet rebuilt
+    mutable PtrIndex<int> point_index_;
 
     // verbose: one line per second of wall time
     double verbose_t0_ = -1.0;
