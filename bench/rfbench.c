@@ -551,21 +551,19 @@ typedef struct traffic {
     int write; /* 0 read, 1 write */
 } traffic;
 
-/* rf__apply_scaled (solve.c) with rf__apply_N (jacobian.c) in body form:
-   sx = S x; body pass (per body over its index entries: contact_impulse
-   reads frame, lever-arm rows and sx; apply M^-1); contact pass
-   (rf__contact_velocity: frame, lever-arm rows, bias, both bodies'
-   velocities); out = out S + r'. */
+/* rf__apply_scaled in body form (rf__apply_scaled_body, jacobian.c): the
+   part scaling S is applied inside the two passes.  Body pass (per body
+   over its index entries: contact_impulse reads the frame, the lever-arm
+   rows, x and S; apply M^-1); contact pass (frame, lever-arm rows, both
+   bodies' velocities, no bias: out = S D^T bv + r'). */
 #define N_PRODUCT(x, out, rr)                                                  \
-    {"N: sx = S x", x, PER_CONTACT, 48, 0},                                    \
-        {"N: sx = S x", "wscale", PER_CONTACT, 32, 0},                         \
-        {"N: sx = S x", "sx", PER_CONTACT, 48, 1},                             \
-        {"N: body pass", "bc_ptr", PER_BODY, 4, 0},                            \
+    {"N: body pass", "bc_ptr", PER_BODY, 4, 0},                                \
         {"N: body pass", "bc_ent", PER_ENTRY, 4, 0},                           \
         {"N: body pass", "con_frame", PER_CONTACT, 72, 0},                     \
         {"N: body pass", "con_jac_a", PER_CONTACT, 72, 0},                     \
         {"N: body pass", "con_jac_b", PER_CONTACT, 72, 0},                     \
-        {"N: body pass", "sx", PER_CONTACT, 48, 0},                            \
+        {"N: body pass", x, PER_CONTACT, 48, 0},                               \
+        {"N: body pass", "wscale", PER_CONTACT, 32, 0},                        \
         {"N: body pass", "body_inv_mass", PER_BODY, 24, 0},                    \
         {"N: body pass", "body_inv_inertia", PER_BODY, 72, 0},                 \
         {"N: body pass", "bv0", PER_BODY, 48, 1},                              \
@@ -573,14 +571,11 @@ typedef struct traffic {
         {"N: contact pass", "con_frame", PER_CONTACT, 72, 0},                  \
         {"N: contact pass", "con_jac_a", PER_CONTACT, 72, 0},                  \
         {"N: contact pass", "con_jac_b", PER_CONTACT, 72, 0},                  \
-        {"N: contact pass", "con_bias", PER_CONTACT, 48, 0},                   \
         {"N: contact pass", "bv0", PER_BODY, 48, 0},                           \
-        {"N: contact pass", out, PER_CONTACT, 48, 1},                          \
-        {"N: out = out S + r'", out, PER_CONTACT, 48, 0},                      \
-        {"N: out = out S + r'", "wscale", PER_CONTACT, 32, 0},                 \
-        {"N: out = out S + r'", rr, PER_CONTACT, 48, 0},                       \
+        {"N: contact pass", "wscale", PER_CONTACT, 32, 0},                     \
+        {"N: contact pass", rr, PER_CONTACT, 48, 0},                           \
     {                                                                          \
-        "N: out = out S + r'", out, PER_CONTACT, 48, 1                         \
+        "N: contact pass", out, PER_CONTACT, 48, 1                             \
     }
 
 /* The cone of a contact in scaled variables (rf__scaled_cone): the three
@@ -603,7 +598,8 @@ static const traffic JACOBI_TRAFFIC[] = {
     N_PRODUCT("g1", "u0", "rs"),
 };
 
-/* solver_apgd.c, one outer iteration without backtracking. */
+/* solver_apgd.c, one outer iteration without backtracking, tol = 0 (no
+   residual per iteration). */
 static const traffic APGD_TRAFFIC[] = {
     {"project_step", "g2 (y)", PER_CONTACT, 48, 0},
     {"project_step", "u2 (Uy)", PER_CONTACT, 48, 0},
@@ -614,9 +610,6 @@ static const traffic APGD_TRAFFIC[] = {
     {"trial_sums", "g0, g1, g2, u1, u2, rs", PER_CONTACT, 288, 0},
     {"extrapolate", "g1, g0, u1, u0, rs", PER_CONTACT, 240, 0},
     {"extrapolate", "g2, u2", PER_CONTACT, 96, 1},
-    {"residual", "g1, u1, rs", PER_CONTACT, 144, 0},
-    {"residual", "wscale", PER_CONTACT, 32, 0},
-    CONE("residual"),
 };
 
 /* solver_gs.c, one sequential sweep, visit() on the stick-test path. */
@@ -665,8 +658,8 @@ static const traffic_table TRAFFIC[NSOLVER] = {
      "colour is a pass of its own"},
     {APGD_TRAFFIC, (int)(sizeof APGD_TRAFFIC / sizeof APGD_TRAFFIC[0]),
      "backtracking steps (each another project_step, N product and "
-     "trial_sums); the copy of the best iterate when the residual "
-     "improves (96 bytes per contact); reduction partials"},
+     "trial_sums); the copy of the kept iterate when the gradient "
+     "mapping improves (96 bytes per contact); reduction partials"},
 };
 
 /* Bytes per contact-iteration of solver s on pack pk, and its parts. */
