@@ -14,7 +14,8 @@
  *   y_{k+1} = x_{k+1} + beta (x_{k+1} - x_k)
  *   restart (y = x, theta = 1) when g^T (x_{k+1} - x_k) > 0
  *   L <- 0.9 L after each iteration; keep the iterate of least residual
- *   (with tol > 0; a fixed iteration count returns the last iterate).
+ *   (with tol > 0; a fixed iteration count keeps the iterate of least
+ *   gradient mapping, or the start if its residual is smaller: apgd()).
  *
  * One iteration costs one N product (plus one per backtracking step): we
  * keep U_x = N x + r, and N y + r follows from U_x by the same linear
@@ -166,8 +167,9 @@ static double initial_L(const apgd_run *run, const double *x0)
 }
 
 /* One APGD solve of (N, run->rr) from gamma (in Y).  Returns iterations;
-   gamma receives the best iterate (the last when tol = 0), *res its
-   associated residual. */
+   gamma receives the kept iterate (least residual when tol > 0; least
+   gradient mapping, or the start, when tol = 0), *res its associated
+   residual. */
 static int apgd(const apgd_run *run, double *gamma, double *res)
 {
     rf_problem *p = run->p;
@@ -240,7 +242,7 @@ static int apgd(const apgd_run *run, double *gamma, double *res)
         } else {
             /* gradient mapping at y, squared, times t^-2 = L^2 */
             const double gm = s[2] * L * L;
-            if (!(gm >= best_gm)) {
+            if (gm < best_gm) { /* a NaN mapping is never kept */
                 best_gm = gm;
                 best_is_x = it == run->max_iter; /* last: no copy needed */
                 if (!best_is_x) {
