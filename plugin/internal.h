@@ -64,8 +64,10 @@ typedef struct rf_csr {
  * and reused across solves (grown only).  Roles per solver are documented
  * in each solver file. */
 typedef struct rf_work {
-    int cap_dof, cap_item, cap_body, cap_ent, cap_blk, cap_partial;
-    /* dof vectors, (6 ncon + nrow) each */
+    int cap_item, cap_body, cap_ent, cap_blk, cap_partial;
+    int cap_vec[12]; /* per dof vector, in the order of the RF__VEC_ bits */
+    /* dof vectors, (6 ncon + nrow) each; each is reserved only for the
+       solvers that use it (rf__solver_vecs) */
     double *g0, *g1, *g2, *g3; /* gamma iterates / scratch */
     double *u0, *u1, *u2, *u3; /* local velocities N gamma + r / scratch */
     double *r;                 /* free local velocity r (q in local form) */
@@ -198,7 +200,29 @@ typedef struct rf_grow_item {
     size_t elem; /* bytes per item (already times the multiplicity) */
 } rf_grow_item;
 int rf__grow_all(const rf_grow_item *items, int count, int *cap, int n);
-rf_status rf__work_reserve(rf_problem *p, rf_error *err);
+/* The dof vectors of rf_work, one bit each (order of rf_work.cap_vec). */
+enum {
+    RF__VEC_G0 = 1u << 0,
+    RF__VEC_G1 = 1u << 1,
+    RF__VEC_G2 = 1u << 2,
+    RF__VEC_G3 = 1u << 3,
+    RF__VEC_U0 = 1u << 4,
+    RF__VEC_U1 = 1u << 5,
+    RF__VEC_U2 = 1u << 6,
+    RF__VEC_U3 = 1u << 7,
+    RF__VEC_R = 1u << 8,
+    RF__VEC_BEST = 1u << 9,
+    RF__VEC_RS = 1u << 10,
+    RF__VEC_SX = 1u << 11,
+    RF__NVEC = 12
+};
+/* The dof vectors rf_solve with that solver uses on p (its form decides
+   sx: only a local-form product with the part scaling needs the scaled
+   copy). */
+unsigned rf__solver_vecs(const rf_problem *p, rf_solver_kind solver);
+/* The per-item, per-body and reduction arrays every solve and evaluation
+   needs, and the dof vectors in vecs (RF__VEC_ bits; grown only). */
+rf_status rf__work_reserve(rf_problem *p, unsigned vecs, rf_error *err);
 /* The GS arrays (wblk, wchol, chol_ok). */
 rf_status rf__work_reserve_blocks(rf_problem *p, rf_error *err);
 /* Resolved OpenMP thread count: requested if > 0, else OpenMP's default. */

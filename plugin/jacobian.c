@@ -43,7 +43,7 @@ static inline int dynamic_body(const rf_problem *p, int b)
 rf_status rf__build_body_index(rf_problem *p, rf_error *err)
 {
     rf_work *w = &p->work;
-    rf_status st = rf__work_reserve(p, err);
+    rf_status st = rf__work_reserve(p, 0, err);
     if (st != RF_OK) {
         return st;
     }

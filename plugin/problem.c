@@ -848,13 +848,18 @@ size_t rf_problem_memory(const rf_problem *p, const rf_config *cfg)
         const size_t nnz = p->W.nnz > 0 ? (size_t)p->W.nnz : 1;
         bytes += (6 * ncon + 1) * in + nnz * (in + d) + 6 * ncon * d;
     }
-    /* solver work (rf__work_reserve) */
-    bytes += 12 * (ndof + 1) * d;                /* g0..3, u0..3, r, ... */
+    /* solver work (rf__work_reserve): the dof vectors this solver uses */
+    const rf_solver_kind solver = cfg ? cfg->solver : RF_SOLVER_APGD;
+    unsigned vecs = rf__solver_vecs(p, solver);
+    size_t nvec = 0;
+    for (; vecs != 0; vecs &= vecs - 1) {
+        ++nvec;
+    }
+    bytes += nvec * (ndof + 1) * d;
     bytes += (nitem + 1) * (4 * d + d + 4 * in); /* wscale, step, colour */
     bytes += (nbody + 1) * (6 * d + 6 * d + in); /* bv0, bv1, bc_ptr */
     bytes += (2 * nitem + 1) * in;               /* bc_ent */
     bytes += (4 * (size_t)rf__num_blocks((int)nitem) + 4) * d; /* partial */
-    const rf_solver_kind solver = cfg ? cfg->solver : RF_SOLVER_APGD;
     if (solver == RF_SOLVER_GS || solver == RF_SOLVER_GS_COLORED) {
         bytes += (ncon + 1) * (36 * d + 36 * d + 1); /* wblk, wchol, ok */
     }

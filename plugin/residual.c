@@ -141,7 +141,7 @@ static rf_status prepare_eval(rf_problem *p, const double *gamma,
         return rf__fail(err, RF_ERR_NONFINITE,
                         "%s: gamma has a non-finite entry", fn);
     }
-    st = rf__work_reserve(p, err);
+    st = rf__work_reserve(p, RF__VEC_U0 | RF__VEC_U1, err); /* rf_residual */
     if (st == RF_OK && p->kind == RF_KIND_BODY) {
         st = rf__build_body_index(p, err);
     }

@@ -306,7 +306,7 @@ static rf_status check_solve_input(rf_problem *p, const rf_config *cfg,
         return rf__fail(err, RF_ERR_NONFINITE,
                         "%s: the warm start gamma has a non-finite entry", fn);
     }
-    st = rf__work_reserve(p, err);
+    st = rf__work_reserve(p, rf__solver_vecs(p, cfg->solver), err);
     if (st == RF_OK && p->kind == RF_KIND_BODY) {
         st = rf__build_body_index(p, err);
     }

@@ -46,16 +46,48 @@ int rf__grow_all(const rf_grow_item *items, int count, int *cap, int n)
     return 1;
 }
 
-rf_status rf__work_reserve(rf_problem *p, rf_error *err)
+unsigned rf__solver_vecs(const rf_problem *p, rf_solver_kind solver)
+{
+    /* every solver: r, the start / best iterate, its gamma argument (g2
+       or g3, solve.c) and u3 for the final residual of a fixed count */
+    const unsigned common = RF__VEC_R | RF__VEC_BEST | RF__VEC_U3;
+    unsigned v = common;
+    switch (solver) {
+    case RF_SOLVER_JACOBI: /* g0 g1 u0 rs; g3 u3 in rf__estimate_lambda */
+        v |= RF__VEC_G0 | RF__VEC_G1 | RF__VEC_G2 | RF__VEC_G3 | RF__VEC_U0 |
+             RF__VEC_RS;
+        break;
+    case RF_SOLVER_GS:
+    case RF_SOLVER_GS_COLORED: /* g0 u0 (unscaled: no rs, no sx) */
+        return v | RF__VEC_G0 | RF__VEC_G2 | RF__VEC_U0;
+    case RF_SOLVER_APGD: /* x xn y, their products, rs */
+    default:
+        v |= RF__VEC_G0 | RF__VEC_G1 | RF__VEC_G2 | RF__VEC_G3 | RF__VEC_U0 |
+             RF__VEC_U1 | RF__VEC_U2 | RF__VEC_RS;
+        break;
+    }
+    return p->kind == RF_KIND_LOCAL ? v | RF__VEC_SX : v;
+}
+
+static double **dof_vec_slot(rf_work *w, int k)
+{
+    double **slot[RF__NVEC] = {&w->g0, &w->g1, &w->g2, &w->g3,
+                               &w->u0, &w->u1, &w->u2, &w->u3,
+                               &w->r,  &w->best, &w->rs, &w->sx};
+    return slot[k];
+}
+
+rf_status rf__work_reserve(rf_problem *p, unsigned vecs, rf_error *err)
 {
     rf_work *w = &p->work;
     const size_t d = sizeof(double);
-    const rf_grow_item dof[] = {
-        {(void **)&w->g0, d}, {(void **)&w->g1, d},   {(void **)&w->g2, d},
-        {(void **)&w->g3, d}, {(void **)&w->u0, d},   {(void **)&w->u1, d},
-        {(void **)&w->u2, d}, {(void **)&w->u3, d},   {(void **)&w->r, d},
-        {(void **)&w->best, d}, {(void **)&w->rs, d}, {(void **)&w->sx, d},
-    };
+    int vec_ok = 1;
+    for (int k = 0; k < RF__NVEC && vec_ok; ++k) {
+        if (vecs & (1u << k)) {
+            vec_ok = rf__grow((void **)dof_vec_slot(w, k), &w->cap_vec[k],
+                              rf__ndof(p) + 1, d);
+        }
+    }
     const rf_grow_item item[] = {
         {(void **)&w->wscale, 4 * d},
         {(void **)&w->step, d},
@@ -72,8 +104,7 @@ rf_status rf__work_reserve(rf_problem *p, rf_error *err)
     const int nitem = rf__nitem(p);
     const int nblocks = rf__num_blocks(nitem);
     /* color_ptr needs ncolor + 1 <= nitem + 1 entries. */
-    if (!rf__grow_all(dof, (int)(sizeof dof / sizeof dof[0]), &w->cap_dof,
-                  rf__ndof(p) + 1) ||
+    if (!vec_ok ||
         !rf__grow_all(item, (int)(sizeof item / sizeof item[0]), &w->cap_item,
                   nitem + 1) ||
         !rf__grow_all(body, (int)(sizeof body / sizeof body[0]), &w->cap_body,
