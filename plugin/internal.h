@@ -376,6 +376,7 @@ typedef struct rf_solve_out {
     double residual; /* of the returned gamma, for cfg->model */
     int converged;
     int colors;
+    double energy_change, energy_scale; /* rf_stats' energy check */
 } rf_solve_out;
 
 /* Convergence tracking shared by the solvers: keeps the iterate of least

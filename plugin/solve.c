@@ -287,6 +287,77 @@ static void start_point(rf_problem *p, const rf_config *cfg,
     }
 }
 
+/* The energy check (rf_stats.energy_change / energy_scale).  With
+   u = (N + C) gamma + r and r = D^T v* + b (b: the biases), the impulses
+   change the kinetic energy by
+     dE(gamma) = gamma . D^T v* + 1/2 gamma . N gamma = a + c / 2,
+     a = gamma . (r - b),  c = gamma . (u - r) - sum_j cfm_j lambda_j^2.
+   At a solution gamma . u <= 0 (complementarity: gamma in Y, u in its
+   dual, or the De Saxce shift's u^ with gamma . u = -gn shift <= 0; rows:
+   lambda u = 0 inside the interval, <= 0 at a bound), so dE <= -gamma . b:
+   the contact solve only adds the energy its biases ask for
+   (penetration recovery, restitution, conveyors, motors).  An iterate
+   that adds more is scaled by alpha: dE(alpha gamma) = alpha a +
+   alpha^2 c / 2 <= alpha allowed holds for alpha <= 2 (allowed - a) / c,
+   and alpha gamma stays in every cone (cones are closed under positive
+   scaling) and in every row interval that contains 0.  Scaling is skipped
+   when a row's interval excludes 0 (it would leave its set): energy
+   change still reported.  Body form only. */
+static void energy_check(rf_problem *p, const rf_config *cfg, double *g,
+                         int threads, rf_solve_out *out)
+{
+    out->energy_change = 0.0;
+    out->energy_scale = 1.0;
+    if (p->kind != RF_KIND_BODY) {
+        return;
+    }
+    rf_work *w = &p->work;
+    const int ncon = p->ncon, nrow = p->nrow, m6 = 6 * ncon;
+    double *u = w->u3;
+    rf__apply_N(p, g, u, 1, threads);
+    const double gr = rf__dot(p, g, w->r, threads);
+    const double gu = rf__dot(p, g, u, threads);
+    double gb = 0.0, cl2 = 0.0;
+    int rows_hold_zero = 1;
+    for (int i = 0; i < m6; ++i) {
+        gb += g[i] * p->con_bias[i];
+    }
+    for (int j = 0; j < nrow; ++j) {
+        const double l = g[m6 + j];
+        gb += l * p->row_bias[j];
+        cl2 += p->row_cfm[j] * l * l;
+        rows_hold_zero &= p->row_bound[j] >= 0 ||
+                          (p->row_lo[j] <= 0.0 && p->row_hi[j] >= 0.0);
+    }
+    const double a = gr - gb;
+    const double c = (gu - gr) - cl2;
+    const double allowed = gb < 0.0 ? -gb : 0.0;
+    const double de = a + 0.5 * c;
+    out->energy_change = de;
+    /* rounding of the sums: a few ulps of the terms' size */
+    const double slack =
+        1e-12 * (fabs(a) + 0.5 * fabs(c) + allowed) + RF_MINVAL;
+    if (!(de > allowed + slack) || !rows_hold_zero) {
+        return;
+    }
+    double alpha = c > RF_MINVAL ? 2.0 * (allowed - a) / c : 0.0;
+    if (!(alpha > 0.0)) {
+        alpha = 0.0; /* even a tiny multiple adds energy: no impulse */
+    } else if (alpha > 1.0) {
+        alpha = 1.0; /* not reached: de > allowed means alpha < 1 */
+    }
+    const int m = rf__ndof(p);
+    for (int j = 0; j < m; ++j) {
+        g[j] *= alpha;
+        u[j] = alpha * (u[j] - w->r[j]) + w->r[j]; /* u of alpha gamma */
+    }
+    out->energy_scale = alpha;
+    out->energy_change = alpha * a + 0.5 * alpha * alpha * c;
+    out->residual =
+        rf__residual(p, cfg->model, g, u, w->r, NULL, threads);
+    out->converged = cfg->tol > 0.0 && out->residual <= cfg->tol;
+}
+
 static rf_status check_solve_input(rf_problem *p, const rf_config *cfg,
                                    const double *gamma, rf_error *err)
 {
@@ -330,7 +401,7 @@ rf_status rf_solve(rf_problem *p, const rf_config *cfg_in, double *gamma,
     const double t0 = wall_seconds();
     const int threads = rf__threads(cfg->threads);
     rf_work *w = &p->work;
-    rf_solve_out out = {0, 0.0, 0, 0};
+    rf_solve_out out = {0, 0.0, 0, 0, 0.0, 1.0};
 
     /* Solvers write gamma only at the end, so a start in work keeps the
        caller's array untouched until success. */
@@ -347,6 +418,7 @@ rf_status rf_solve(rf_problem *p, const rf_config *cfg_in, double *gamma,
     case RF_SOLVER_GS_COLORED: rf__solve_gs(p, cfg, threads, g, &out); break;
     case RF_SOLVER_APGD: rf__solve_apgd(p, cfg, threads, g, &out); break;
     }
+    energy_check(p, cfg, g, threads, &out);
     memcpy(gamma, g, (size_t)rf__ndof(p) * sizeof(double));
     if (stats != NULL) {
         stats->contacts = p->ncon;
@@ -355,6 +427,11 @@ rf_status rf_solve(rf_problem *p, const rf_config *cfg_in, double *gamma,
         stats->residual = out.residual;
         stats->converged = out.converged;
         stats->colors = out.colors;
+        stats->energy_change = out.energy_change;
+        stats->energy_scale = out.energy_scale;
+        stats->skipped_bodies = 0;
+        stats->skipped_contacts = 0;
+        stats->skipped_rows = 0;
         stats->seconds = wall_seconds() - t0;
     }
     rf__ok(err);

@@ -90,7 +90,7 @@ rf_plugin *rf_bullet_attach_checked(btDiscreteDynamicsWorld *world,
         rfshim::WorldAccess::solver_member();
     bool btDiscreteDynamicsWorld::*owns_m = rfshim::WorldAccess::owns_member();
     btConstraintSolver *prev = world->*solver_m;
-    if (dynamic_cast<rfshim::ConeSolver *>(prev) != nullptr) {
+    if (dynamic_cast<rfshim::WorldSolver *>(prev) != nullptr) {
         fail(err, RF_ERR_STATE,
              "rf_bullet_attach: this world already has rollfric attached");
         return nullptr;
@@ -99,23 +99,31 @@ rf_plugin *rf_bullet_attach_checked(btDiscreteDynamicsWorld *world,
         fail(err, RF_ERR_STATE, "rf_bullet_attach: the world has no solver");
         return nullptr;
     }
-    rf_plugin *p = new (std::nothrow) rf_plugin;
+    rf_plugin *p = new (std::nothrow) rf_plugin{nullptr, nullptr, false};
     rfshim::ConeSolver *s =
         p ? new (std::nothrow)
                 rfshim::ConeSolver(world, prev, world->*owns_m, c)
           : nullptr;
-    if (s == nullptr || !s->ok()) {
+    // The world frees an owned solver with btAlignedFree: allocate what it
+    // will own the same way.
+    void *mem = s ? btAlignedAlloc(sizeof(rfshim::WorldSolver), 16) : nullptr;
+    if (s == nullptr || !s->ok() || mem == nullptr) {
+        btAlignedFree(mem);
         delete s;
         delete p;
         fail(err, RF_ERR_NOMEM, "rf_bullet_attach: out of memory");
         return nullptr;
     }
     p->solver = s;
+    p->installed = new (mem) rfshim::WorldSolver(p);
     // setConstraintSolver() frees a solver the world owns (and also points
     // the island callback at the new one): clear the ownership first so
-    // the previous solver survives for detach and RF_BULLET_STOCK.
+    // the previous solver survives for detach and RF_BULLET_STOCK.  Then
+    // the world owns the forwarding solver: deleting the world while
+    // attached destroys it, which tells the plugin (rf_plugin.world_gone).
     world->*owns_m = false;
-    world->setConstraintSolver(s);
+    world->setConstraintSolver(p->installed);
+    world->*owns_m = true;
     if (err) {
         err->status = RF_OK;
         err->message[0] = '\0';
@@ -129,18 +137,30 @@ void rf_bullet_detach(rf_plugin *p)
         return;
     }
     rfshim::ConeSolver *s = p->solver;
-    btDiscreteDynamicsWorld *world = s->world;
-    btConstraintSolver *btDiscreteDynamicsWorld::*solver_m =
-        rfshim::WorldAccess::solver_member();
-    if (world->*solver_m == s) {
-        world->setConstraintSolver(s->stock); // we never own: nothing freed
-        world->*(rfshim::WorldAccess::owns_member()) = s->owned_stock;
-    } else if (s->owned_stock) {
-        // the application replaced our solver meanwhile: the world's own
-        // solver is no longer reachable from it
-        s->stock->~btConstraintSolver();
-        btAlignedFree(s->stock);
-    }
+    if (!p->world_gone) {
+        btDiscreteDynamicsWorld *world = s->world;
+        btConstraintSolver *btDiscreteDynamicsWorld::*solver_m =
+            rfshim::WorldAccess::solver_member();
+        bool btDiscreteDynamicsWorld::*owns_m =
+            rfshim::WorldAccess::owns_member();
+        if (world->*solver_m == p->installed) {
+            // not owned for the swap: setConstraintSolver would free the
+            // forwarding solver without running its destructor
+            world->*owns_m = false;
+            world->setConstraintSolver(s->stock);
+            world->*owns_m = s->owned_stock;
+            p->installed->plugin = nullptr;
+            p->installed->~WorldSolver();
+            btAlignedFree(p->installed);
+        } else if (s->owned_stock) {
+            // the application installed another solver meanwhile (the
+            // world freed our forwarding solver, which owns nothing): the
+            // world's previous solver is no longer reachable from it
+            s->stock->~btConstraintSolver();
+            btAlignedFree(s->stock);
+        }
+    } // else: the world was deleted; WorldSolver's destructor freed what
+      // the world would have (ConeSolver::world_deleted)
     delete s;
     delete p;
 }

@@ -112,12 +112,60 @@ void prefetch_manifold(const btPersistentManifold *m)
     prefetch_object(p, sizeof(btManifoldPoint) + 16);
 }
 
-bool is_dynamic(const btCollisionObject *obj, btRigidBody **rb_out)
+// What an object is to the solver.  A dynamic object (not static, not
+// kinematic) with a negative or non-finite inverse mass cannot be solved
+// (a negative mass gains energy from every impulse) and is held out
+// (ConeSolver::hold_body); one with inverse mass 0 is as heavy as the
+// world, as in stock.
+enum class Kind { kDynamic, kFixed, kBad };
+
+Kind classify(const btCollisionObject *obj, btRigidBody **rb_out)
 {
     btRigidBody *rb = btRigidBody::upcast(const_cast<btCollisionObject *>(obj));
     *rb_out = rb;
-    return rb != nullptr && rb->getInvMass() > 0 &&
-           !obj->isStaticOrKinematicObject();
+    if (rb == nullptr || obj->isStaticOrKinematicObject()) {
+        return Kind::kFixed;
+    }
+    const double im = rb->getInvMass();
+    if (im > 0.0 && std::isfinite(im)) {
+        return Kind::kDynamic;
+    }
+    return im == 0.0 ? Kind::kFixed : Kind::kBad;
+}
+
+bool finite3(const double v[3])
+{
+    return std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]);
+}
+
+bool finite_vec(const btVector3 &v)
+{
+    return std::isfinite((double)v.x()) && std::isfinite((double)v.y()) &&
+           std::isfinite((double)v.z());
+}
+
+bool finite_transform(const btTransform &t)
+{
+    const btMatrix3x3 &b = t.getBasis();
+    return finite_vec(t.getOrigin()) && finite_vec(b[0]) && finite_vec(b[1]) &&
+           finite_vec(b[2]);
+}
+
+// Every number of a contact the core reads is finite (the core rejects
+// the whole problem otherwise).
+bool finite_contact(const rf_contact_desc &c)
+{
+    bool ok = finite3(c.n) && finite3(c.t1) && finite3(c.t2) &&
+              finite3(c.r_a) && finite3(c.r_b);
+    for (double b : c.bias) {
+        ok = ok && std::isfinite(b);
+    }
+    return ok;
+}
+
+btVector3 finite_or_zero(const btVector3 &v)
+{
+    return finite_vec(v) ? v : btVector3(0, 0, 0);
 }
 
 } // namespace
@@ -134,6 +182,60 @@ ConeSolver::ConeSolver(btDiscreteDynamicsWorld *w, btConstraintSolver *s,
 ConeSolver::~ConeSolver()
 {
     rf_problem_destroy(problem_);
+}
+
+void ConeSolver::world_deleted()
+{
+    if (owned_stock && stock != nullptr) {
+        stock->~btConstraintSolver();
+        btAlignedFree(stock);
+    }
+    stock = nullptr;
+    owned_stock = false;
+    world = nullptr;
+}
+
+WorldSolver::~WorldSolver()
+{
+    if (plugin != nullptr) { // the world is being deleted while attached
+        plugin->installed = nullptr;
+        plugin->world_gone = true;
+        plugin->solver->world_deleted();
+    }
+}
+
+void WorldSolver::prepareSolve(int num_bodies, int num_manifolds)
+{
+    plugin->solver->prepareSolve(num_bodies, num_manifolds);
+}
+
+btScalar WorldSolver::solveGroup(btCollisionObject **bodies, int num_bodies,
+                                 btPersistentManifold **manifolds,
+                                 int num_manifolds,
+                                 btTypedConstraint **constraints,
+                                 int num_constraints,
+                                 const btContactSolverInfo &info,
+                                 btIDebugDraw *draw, btDispatcher *dispatcher)
+{
+    return plugin->solver->solveGroup(bodies, num_bodies, manifolds,
+                                      num_manifolds, constraints,
+                                      num_constraints, info, draw, dispatcher);
+}
+
+void WorldSolver::allSolved(const btContactSolverInfo &info,
+                            btIDebugDraw *draw)
+{
+    plugin->solver->allSolved(info, draw);
+}
+
+void WorldSolver::reset()
+{
+    plugin->solver->reset();
+}
+
+btConstraintSolverType WorldSolver::getSolverType() const
+{
+    return plugin->solver->getSolverType();
 }
 
 btConstraintSolverType ConeSolver::getSolverType() const
@@ -264,10 +366,22 @@ void ConeSolver::verbose_line(double seconds)
     if (first || now - verbose_t0_ >= 1.0) {
         std::fprintf(stderr,
                      "rollfric: %ld steps, %d contacts, %d joint rows, %d "
-                     "iterations, residual %.2e, %.3f ms/step\n",
+                     "iterations, residual %.2e, %.3f ms/step",
                      verbose_steps_, last.contacts,
                      last.rows - 6 * last.contacts, last.iterations,
                      last.residual, 1e3 * verbose_seconds_ / verbose_steps_);
+        if (last.energy_scale < 1.0) {
+            std::fprintf(stderr, ", impulses scaled by %.3g (energy check)",
+                         last.energy_scale);
+        }
+        if (last.skipped_bodies + last.skipped_contacts + last.skipped_rows) {
+            std::fprintf(stderr,
+                         ", skipped (non-finite or invalid): %d bodies, %d "
+                         "contacts, %d joint rows",
+                         last.skipped_bodies, last.skipped_contacts,
+                         last.skipped_rows);
+        }
+        std::fputc('\n', stderr);
         verbose_t0_ = now;
         verbose_steps_ = 0;
         verbose_seconds_ = 0.0;
@@ -284,10 +398,9 @@ int ConeSolver::dynamic_index(btRigidBody *rb, btScalar h)
     if (id >= 0 && id < (int)body_rb_.size() && body_rb_[id] == rb) {
         return id;
     }
-    id = (int)body_rb_.size();
-    rb->setCompanionId(id);
-    body_rb_.push_back(rb);
-    body_dynamic_.push_back(1);
+    if (id == kHeld) {
+        return kHeld;
+    }
 
     rf_body_desc d{};
     d.flags = RF_BODY_DYNAMIC;
@@ -336,8 +449,58 @@ int ConeSolver::dynamic_index(btRigidBody *rb, btScalar h)
     }
     to3(v, d.v);
     to3(w, d.w);
+    // What the core needs of a body (rf_problem_set_body): finite data, an
+    // inverse inertia with a non-negative diagonal (Bullet gives 0 for a
+    // zero principal inertia: singular is fine).  A body that fails is
+    // held out of the step rather than failing the whole step.
+    bool inertia_ok = true;
+    for (int k = 0; k < 9; ++k) {
+        inertia_ok = inertia_ok && std::isfinite(d.inv_inertia[k]);
+    }
+    for (int k = 0; k < 3; ++k) {
+        inertia_ok = inertia_ok && d.inv_inertia[4 * k] >= 0.0;
+    }
+    if (!inertia_ok) {
+        hold_body(rb, rb->getLinearVelocity(), rb->getAngularVelocity(),
+                  "a body with a non-finite or negative inverse inertia");
+        return kHeld;
+    }
+    if (!finite3(d.v) || !finite3(d.w) ||
+        !finite_transform(rb->getWorldTransform())) {
+        hold_body(rb, rb->getLinearVelocity(), rb->getAngularVelocity(),
+                  "a body with a non-finite position, velocity or force");
+        return kHeld;
+    }
+    id = (int)body_rb_.size();
+    rb->setCompanionId(id);
+    body_rb_.push_back(rb);
+    body_dynamic_.push_back(1);
     body_desc_.push_back(d);
     return id;
+}
+
+void ConeSolver::hold_body(btRigidBody *rb, const btVector3 &v,
+                           const btVector3 &w, const char *why)
+{
+    rb->setCompanionId(kHeld);
+    held_.push_back(Held{rb, finite_or_zero(v), finite_or_zero(w)});
+    char msg[240];
+    std::snprintf(msg, sizeof msg,
+                  "%s was held out of the step (its contacts and joints get "
+                  "no impulse; it keeps its velocity, 0 where not finite)",
+                  why);
+    report(msg);
+}
+
+void ConeSolver::skip_point(btManifoldPoint &cp, const char *why)
+{
+    ++skipped_contacts_;
+    cp.m_appliedImpulse = 0;
+    cp.m_appliedImpulseLateral1 = 0;
+    cp.m_appliedImpulseLateral2 = 0;
+    if (why != nullptr) {
+        report(why);
+    }
 }
 
 // Index of one side of a manifold: a dynamic body, a kinematic (or other
@@ -345,11 +508,34 @@ int ConeSolver::dynamic_index(btRigidBody *rb, btScalar h)
 int ConeSolver::side_index(const btCollisionObject *obj, btScalar h)
 {
     btRigidBody *rb;
-    if (is_dynamic(obj, &rb)) {
+    const Kind kind = classify(obj, &rb);
+    if (kind == Kind::kDynamic) {
         return dynamic_index(rb, h);
+    }
+    if (kind == Kind::kBad) {
+        if (rb->getCompanionId() != kHeld) {
+            hold_body(rb, rb->getLinearVelocity(), rb->getAngularVelocity(),
+                      "a dynamic body with a negative or non-finite inverse "
+                      "mass");
+        }
+        return kHeld;
     }
     if (rb == nullptr || !obj->isKinematicObject()) {
         return RF_WORLD; // static: at rest, as in stock
+    }
+    if (rb->getCompanionId() == kHeld) {
+        return kHeld;
+    }
+    if (!finite_vec(rb->getLinearVelocity()) ||
+        !finite_vec(rb->getAngularVelocity()) ||
+        !finite_transform(rb->getWorldTransform())) {
+        // a kinematic body's velocity is Bullet's (from its motion): held
+        // means its contacts are skipped, nothing is written to it
+        rb->setCompanionId(kHeld);
+        held_kinematic_.push_back(rb);
+        report("a kinematic body with a non-finite position or velocity: "
+               "its contacts and joints were skipped");
+        return kHeld;
     }
     // a new body gets the next index; one already in the table keeps its
     // own, which is smaller
@@ -484,7 +670,8 @@ void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
     c.body_b = b;
     to3(cp.m_normalWorldOnB, c.n);
     if (!normalize3(c.n)) {
-        report("a manifold point with a zero normal was skipped");
+        skip_point(cp, "a manifold point with a zero or non-finite normal "
+                       "was skipped");
         return;
     }
     // Frame: the point's own lateral directions when it has them (from
@@ -529,9 +716,10 @@ void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
     c.mu = coefficient(cp.m_combinedFriction, &bad);
     c.rho = coefficient(cp.m_combinedRollingFriction, &bad);
     c.sigma = coefficient(cp.m_combinedSpinningFriction, &bad);
+    const double e_rest = coefficient(cp.m_combinedRestitution, &bad);
     if (bad) {
-        report("a negative or non-finite combined friction coefficient was "
-               "used as 0");
+        report("a negative or non-finite combined friction or restitution "
+               "coefficient was used as 0");
     }
     if (!user_dirs) {
         rolling_anisotropy(o0, o1, c);
@@ -560,7 +748,7 @@ void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
     double vn = (double)cp.m_normalWorldOnB.dot(vel0 - vel1);
     double restitution = 0.0;
     if (std::fabs(vn) >= info.m_restitutionVelocityThreshold) {
-        restitution = (double)cp.m_combinedRestitution * -vn;
+        restitution = e_rest * -vn;
         if (!(restitution > 0.0)) {
             restitution = 0.0;
         }
@@ -588,6 +776,11 @@ void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
         // desiredVelocity - rel_vel); u_t = t.v_rel + bias is driven to 0
         c.bias[1] = -(double)cp.m_contactMotion1;
         c.bias[2] = -(double)cp.m_contactMotion2;
+    }
+    if (!finite_contact(c)) {
+        skip_point(cp, "a manifold point with a non-finite position, "
+                       "distance, restitution or motion was skipped");
+        return;
     }
 
     // Warm start: normal and sliding impulses from the point (Bullet moves
@@ -638,6 +831,10 @@ void ConeSolver::add_joint(btTypedConstraint *c,
     btRigidBody &rbB = c->getRigidBodyB();
     const int a = side_index(&rbA, h);
     const int b = side_index(&rbB, h);
+    if (a == kHeld || b == kHeld) {
+        skipped_rows_ += n; // a held body takes no impulse
+        return;
+    }
     const bool dyn_a = a != RF_WORLD && body_dynamic_[a];
     const bool dyn_b = b != RF_WORLD && body_dynamic_[b];
     if ((!dyn_a && !dyn_b) || a == b) {
@@ -671,6 +868,19 @@ void ConeSolver::add_joint(btTypedConstraint *c,
     info2.m_damping = info.m_damping;
     info2.m_numIterations = info.m_numIterations;
     c->getInfo2(&info2);
+    for (int j = 0; j < n; ++j) {
+        const JointRowBuf &r = row_buf_[j];
+        if (!finite_vec(r.lin1) || !finite_vec(r.ang1) || !finite_vec(r.lin2) ||
+            !finite_vec(r.ang2) || !std::isfinite((double)r.rhs) ||
+            std::isnan((double)r.lo) || std::isnan((double)r.hi) ||
+            std::isnan((double)c->getBreakingImpulseThreshold()) ||
+            !(r.lo <= r.hi) || !(c->getBreakingImpulseThreshold() >= 0)) {
+            skipped_rows_ += n;
+            report("a joint with a non-finite Jacobian, error or bound was "
+                   "skipped (no impulse this step)");
+            return;
+        }
+    }
 
     const double brk = (double)c->getBreakingImpulseThreshold();
     const double damping = (double)info.m_damping;
@@ -737,6 +947,23 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
 {
     const btScalar h = info.m_timeStep;
     points_valid_ = false; // con_point_ and gamma_ are rebuilt below
+    held_.clear();
+    held_kinematic_.clear();
+    skipped_contacts_ = skipped_rows_ = 0;
+    if (!(h > 0) || !std::isfinite((double)h)) {
+        // Every bias divides by h, and the free velocity integrates
+        // forces over it: nothing to solve.  Bodies keep their velocities
+        // (no forces, no impulses), as a zero-length step would.
+        char msg[160];
+        std::snprintf(msg, sizeof msg,
+                      "time step %g is not positive and finite: no contact "
+                      "solve this step",
+                      (double)h);
+        report(msg);
+        last = rf_stats{};
+        last.energy_scale = 1.0;
+        return true;
+    }
     body_rb_.clear();
     body_desc_.clear();
     body_dynamic_.clear();
@@ -761,8 +988,13 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
         }
         btCollisionObject *obj = in_bodies_[k];
         btRigidBody *rb;
-        if (is_dynamic(obj, &rb)) {
+        const Kind kind = classify(obj, &rb);
+        if (kind == Kind::kDynamic) {
             dynamic_index(rb, h);
+        } else if (kind == Kind::kBad && rb->getCompanionId() != kHeld) {
+            hold_body(rb, rb->getLinearVelocity(), rb->getAngularVelocity(),
+                      "a dynamic body with a negative or non-finite inverse "
+                      "mass");
         }
     }
     const size_t nm = in_manifolds_.size();
@@ -785,6 +1017,12 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
         }
         const int a = side_index(o0, h);
         const int b = side_index(o1, h);
+        if (a == kHeld || b == kHeld) {
+            for (int j = 0; j < n; ++j) {
+                skip_point(m->getContactPoint(j), nullptr);
+            }
+            continue;
+        }
         const bool dyn_a = a != RF_WORLD && body_dynamic_[a];
         const bool dyn_b = b != RF_WORLD && body_dynamic_[b];
         if (!dyn_a && !dyn_b) {
@@ -799,8 +1037,12 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
         }
         const btScalar threshold = m->getContactProcessingThreshold();
         for (int j = 0; j < n; ++j) {
-            if (m->getContactPoint(j).getDistance() <= threshold) {
+            btManifoldPoint &cp = m->getContactPoint(j);
+            if (cp.getDistance() <= threshold) {
                 add_point(m, j, a, b, warm, info);
+            } else if (std::isnan((double)cp.getDistance())) {
+                skip_point(cp, "a manifold point with a non-finite distance "
+                               "was skipped");
             }
         }
     }
@@ -869,11 +1111,31 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
                 rb->setCompanionId(-1);
             }
         }
+        release_held(false);
         return false;
     }
     last = stats;
+    last.skipped_bodies = (int)(held_.size() + held_kinematic_.size());
+    last.skipped_contacts = skipped_contacts_;
+    last.skipped_rows = skipped_rows_;
     write_back(info);
+    release_held(true);
     return true;
+}
+
+// Held bodies get their finite velocity (write) and lose the mark.
+void ConeSolver::release_held(bool write)
+{
+    for (const Held &hb : held_) {
+        if (write) {
+            hb.rb->setLinearVelocity(hb.v);
+            hb.rb->setAngularVelocity(hb.w);
+        }
+        hb.rb->setCompanionId(-1);
+    }
+    for (btRigidBody *rb : held_kinematic_) {
+        rb->setCompanionId(-1);
+    }
 }
 
 void ConeSolver::write_back(const btContactSolverInfo &info)
@@ -882,12 +1144,21 @@ void ConeSolver::write_back(const btContactSolverInfo &info)
     for (int i = 0; i < nb; ++i) {
         btRigidBody *rb = body_rb_[i];
         if (body_dynamic_[i]) {
-            rb->setLinearVelocity(btVector3((btScalar)vel_v_[3 * i],
-                                            (btScalar)vel_v_[3 * i + 1],
-                                            (btScalar)vel_v_[3 * i + 2]));
-            rb->setAngularVelocity(btVector3((btScalar)vel_w_[3 * i],
-                                             (btScalar)vel_w_[3 * i + 1],
-                                             (btScalar)vel_w_[3 * i + 2]));
+            const double *v = &vel_v_[3 * i], *w = &vel_w_[3 * i];
+            if (!finite3(v) || !finite3(w)) {
+                // never NaN into Bullet: the core's output is finite for
+                // finite input, so this is a bug; the body keeps its free
+                // velocity and the step says so
+                v = body_desc_[i].v;
+                w = body_desc_[i].w;
+                ++last.skipped_bodies;
+                report("the solve gave a body a non-finite velocity: it "
+                       "kept its free velocity (please report this)");
+            }
+            rb->setLinearVelocity(
+                btVector3((btScalar)v[0], (btScalar)v[1], (btScalar)v[2]));
+            rb->setAngularVelocity(
+                btVector3((btScalar)w[0], (btScalar)w[1], (btScalar)w[2]));
             rb->setCompanionId(-1);
         }
     }

@@ -83,6 +83,11 @@ class ConeSolver final : public btConstraintSolver {
         return problem_ != nullptr;
     }
 
+    // The world is gone (deleted while attached): free what the world
+    // would have freed (its previous solver, when it owned it) and never
+    // touch it again.
+    void world_deleted();
+
     btDiscreteDynamicsWorld *world;
     btConstraintSolver *stock;
     bool owned_stock;
@@ -100,8 +105,15 @@ class ConeSolver final : public btConstraintSolver {
   private:
     double step_start_ = 0; // wall time at the start of this step, s
     bool cone_step(const btContactSolverInfo &info);
+    // Bodies the step cannot take (non-finite state, negative inverse
+    // mass or inertia): held out of the problem, their contacts and joints
+    // skipped, written back with a finite velocity (held_).
+    void hold_body(btRigidBody *rb, const btVector3 &v, const btVector3 &w,
+                   const char *why);
+    void skip_point(btManifoldPoint &cp, const char *why);
+    void release_held(bool write);
     void stock_step(const btContactSolverInfo &info, btIDebugDraw *draw);
-    int dynamic_index(btRigidBody *rb, btScalar h);
+    int dynamic_index(btRigidBody *rb, btScalar h); // or kHeld
     int side_index(const btCollisionObject *obj, btScalar h);
     void rolling_anisotropy(const btCollisionObject *o0,
                             const btCollisionObject *o1, rf_contact_desc &c);
@@ -139,6 +151,16 @@ class ConeSolver final : public btConstraintSolver {
     std::vector<JointRows> joints_;
     std::vector<double> row_gamma_; // warm start of the rows, then appended
 
+    // held bodies of this step and the velocity they get (finite: the free
+    // velocity where it is finite, else 0)
+    struct Held {
+        btRigidBody *rb;
+        btVector3 v, w;
+    };
+    std::vector<Held> held_;
+    std::vector<btRigidBody *> held_kinematic_; // skipped, nothing written
+    int skipped_contacts_ = 0, skipped_rows_ = 0;
+
     // The per-step indexes below are PtrIndex tables, not
     // std::unordered_map: they are refilled every step with one key per
     // manifold or joint, and a node allocation per key cost more than the
@@ -171,6 +193,37 @@ class ConeSolver final : public btConstraintSolver {
     bool general_anisotropy_reported_ = false; // likewise
 };
 
+// Index returned for a held body (not RF_WORLD = -1, not an index), and
+// the companion id that marks one during the step.  Not -2: Bullet gives
+// every static and kinematic object companion id -2 each step
+// (btSimulationIslandManager::storeIslandActivationState), and -1 to the
+// others.
+constexpr int kHeld = -3;
+
+// What the world holds while attached: a forwarding solver that the world
+// owns (allocated with btAlignedAlloc, as the world frees it), so that a
+// world deleted while attached destroys it and the plugin hears of it
+// (rf_plugin::world_gone) instead of keeping a dangling world pointer.
+// The cone solver itself stays the plugin's.
+class WorldSolver final : public btConstraintSolver {
+  public:
+    explicit WorldSolver(rf_plugin *p) : plugin(p) {}
+    ~WorldSolver() override;
+
+    void prepareSolve(int num_bodies, int num_manifolds) override;
+    btScalar solveGroup(btCollisionObject **bodies, int num_bodies,
+                        btPersistentManifold **manifolds, int num_manifolds,
+                        btTypedConstraint **constraints, int num_constraints,
+                        const btContactSolverInfo &info, btIDebugDraw *draw,
+                        btDispatcher *dispatcher) override;
+    void allSolved(const btContactSolverInfo &info,
+                   btIDebugDraw *draw) override;
+    void reset() override;
+    btConstraintSolverType getSolverType() const override;
+
+    rf_plugin *plugin; // nullptr once detached
+};
+
 // Member access to btDiscreteDynamicsWorld's solver pointer and ownership
 // flag: setConstraintSolver() would free a solver the world owns, which
 // detach must be able to restore.  Pointers to protected members named
@@ -190,6 +243,9 @@ struct WorldAccess : btDiscreteDynamicsWorld {
 
 struct rf_plugin {
     rfshim::ConeSolver *solver;
+    rfshim::WorldSolver *installed; // what the world holds; nullptr once
+                                    // the world destroyed it
+    bool world_gone;                // the world was deleted while attached
 };
 
 #endif // ROLLFRIC_SHIM_CONE_SOLVER_HPP

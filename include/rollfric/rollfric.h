@@ -381,16 +381,39 @@ typedef struct rf_stats {
     int converged;   /* 1 when residual <= tol */
     double seconds;  /* wall time of the solve */
     int colors;      /* colours used (RF_SOLVER_GS_COLORED), else 0 */
+    /* Energy check (body form; 0 and 1 in local form).  The impulses
+       change the bodies' kinetic energy by energy_change (J):
+       gamma . D^T v* + 1/2 gamma . N gamma.  An exact solution never
+       adds more than the work its biases ask for (penetration recovery,
+       restitution, conveyor and motor targets: max(0, -gamma . bias));
+       an iterate that would is scaled by energy_scale in [0, 1) until it
+       does not (so a solve stopped early never injects energy), and the
+       residual is that of the scaled gamma.  energy_scale = 1: untouched. */
+    double energy_change;
+    double energy_scale;
+    /* What the Bullet shim left out of its last step because the data
+       were not finite or not valid (bodies with a non-finite state, a
+       negative inverse mass or inertia; manifold points with a
+       non-finite normal, position or distance; joint rows with a
+       non-finite Jacobian or bound): their impulses are 0.  rf_solve
+       sets them to 0. */
+    int skipped_bodies;
+    int skipped_contacts;
+    int skipped_rows;
 } rf_stats;
 
-/* Solve the problem.  gamma (6 ncon + nrow) holds the warm start on entry when
- * cfg->warm_start, and on return the best iterate found (smallest
- * residual) when cfg->tol > 0, the last iterate when cfg->tol == 0 (a fixed
- * iteration count: no residual is computed per iteration).  cfg NULL = defaults; stats may be NULL.  Not converging is not
- * an error: check stats->converged.  Errors: RF_ERR_NULL (p or gamma),
- * RF_ERR_INVALID (cfg), RF_ERR_NONFINITE (warm start or problem data),
- * RF_ERR_STATE (empty or incomplete problem), RF_ERR_NOMEM; gamma is left
- * untouched on error. */
+/* Solve the problem.  gamma (6 ncon + nrow) holds the warm start on entry
+ * when cfg->warm_start, and on return: with cfg->tol > 0 the iterate of
+ * least residual; with cfg->tol == 0 (a fixed iteration count, no
+ * residual per iteration) the last iterate for Jacobi and Gauss-Seidel,
+ * and for APGD the iterate of least gradient mapping or the start,
+ * whichever has the smaller residual.  In body form the result then
+ * passes the energy check (rf_stats.energy_scale): it never adds more
+ * kinetic energy than its biases ask for.  cfg NULL = defaults; stats may
+ * be NULL.  Not converging is not an error: check stats->converged.
+ * Errors: RF_ERR_NULL (p or gamma), RF_ERR_INVALID (cfg),
+ * RF_ERR_NONFINITE (warm start or problem data), RF_ERR_STATE (empty or
+ * incomplete problem), RF_ERR_NOMEM; gamma is left untouched on error. */
 RF_API rf_status rf_solve(rf_problem *p, const rf_config *cfg, double *gamma,
                           rf_stats *stats, rf_error *err);
 

@@ -79,8 +79,14 @@ RF_API int rf_bullet_scalar_size(void);
 
 /* Detach: the world gets back the solver it had before rf_bullet_attach
  * (and its ownership of it), unless the application installed another
- * solver meanwhile, which is then left in place; p is freed.  Call it
- * before the world is deleted.  NULL is accepted. */
+ * solver meanwhile, which is then left in place; p is freed.  NULL is
+ * accepted.  While attached the world holds (and owns) a small forwarding
+ * solver, so a world deleted while attached is safe: the forwarding
+ * solver's destructor frees the world's previous solver if the world
+ * owned it and tells p, whose functions then still answer (stats of the
+ * last step) until rf_bullet_detach(p) frees it.  One case is not
+ * detectable: after the application replaced the solver of an attached
+ * world, detach before deleting that world. */
 RF_API void rf_bullet_detach(rf_plugin *p);
 
 /* Statistics of the last step solved by the cone solver: contacts,

@@ -1,0 +1,432 @@
+// Bad input, degenerate data and lifetime faults in a Bullet world with the
+// cone solver attached (issue #7).  Every case asserts what the plugin
+// reports (rf_stats' skipped counts, energy scale) and that Bullet's state
+// holds only finite numbers afterwards; the scenes that go on after the
+// fault also check that the rest of the world was solved normally: a
+// sphere of radius R resting on the ground has its centre at y = R (to
+// 1 cm: Bullet's margin and the stabilisation leave millimetres).
+// Label unit (the name ends in _api): also run under ASan + UBSan, which
+// is what the lifetime cases (removed bodies, a deleted world) rely on.
+#include "bullet_scene.hpp"
+#include "test_util.h"
+
+#include <cmath>
+#include <cstdio>
+#include <algorithm>
+#include <cstring>
+
+namespace {
+
+const double kDt = 1.0 / 60.0;
+const double kR = 0.5;           // sphere radius, m
+const double kRestTol = 0.01;    // resting height tolerance, m (see top)
+
+bool finite_vec(const btVector3 &v)
+{
+    return std::isfinite((double)v.x()) && std::isfinite((double)v.y()) &&
+           std::isfinite((double)v.z());
+}
+
+bool body_finite(const btRigidBody *b)
+{
+    const btTransform &t = b->getWorldTransform();
+    return finite_vec(t.getOrigin()) && finite_vec(t.getBasis()[0]) &&
+           finite_vec(t.getBasis()[1]) && finite_vec(t.getBasis()[2]) &&
+           finite_vec(b->getLinearVelocity()) &&
+           finite_vec(b->getAngularVelocity());
+}
+
+// Every body of the world finite, except `except` (whose position the
+// test itself made non-finite: nothing the solver writes can repair a
+// position), of which the velocities must be finite.
+bool world_finite(Scene &s, const btRigidBody *except = nullptr)
+{
+    for (auto &b : s.bodies) {
+        if (b.get() == except) {
+            if (!finite_vec(b->getLinearVelocity()) ||
+                !finite_vec(b->getAngularVelocity())) {
+                return false;
+            }
+        } else if (!body_finite(b.get())) {
+            std::fprintf(stderr, "  body %p not finite\n", (void *)b.get());
+            return false;
+        }
+    }
+    return true;
+}
+
+// Ground + two resting spheres 3 m apart, settled, cone solver attached.
+struct Rig {
+    Scene s;
+    btRigidBody *a, *b;
+    rf_plugin *p;
+    Rig()
+    {
+        s.ground();
+        a = s.sphere(kR, 1.0, btVector3(0, kR, 0), 0.5, 0.01);
+        b = s.sphere(kR, 1.0, btVector3(3, kR, 0), 0.5, 0.01);
+        p = rf_bullet_attach(&s.world, nullptr);
+        s.step(kDt, 30);
+    }
+    ~Rig()
+    {
+        rf_bullet_detach(p);
+    }
+    rf_stats stats() const
+    {
+        rf_stats st;
+        rf_bullet_stats(p, &st);
+        return st;
+    }
+    bool rests(const btRigidBody *x) const
+    {
+        return std::fabs((double)x->getWorldTransform().getOrigin().y() - kR) <=
+               kRestTol;
+    }
+};
+
+// A manifold the test fills itself between sphere and ground: the island
+// manager hands every manifold of the dispatcher to the solver, and no
+// collision algorithm refreshes this one, so its points reach the solve
+// exactly as written.
+btPersistentManifold *manual_manifold(Rig &r, const btRigidBody *sphere,
+                                      const btRigidBody *ground)
+{
+    return r.s.dispatcher.getNewManifold(sphere, ground);
+}
+
+btManifoldPoint resting_point(const btRigidBody *sphere)
+{
+    const btVector3 c = sphere->getWorldTransform().getOrigin();
+    const btVector3 on_a = c - btVector3(0, (btScalar)kR, 0);
+    const btVector3 on_b(on_a.x(), 0, on_a.z());
+    btManifoldPoint pt(btVector3(0, -(btScalar)kR, 0), on_b,
+                       btVector3(0, 1, 0), (btScalar)(on_a.y() - on_b.y()));
+    pt.m_positionWorldOnA = on_a;
+    pt.m_positionWorldOnB = on_b;
+    pt.m_combinedFriction = 0.5;
+    pt.m_combinedRollingFriction = 0.01;
+    return pt;
+}
+
+} // namespace
+
+// A body with a NaN velocity is held out of one step: reported, its
+// contacts get no impulse, it is written back with velocity 0 (finite),
+// and the other sphere is solved as usual.
+int test_nan_velocity()
+{
+    Rig r;
+    ENSURE(r.p != nullptr);
+    r.a->setLinearVelocity(btVector3(NAN, 0, 0));
+    r.a->setAngularVelocity(btVector3(0, INFINITY, 0));
+    r.s.step(kDt, 1);
+    rf_stats st = r.stats();
+    ENSURE(st.skipped_bodies == 1);
+    ENSURE(st.skipped_contacts >= 1); // a's ground point
+    ENSURE(st.contacts >= 1);         // b's ground point was solved
+    ENSURE(world_finite(r.s));
+    ENSURE(r.a->getLinearVelocity().length() == 0); // held: 0 where NaN
+    r.s.step(kDt, 30);
+    st = r.stats();
+    ENSURE(st.skipped_bodies == 0 && st.skipped_contacts == 0);
+    ENSURE(world_finite(r.s));
+    ENSURE(r.rests(r.a) && r.rests(r.b));
+    return 0;
+}
+
+// A NaN position: Bullet itself takes the body out of the simulation
+// (its AABB overflows) or hands its NaN contact points over; either way
+// nothing non-finite reaches the solve or comes back, and the other
+// sphere keeps resting.
+int test_nan_position()
+{
+    Rig r;
+    ENSURE(r.p != nullptr);
+    btTransform t = r.a->getWorldTransform();
+    t.setOrigin(btVector3(NAN, kR, 0));
+    r.a->setWorldTransform(t);
+    r.s.step(kDt, 1);
+    rf_stats st = r.stats();
+    std::printf("  NaN position: %d contacts solved, skipped %d bodies, %d "
+                "contacts\n",
+                st.contacts, st.skipped_bodies, st.skipped_contacts);
+    ENSURE(st.contacts == 1); // b's point only
+    ENSURE(world_finite(r.s, r.a));
+    r.s.step(kDt, 30);
+    ENSURE(world_finite(r.s, r.a));
+    ENSURE(r.rests(r.b));
+    return 0;
+}
+
+// Masses and inertias: negative mass and NaN inertia are held (reported);
+// a singular inertia (zero principal moments: Bullet's inverse is 0, an
+// infinitely hard-to-turn body) is solved, and the sphere neither turns
+// nor sinks; zero mass makes Bullet's body static (no crash, finite).
+int test_bad_mass()
+{
+    {
+        Rig r;
+        r.a->setMassProps(-1, btVector3(1, 1, 1)); // inverse mass -1
+        r.s.step(kDt, 1);
+        rf_stats st = r.stats();
+        ENSURE(st.skipped_bodies == 1 && st.skipped_contacts >= 1);
+        ENSURE(world_finite(r.s));
+        ENSURE(r.rests(r.b));
+    }
+    {
+        Rig r;
+        r.a->setMassProps(1, btVector3(NAN, 1, 1));
+        r.a->updateInertiaTensor();
+        r.s.step(kDt, 1);
+        rf_stats st = r.stats();
+        ENSURE(st.skipped_bodies == 1);
+        ENSURE(world_finite(r.s));
+    }
+    {
+        Rig r;
+        r.a->setMassProps(1, btVector3(0, 0, 0));
+        r.a->updateInertiaTensor();
+        r.a->setLinearVelocity(btVector3(1, 0, 0)); // friction torque acts
+        r.s.step(kDt, 20);
+        rf_stats st = r.stats();
+        ENSURE(st.skipped_bodies == 0);
+        ENSURE(world_finite(r.s));
+        ENSURE(r.a->getAngularVelocity().length() == 0); // I^-1 = 0
+        ENSURE(r.rests(r.a));
+    }
+    {
+        Rig r;
+        r.a->setMassProps(0, btVector3(0, 0, 0));
+        r.s.step(kDt, 20);
+        ENSURE(world_finite(r.s));
+        ENSURE(r.rests(r.b));
+    }
+    return 0;
+}
+
+// Contact data the solver cannot use is skipped point by point (impulse
+// 0, counted); a NaN coefficient is used as 0; a non-unit normal is
+// normalised; huge coefficients (1e6) are solved; two coincident points and
+// a manifold with no point are solved without trouble.
+int test_bad_contacts()
+{
+    struct Case {
+        const char *name;
+        void (*spoil)(btManifoldPoint &);
+        bool skipped;
+    };
+    const Case cases[] = {
+        {"NaN normal", [](btManifoldPoint &pt) { pt.m_normalWorldOnB.setX(NAN); },
+         true},
+        {"zero normal",
+         [](btManifoldPoint &pt) { pt.m_normalWorldOnB.setZero(); }, true},
+        {"NaN distance", [](btManifoldPoint &pt) { pt.m_distance1 = NAN; },
+         true},
+        {"NaN position",
+         [](btManifoldPoint &pt) { pt.m_positionWorldOnA.setY(NAN); }, true},
+        {"NaN restitution",
+         [](btManifoldPoint &pt) { pt.m_combinedRestitution = NAN; },
+         false}, // used as 0 (reported), like a NaN friction coefficient
+        {"normal of length 3",
+         [](btManifoldPoint &pt) { pt.m_normalWorldOnB *= 3; }, false},
+        {"huge coefficients (1e6)",
+         [](btManifoldPoint &pt) {
+             pt.m_combinedFriction = 1e6;
+             pt.m_combinedRollingFriction = 1e6;
+             pt.m_combinedSpinningFriction = 1e6;
+         },
+         false},
+    };
+    for (const Case &c : cases) {
+        Rig r;
+        btPersistentManifold *m = manual_manifold(r, r.a, r.s.bodies[0].get());
+        btManifoldPoint pt = resting_point(r.a);
+        c.spoil(pt);
+        m->addManifoldPoint(pt);
+        r.a->setAngularVelocity(btVector3(0, 3, 0)); // spin: sigma acts
+        r.s.step(kDt, 1);
+        rf_stats st = r.stats();
+        std::printf("  %-24s: %d contacts, %d skipped, energy scale %g\n",
+                    c.name, st.contacts, st.skipped_contacts,
+                    st.energy_scale);
+        ENSURE(st.skipped_contacts == (c.skipped ? 1 : 0));
+        ENSURE(m->getContactPoint(0).m_appliedImpulse == 0 || !c.skipped);
+        ENSURE(world_finite(r.s));
+        r.s.step(kDt, 10);
+        ENSURE(world_finite(r.s));
+        ENSURE(r.rests(r.a) && r.rests(r.b));
+        r.s.dispatcher.releaseManifold(m);
+    }
+    {
+        // two coincident points (and Bullet's own one): N is singular
+        Rig r;
+        btPersistentManifold *m = manual_manifold(r, r.a, r.s.bodies[0].get());
+        m->addManifoldPoint(resting_point(r.a));
+        m->addManifoldPoint(resting_point(r.a));
+        r.s.step(kDt, 20);
+        ENSURE(r.stats().skipped_contacts == 0);
+        ENSURE(world_finite(r.s));
+        ENSURE(r.rests(r.a));
+        r.s.dispatcher.releaseManifold(m);
+    }
+    {
+        Rig r; // a manifold with no point
+        btPersistentManifold *m = manual_manifold(r, r.a, r.s.bodies[0].get());
+        r.s.step(kDt, 5);
+        ENSURE(r.stats().skipped_contacts == 0);
+        ENSURE(world_finite(r.s));
+        ENSURE(r.rests(r.a));
+        r.s.dispatcher.releaseManifold(m);
+    }
+    return 0;
+}
+
+// A joint whose rows come out non-finite is skipped whole (its rows
+// counted) and the rest is solved.
+int test_bad_joint()
+{
+    Rig r;
+    auto *j = new btPoint2PointConstraint(*r.a, *r.b, btVector3(NAN, 0, 0),
+                                          btVector3(-1.5, 0, 0));
+    r.s.joints.emplace_back(j);
+    r.s.world.addConstraint(j, true);
+    r.s.step(kDt, 1);
+    rf_stats st = r.stats();
+    ENSURE(st.skipped_rows == 3); // a point-to-point joint has 3 rows
+    ENSURE(st.contacts == 2);
+    ENSURE(world_finite(r.s));
+    ENSURE(r.rests(r.a) && r.rests(r.b));
+    return 0;
+}
+
+// dt <= 0: Bullet's variable step (maxSubSteps 0) hands a negative step
+// to the solver; nothing is solved, nothing written, the stats say so.
+int test_bad_dt()
+{
+    Rig r;
+    const long steps = rf_bullet_steps(r.p);
+    const btVector3 v = r.a->getLinearVelocity();
+    r.s.world.stepSimulation((btScalar)-kDt, 0);
+    ENSURE(rf_bullet_steps(r.p) == steps + 1);
+    rf_stats st = r.stats();
+    ENSURE(st.contacts == 0 && st.iterations == 0);
+    ENSURE(world_finite(r.s));
+    r.s.world.stepSimulation(0, 0); // zero: Bullet takes no step at all
+    ENSURE(rf_bullet_steps(r.p) == steps + 1);
+    (void)v;
+    r.s.step(kDt, 30);
+    ENSURE(world_finite(r.s));
+    ENSURE(r.rests(r.a) && r.rests(r.b));
+    return 0;
+}
+
+// A body removed from the world and deleted while the warm-start cache
+// still holds its manifold's entries and a joint's rows: nothing of it is
+// touched again (ASan would see it), and a body created afterwards (its
+// memory possibly at the same address) starts clean.
+int test_removed_body()
+{
+    Rig r;
+    auto *j = new btPoint2PointConstraint(*r.a, *r.b, btVector3(1.5, 0, 0),
+                                          btVector3(-1.5, 0, 0));
+    r.s.world.addConstraint(j, true);
+    r.s.step(kDt, 10);
+    r.s.world.removeConstraint(j);
+    delete j;
+    r.s.world.removeRigidBody(r.b);
+    for (auto &b : r.s.bodies) {
+        if (b.get() == r.b) {
+            b.reset();
+        }
+    }
+    r.s.bodies.erase(std::remove(r.s.bodies.begin(), r.s.bodies.end(),
+                                 nullptr),
+                     r.s.bodies.end());
+    r.s.step(kDt, 10);
+    ENSURE(world_finite(r.s));
+    btRigidBody *c = r.s.sphere(kR, 1.0, btVector3(3, kR, 0), 0.5, 0.01);
+    r.s.step(kDt, 30);
+    ENSURE(world_finite(r.s));
+    ENSURE(r.rests(r.a) && r.rests(c));
+    return 0;
+}
+
+// The world deleted while attached (here one that owns its stock solver):
+// the plugin hears of it, frees the stock solver the world owned
+// (LeakSanitizer checks), still answers its stats, and detach frees it.
+int test_world_deleted()
+{
+    btDefaultCollisionConfiguration cc;
+    btCollisionDispatcher d(&cc);
+    btDbvtBroadphase bp;
+    auto *w = new btDiscreteDynamicsWorld(&d, &bp, nullptr, &cc);
+    w->setGravity(btVector3(0, -9.81, 0));
+    btStaticPlaneShape plane(btVector3(0, 1, 0), 0);
+    btSphereShape ball((btScalar)kR);
+    btRigidBody ground(0, nullptr, &plane);
+    btVector3 inertia;
+    ball.calculateLocalInertia(1, inertia);
+    btRigidBody sphere(1, nullptr, &ball, inertia);
+    btTransform xf;
+    xf.setIdentity();
+    xf.setOrigin(btVector3(0, kR, 0));
+    sphere.setWorldTransform(xf);
+    w->addRigidBody(&ground);
+    w->addRigidBody(&sphere);
+    rf_plugin *p = rf_bullet_attach(w, nullptr);
+    ENSURE(p != nullptr);
+    for (int i = 0; i < 10; ++i) {
+        w->stepSimulation((btScalar)kDt, 1, (btScalar)kDt);
+    }
+    w->removeRigidBody(&sphere);
+    w->removeRigidBody(&ground);
+    delete w;
+    rf_stats st;
+    ENSURE(rf_bullet_stats(p, &st) == RF_OK);
+    ENSURE(st.contacts == 1);
+    ENSURE(rf_bullet_steps(p) == 10);
+    rf_bullet_detach(p);
+    ENSURE(body_finite(&sphere));
+    return 0;
+}
+
+// Detaching mid-run hands the world back to stock, attaching again takes
+// over from there; the scene stays finite and at rest throughout.
+int test_detach_mid_run()
+{
+    Scene s;
+    s.ground();
+    btRigidBody *a = s.sphere(kR, 1.0, btVector3(0, kR, 0), 0.5, 0.01);
+    rf_plugin *p = rf_bullet_attach(&s.world, nullptr);
+    ENSURE(p != nullptr);
+    s.step(kDt, 10);
+    rf_bullet_detach(p);
+    ENSURE(s.world.getConstraintSolver() == &s.solver);
+    s.step(kDt, 10);
+    p = rf_bullet_attach(&s.world, nullptr);
+    ENSURE(p != nullptr);
+    s.step(kDt, 10);
+    rf_stats st;
+    rf_bullet_stats(p, &st);
+    ENSURE(st.contacts == 1);
+    rf_bullet_detach(p);
+    ENSURE(body_finite(a));
+    ENSURE(std::fabs((double)a->getWorldTransform().getOrigin().y() - kR) <=
+           kRestTol);
+    return 0;
+}
+
+int main()
+{
+    RUN_TEST(test_nan_velocity);
+    RUN_TEST(test_nan_position);
+    RUN_TEST(test_bad_mass);
+    RUN_TEST(test_bad_contacts);
+    RUN_TEST(test_bad_joint);
+    RUN_TEST(test_bad_dt);
+    RUN_TEST(test_removed_body);
+    RUN_TEST(test_world_deleted);
+    RUN_TEST(test_detach_mid_run);
+    TEST_SUMMARY();
+}
