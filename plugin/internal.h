@@ -299,6 +299,10 @@ double rf__row_diag(const rf_problem *p, int j);
    mark (nitem) must hold values != i on entry for every item.  Returns
    the count. */
 int rf__neighbours(const rf_problem *p, int i, int *mark, int *nb);
+/* rf_problem_read from memory: the file's bytes, name for the messages
+   (problem_io.c; lets the fuzz target skip the file system). */
+rf_status rf__problem_read_mem(rf_problem *p, const char *data, size_t size,
+                               const char *name, int *dim, rf_error *err);
 /* Problem complete and solvable (problem.c). */
 rf_status rf__check_complete(const rf_problem *p, const char *fn,
                              rf_error *err);

@@ -633,6 +633,34 @@ rf_status rf_problem_to_local(const rf_problem *src_c, rf_problem *dst,
         k += 36 * n;
     }
     row_ptr[m] = k;
+    /* W is symmetric in exact arithmetic, but blocks (i, j) and (j, i)
+       computed apart differ by rounding, which for a near-singular
+       inertia can exceed rf_problem_set_local_csr's symmetry check: keep
+       the upper triangle (column >= row) and mirror it below. */
+    for (int i = 0; i < ncon; ++i) {
+        const int n = (row_ptr[6 * i + 1] - row_ptr[6 * i]) / 6;
+        for (int a = 0; a < n; ++a) {
+            const int j = col[row_ptr[6 * i] + 6 * a] / 6;
+            if (j > i) {
+                continue;
+            }
+            /* position b of block (j, i) in block row j */
+            const int nj = (row_ptr[6 * j + 1] - row_ptr[6 * j]) / 6;
+            int b = 0;
+            while (b < nj && col[row_ptr[6 * j] + 6 * b] != 6 * i) {
+                ++b;
+            }
+            for (int r = 0; r < 6; ++r) {
+                for (int c = 0; c < 6; ++c) {
+                    if (j == i && c >= r) {
+                        continue;
+                    }
+                    val[row_ptr[6 * i + r] + 6 * a + c] =
+                        val[row_ptr[6 * j + c] + 6 * b + r];
+                }
+            }
+        }
+    }
     rf__free_velocity(src, q, 1);
     st = rf_problem_set_local_csr(dst, ncon, row_ptr, col, val, q, src->con_mu,
                                   src->con_rho, src->con_sigma, err);

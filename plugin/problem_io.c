@@ -51,16 +51,34 @@ void rf_contact_to_dim5(const double in6[6], double out5[5])
 /* ------------------------------------------------------------------ */
 
 typedef struct reader {
-    FILE *f;
-    const char *path;
-    int line;  /* number of the line in buf */
-    char *buf; /* current line */
+    FILE *f;         /* the file, or NULL when reading from memory */
+    const char *mem; /* the bytes, when f is NULL (rf__problem_read_mem) */
+    size_t mem_size;
+    size_t mem_pos;
+    const char *path; /* the name used in messages */
+    int line;         /* number of the line in buf */
+    char *buf;        /* current line */
     size_t cap;
     char *pos; /* parse position in buf */
     rf_error *err;
 } reader;
 
-/* Read the next line into r->buf (any length).  Returns 0 at EOF. */
+/* The next byte of the input, or EOF. */
+static int next_char(reader *r)
+{
+    if (r->f != NULL) {
+        return fgetc(r->f);
+    }
+    if (r->mem_pos >= r->mem_size) {
+        return EOF;
+    }
+    return (unsigned char)r->mem[r->mem_pos++];
+}
+
+/* Read the next line into r->buf (any length).  Returns 1 for a line, 0
+   at EOF, -1 when out of memory, -2 for a NUL byte: the line would end
+   at it as a C string and silently drop what follows, so a file with one
+   is not text and is refused. */
 static int next_line(reader *r)
 {
     size_t len = 0;
@@ -72,7 +90,10 @@ static int next_line(reader *r)
         }
         r->cap = 256;
     }
-    while ((c = fgetc(r->f)) != EOF && c != '\n') {
+    while ((c = next_char(r)) != EOF && c != '\n') {
+        if (c == '\0') {
+            return -2;
+        }
         if (len + 1 >= r->cap) {
             char *nb = realloc(r->buf, 2 * r->cap);
             if (nb == NULL) {
@@ -90,6 +111,17 @@ static int next_line(reader *r)
     r->line++;
     r->pos = r->buf;
     return 1;
+}
+
+/* The error of a failed next_line (got < 0). */
+static rf_status line_error(reader *r, int got)
+{
+    if (got == -2) {
+        return rf__fail(r->err, RF_ERR_FORMAT,
+                        "%s:%d: a NUL byte (not a text file)", r->path,
+                        r->line + 1);
+    }
+    return rf__fail(r->err, RF_ERR_NOMEM, "%s: out of memory", r->path);
 }
 
 static int is_blank(const char *s)
@@ -119,7 +151,7 @@ static rf_status expect_line(reader *r, const char *what)
 {
     int got = next_line(r);
     if (got < 0) {
-        return rf__fail(r->err, RF_ERR_NOMEM, "%s: out of memory", r->path);
+        return line_error(r, got);
     }
     if (got == 0) {
         return rf__fail(r->err, RF_ERR_FORMAT,
@@ -267,17 +299,31 @@ static rf_status read_header(reader *r, file_data *d)
 static rf_status read_body(reader *r, file_data *d)
 {
     const int m = d->m, nc = d->nc;
-    d->W = malloc((size_t)m * m * sizeof(double) + 1);
     d->q = malloc((size_t)m * sizeof(double) + 1);
     for (int k = 0; k < 3; ++k) {
         d->coef[k] = calloc((size_t)nc + 1, sizeof(double));
     }
-    if (!d->W || !d->q || !d->coef[0] || !d->coef[1] || !d->coef[2]) {
+    if (!d->q || !d->coef[0] || !d->coef[1] || !d->coef[2]) {
         return rf__fail(r->err, RF_ERR_NOMEM, "%s: out of memory", r->path);
     }
     char what[64];
     rf_status st = RF_OK;
+    /* W grows with the rows actually read (doubling), never to the m x m
+       the header announces: a header of a few bytes must not make the
+       reader ask for gigabytes before the data shows up (or not). */
+    size_t cap_rows = 0;
     for (int i = 0; st == RF_OK && i < m; ++i) {
+        if ((size_t)i == cap_rows) {
+            size_t want = cap_rows > 0 ? 2 * cap_rows : 1;
+            want = want < (size_t)m ? want : (size_t)m;
+            double *nw = realloc(d->W, want * (size_t)m * sizeof(double));
+            if (nw == NULL) {
+                return rf__fail(r->err, RF_ERR_NOMEM, "%s: out of memory",
+                                r->path);
+            }
+            d->W = nw;
+            cap_rows = want;
+        }
         snprintf(what, sizeof what, "row %d of W (%d numbers)", i + 1, m);
         st = read_row(r, m, d->W + (size_t)i * m, what);
     }
@@ -304,8 +350,12 @@ static rf_status read_body(reader *r, file_data *d)
     if (st == RF_OK) {
         st = end_of_line(r, "the end of the file");
     }
-    int got;
-    while (st == RF_OK && (got = next_line(r)) > 0) {
+    while (st == RF_OK) {
+        int got = next_line(r);
+        if (got <= 0) {
+            st = got < 0 ? line_error(r, got) : RF_OK;
+            break;
+        }
         if (!is_blank(r->buf)) {
             st = fail_at(r, RF_ERR_FORMAT, "the end of the file");
         }
@@ -372,6 +422,38 @@ done:
     return st;
 }
 
+/* Read from r (a file or memory, already set up) into p: p changes only
+   when the whole input is good. */
+static rf_status read_problem(reader *r, rf_problem *p, int *dim, rf_error *err)
+{
+    file_data d = {0};
+    rf_status st = read_header(r, &d);
+    if (st == RF_OK) {
+        st = read_body(r, &d);
+    }
+    if (st == RF_OK && r->f != NULL && ferror(r->f)) {
+        st = rf__fail(err, RF_ERR_IO, "%s: read error", r->path);
+    }
+    free(r->buf);
+    r->buf = NULL;
+    if (st == RF_OK) {
+        st = install(&d, p, err);
+        if (st != RF_OK && err != NULL) { /* name the file in the message */
+            char msg[sizeof err->message];
+            snprintf(msg, sizeof msg, "%s", err->message);
+            rf__fail(err, st, "%s: %s", r->path, msg);
+        }
+    }
+    if (st == RF_OK) {
+        if (dim != NULL) {
+            *dim = d.dim;
+        }
+        rf__ok(err);
+    }
+    free_data(&d);
+    return st;
+}
+
 rf_status rf_problem_read(rf_problem *p, const char *path, int *dim,
                           rf_error *err)
 {
@@ -387,32 +469,26 @@ rf_status rf_problem_read(rf_problem *p, const char *path, int *dim,
         return rf__fail(err, RF_ERR_IO, "%s: cannot open: %s", path,
                         strerror(errno));
     }
-    file_data d = {0};
-    rf_status st = read_header(&r, &d);
-    if (st == RF_OK) {
-        st = read_body(&r, &d);
-    }
-    if (st == RF_OK && ferror(r.f)) {
-        st = rf__fail(err, RF_ERR_IO, "%s: read error", path);
-    }
+    rf_status st = read_problem(&r, p, dim, err);
     fclose(r.f);
-    free(r.buf);
-    if (st == RF_OK) {
-        st = install(&d, p, err);
-        if (st != RF_OK && err != NULL) { /* name the file in the message */
-            char msg[sizeof err->message];
-            snprintf(msg, sizeof msg, "%s", err->message);
-            rf__fail(err, st, "%s: %s", path, msg);
-        }
-    }
-    if (st == RF_OK) {
-        if (dim != NULL) {
-            *dim = d.dim;
-        }
-        rf__ok(err);
-    }
-    free_data(&d);
     return st;
+}
+
+rf_status rf__problem_read_mem(rf_problem *p, const char *data, size_t size,
+                               const char *name, int *dim, rf_error *err)
+{
+    if (p == NULL || (data == NULL && size > 0) || name == NULL) {
+        return rf__fail(err, RF_ERR_NULL, "rf__problem_read_mem: %s is NULL",
+                        p == NULL      ? "p"
+                        : name == NULL ? "name"
+                                       : "data");
+    }
+    reader r = {0};
+    r.mem = data;
+    r.mem_size = size;
+    r.path = name;
+    r.err = err;
+    return read_problem(&r, p, dim, err);
 }
 
 /* ------------------------------------------------------------------ */

@@ -267,12 +267,22 @@ static double wall_seconds(void)
 }
 
 /* Start point: the warm start projected on Y and the rows' intervals, or
-   zero. */
+   zero projected the same way.  Zero is in every cone and in every
+   friction-bounded row's interval [-b, b], but not in a fixed interval
+   that excludes it (a motor row with lo > 0): such a row starts at its
+   nearest bound, so even a solve that stops at once (tol reached by the
+   start) returns a feasible point. */
 static void start_point(rf_problem *p, const rf_config *cfg,
                         const double *gamma, double *g0)
 {
     if (!cfg->warm_start) {
+        const int m6 = 6 * p->ncon;
         memset(g0, 0, (size_t)rf__ndof(p) * sizeof(double));
+        for (int j = 0; j < p->nrow; ++j) {
+            if (p->row_bound[j] < 0) {
+                g0[m6 + j] = rf__clamp(0.0, p->row_lo[j], p->row_hi[j]);
+            }
+        }
         return;
     }
     for (int i = 0; i < p->ncon; ++i) {
