@@ -333,6 +333,135 @@ static int test_rolling_sphere_step(void)
     return 0;
 }
 
+/* Kinetic energy (J) of nb bodies: 1/2 m v.v + 1/2 w.J w. */
+static double kinetic_energy(int nb, const double *mass, const double *J,
+                             const double *v, const double *w)
+{
+    double e = 0.0;
+    for (int b = 0; b < nb; ++b) {
+        const double *Jb = J + 9 * b, *wb = w + 3 * b;
+        e += 0.5 * mass[b] * gen_dot(v + 3 * b, v + 3 * b, 3);
+        for (int i = 0; i < 3; ++i) {
+            e += 0.5 * wb[i] * gen_dot(Jb + 3 * i, wb, 3);
+        }
+    }
+    return e;
+}
+
+/* The energy check (rf_stats.energy_change / energy_scale, rf_solve's doc,
+   solve.c energy_check).  A pile with zero biases, warm-started from
+   normal impulses 50 times what stops every approach and stopped after
+   one iteration: that iterate pushes the bodies apart and adds kinetic
+   energy, which the check removes by scaling gamma.  Checked against the
+   energy measured here from the bodies' velocities before and after
+   (rf_problem_body_velocity), not against the solver's own sums:
+     - energy_change = KE(v+) - KE(v*) (1e-9 relative: two sums of a few
+       hundred terms);
+     - with zero biases nothing may be added: KE(v+) <= KE(v*) (+1e-9
+       relative rounding), for every solver and model;
+     - gamma stays in every cone (scaling keeps it there: 1e-12);
+     - the reported residual is rf_residual of the returned gamma;
+     - the warm start really adds energy (scale < 1) for Jacobi and APGD,
+       whose one step from it cannot undo a 50x overshoot (checked: the
+       unscaled energy change is positive, or the test would prove
+       nothing);
+     - a converged solve is left alone (scale 1) and removes energy. */
+static int test_energy_check(void)
+{
+    rf_rng r = {77};
+    enum { NB = 40, NC = 3 * NB };
+    double mass[NB], J[9 * NB], v0[3 * NB], w0[3 * NB], coef[3 * NC];
+    rf_problem *p;
+    ENSURE(rf_problem_create(&p, NULL) == RF_OK);
+    ENSURE(rf_problem_begin_bodies(p, NB, NC, NULL) == RF_OK);
+    for (int b = 0; b < NB; ++b) {
+        rf_body_desc bd;
+        gen_body(&r, &bd, J + 9 * b);
+        bd.v[1] -= 0.5;
+        mass[b] = 1.0 / bd.inv_mass;
+        memcpy(v0 + 3 * b, bd.v, sizeof bd.v);
+        memcpy(w0 + 3 * b, bd.w, sizeof bd.w);
+        ENSURE(rf_problem_set_body(p, b, &bd, NULL) == RF_OK);
+    }
+    for (int i = 0; i < NC; ++i) {
+        const int a = i / 3;
+        const int b = i % 3 == 0
+                          ? RF_WORLD
+                          : (a + 1 + (int)(rf_rng_uniform(&r) * (NB - 1))) % NB;
+        rf_contact_desc c;
+        gen_contact(&r, a, b, &c); /* biases 0 */
+        coef[3 * i] = c.mu;
+        coef[3 * i + 1] = c.rho;
+        coef[3 * i + 2] = c.sigma;
+        ENSURE(rf_problem_set_contact(p, i, &c, NULL) == RF_OK);
+    }
+    const double ke0 = kinetic_energy(NB, mass, J, v0, w0);
+    /* a converged solve, for its normal impulses */
+    double gsol[6 * NC] = {0};
+    rf_config cfg;
+    rf_config_default(&cfg);
+    cfg.solver = RF_SOLVER_APGD;
+    cfg.tol = 1e-8;
+    cfg.max_iter = 20000;
+    rf_stats st;
+    ENSURE(rf_solve(p, &cfg, gsol, &st, NULL) == RF_OK);
+    ENSURE(st.converged);
+    double vs[3 * NB], ws[3 * NB];
+    ENSURE(rf_problem_body_velocity(p, gsol, vs, ws, NULL) == RF_OK);
+    ENSURE(st.energy_scale == 1.0);
+    const double dke_sol = kinetic_energy(NB, mass, J, vs, ws) - ke0;
+    printf("  converged apgd: energy_change %+.6e J (measured %+.6e)\n",
+           st.energy_change, dke_sol);
+    ENSURE_SMALL(st.energy_change - dke_sol, 1e-9 * ke0);
+    ENSURE(dke_sol < 0.0);
+    double nmax = 0.0;
+    for (int i = 0; i < NC; ++i) {
+        nmax = gsol[6 * i] > nmax ? gsol[6 * i] : nmax;
+    }
+    ENSURE(nmax > 0.0);
+    for (int s = 0; s < 4; ++s) {
+        for (int model = 0; model < 2; ++model) {
+            double g[6 * NC] = {0}, v[3 * NB], w[3 * NB];
+            for (int i = 0; i < NC; ++i) {
+                g[6 * i] = 50.0 * nmax;
+            }
+            /* the warm start itself adds energy */
+            ENSURE(rf_problem_body_velocity(p, g, v, w, NULL) == RF_OK);
+            ENSURE(kinetic_energy(NB, mass, J, v, w) > ke0);
+            rf_config_default(&cfg);
+            cfg.solver = SOLVERS[s];
+            cfg.model = (rf_model)model;
+            cfg.warm_start = 1;
+            cfg.max_iter = 1;
+            cfg.tol = 0.0;
+            ENSURE(rf_solve(p, &cfg, g, &st, NULL) == RF_OK);
+            ENSURE(rf_problem_body_velocity(p, g, v, w, NULL) == RF_OK);
+            const double dke = kinetic_energy(NB, mass, J, v, w) - ke0;
+            printf("  %-10s %-11s energy_change %+.6e J (measured %+.6e), "
+                   "scale %.4f\n",
+                   SOLVER_NAMES[SOLVERS[s]], MODEL_NAMES[model],
+                   st.energy_change, dke, st.energy_scale);
+            ENSURE_SMALL(st.energy_change - dke, 1e-9 * ke0);
+            ENSURE_LE(dke, 1e-9 * ke0);
+            ENSURE(st.energy_scale >= 0.0 && st.energy_scale <= 1.0);
+            if (SOLVERS[s] == RF_SOLVER_JACOBI ||
+                SOLVERS[s] == RF_SOLVER_APGD) {
+                ENSURE(st.energy_scale < 1.0);
+            }
+            for (int i = 0; i < NC; ++i) {
+                ENSURE_LE(rf_cone_violation(g + 6 * i, coef[3 * i],
+                                            coef[3 * i + 1], coef[3 * i + 2]),
+                          1e-12 * nmax);
+            }
+            double res;
+            ENSURE(rf_residual(p, cfg.model, g, &res, NULL) == RF_OK);
+            ENSURE_SMALL(res - st.residual, 1e-12 * (1.0 + res));
+        }
+    }
+    rf_problem_destroy(p);
+    return 0;
+}
+
 /* Bad configurations and inputs: error code, message, gamma untouched. */
 static int test_bad_input(void)
 {
@@ -426,6 +555,7 @@ int main(void)
     RUN_TEST(test_warm_start);
     RUN_TEST(test_not_converged);
     RUN_TEST(test_rolling_sphere_step);
+    RUN_TEST(test_energy_check);
     RUN_TEST(test_bad_input);
     RUN_TEST(test_no_contacts);
     return TEST_SUMMARY();
