@@ -130,6 +130,11 @@ struct rf_problem {
     int cap_q;
 
     rf_work work;
+    /* threads of the last rf_solve (0 before one): the evaluations
+       (rf_residual, rf_problem_*_velocity) use as many, so a caller that
+       solves on T threads does not make OpenMP re-create its team for
+       them every step */
+    int threads;
 };
 
 /* --- items and dof vectors --- */

@@ -155,7 +155,7 @@ rf_status rf_problem_local_velocity(rf_problem *p, const double *gamma,
     if (st != RF_OK) {
         return st;
     }
-    rf__apply_N(p, gamma, u, 1, rf__threads(0));
+    rf__apply_N(p, gamma, u, 1, rf__threads(p->threads));
     rf__ok(err);
     return RF_OK;
 }
@@ -177,7 +177,7 @@ rf_status rf_problem_body_velocity(rf_problem *p, const double *gamma,
         return st;
     }
     double *vel = p->work.bv1;
-    rf__body_velocity(p, gamma, vel, rf__threads(0));
+    rf__body_velocity(p, gamma, vel, rf__threads(p->threads));
     for (int b = 0; b < p->nbody; ++b) {
         memcpy(v + 3 * b, vel + 6 * b, 3 * sizeof(double));
         memcpy(w + 3 * b, vel + 6 * b + 3, 3 * sizeof(double));
@@ -199,9 +199,10 @@ rf_status rf_residual(rf_problem *p, rf_model model, const double *gamma,
         return st;
     }
     double *u = p->work.u0, *r = p->work.u1;
-    rf__apply_N(p, gamma, u, 1, rf__threads(0));
-    rf__free_velocity(p, r, rf__threads(0));
-    *residual = rf__residual(p, model, gamma, u, r, NULL, rf__threads(0));
+    const int threads = rf__threads(p->threads);
+    rf__apply_N(p, gamma, u, 1, threads);
+    rf__free_velocity(p, r, threads);
+    *residual = rf__residual(p, model, gamma, u, r, NULL, threads);
     rf__ok(err);
     return RF_OK;
 }

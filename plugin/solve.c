@@ -410,6 +410,7 @@ rf_status rf_solve(rf_problem *p, const rf_config *cfg_in, double *gamma,
     }
     const double t0 = wall_seconds();
     const int threads = rf__threads(cfg->threads);
+    p->threads = threads;
     rf_work *w = &p->work;
     rf_solve_out out = {0, 0.0, 0, 0, 0.0, 1.0};
 

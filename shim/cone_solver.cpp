@@ -492,6 +492,14 @@ void ConeSolver::hold_body(btRigidBody *rb, const btVector3 &v,
     report(msg);
 }
 
+void ConeSolver::hold_bad_mass(btRigidBody *rb)
+{
+    if (rb->getCompanionId() != kHeld) { // once per step
+        hold_body(rb, rb->getLinearVelocity(), rb->getAngularVelocity(),
+                  "a dynamic body with a negative or non-finite inverse mass");
+    }
+}
+
 void ConeSolver::skip_point(btManifoldPoint &cp, const char *why)
 {
     ++skipped_contacts_;
@@ -513,11 +521,7 @@ int ConeSolver::side_index(const btCollisionObject *obj, btScalar h)
         return dynamic_index(rb, h);
     }
     if (kind == Kind::kBad) {
-        if (rb->getCompanionId() != kHeld) {
-            hold_body(rb, rb->getLinearVelocity(), rb->getAngularVelocity(),
-                      "a dynamic body with a negative or non-finite inverse "
-                      "mass");
-        }
+        hold_bad_mass(rb);
         return kHeld;
     }
     if (rb == nullptr || !obj->isKinematicObject()) {
@@ -991,10 +995,8 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
         const Kind kind = classify(obj, &rb);
         if (kind == Kind::kDynamic) {
             dynamic_index(rb, h);
-        } else if (kind == Kind::kBad && rb->getCompanionId() != kHeld) {
-            hold_body(rb, rb->getLinearVelocity(), rb->getAngularVelocity(),
-                      "a dynamic body with a negative or non-finite inverse "
-                      "mass");
+        } else if (kind == Kind::kBad) {
+            hold_bad_mass(rb);
         }
     }
     const size_t nm = in_manifolds_.size();

@@ -110,6 +110,9 @@ class ConeSolver final : public btConstraintSolver {
     // skipped, written back with a finite velocity (held_).
     void hold_body(btRigidBody *rb, const btVector3 &v, const btVector3 &w,
                    const char *why);
+    // hold_body for a dynamic body whose inverse mass is negative or not
+    // finite (Kind::kBad), unless already held this step.
+    void hold_bad_mass(btRigidBody *rb);
     void skip_point(btManifoldPoint &cp, const char *why);
     void release_held(bool write);
     void stock_step(const btContactSolverInfo &info, btIDebugDraw *draw);

@@ -313,7 +313,9 @@ RF_API rf_status rf_problem_to_local(const rf_problem *src, rf_problem *dst,
 
 /* Local velocities u = N gamma + r of all contacts and rows
  * (6 ncon + nrow, out; a row's u includes its cfm term).  gamma is
- * (6 ncon + nrow).  Errors: RF_ERR_NULL, RF_ERR_NONFINITE,
+ * (6 ncon + nrow).  This, rf_problem_body_velocity and rf_residual run
+ * on as many OpenMP threads as the last rf_solve on p (OpenMP's default
+ * before one), so that a caller solving on T threads keeps one team.  Errors: RF_ERR_NULL, RF_ERR_NONFINITE,
  * RF_ERR_STATE (empty or incomplete problem). */
 RF_API rf_status rf_problem_local_velocity(rf_problem *p, const double *gamma,
                                            double *u, rf_error *err);
