@@ -91,6 +91,11 @@ typedef struct rf_work {
     int *color_ptr, *color_con, *color_of, *color_mark;
     int ncolor;
     double *partial; /* reduction partials, 4 per block */
+    /* cohesion (solve.c): the shift -s (ndof + 1), the caller's free
+       velocities while shifted and a scratch (max(6 nbody, 6 ncon) + 1
+       each); reserved only when some contact is cohesive */
+    double *coh_shift, *coh_saved, *coh_tmp;
+    int cap_coh_shift, cap_coh_vel;
 } rf_work;
 
 struct rf_problem {
@@ -114,6 +119,7 @@ struct rf_problem {
     double *con_bias;  /* (ncon x 6) */
     double *con_mu, *con_rho, *con_sigma; /* (ncon) */
     int *con_flags;                       /* (ncon): RF_CONTACT_* */
+    double *con_cohesion;                 /* (ncon): N s, >= 0 */
     unsigned char *con_set;               /* (ncon) */
 
     /* rows (body form only), SoA */
@@ -231,6 +237,16 @@ rf_status rf__work_reserve(rf_problem *p, unsigned vecs, rf_error *err);
 /* The GS arrays (wblk, wchol, chol_ok). */
 rf_status rf__work_reserve_blocks(rf_problem *p, rf_error *err);
 /* Resolved OpenMP thread count: requested if > 0, else OpenMP's default. */
+/* Cohesion's shift (solve.c): begin puts the shifted free velocity in
+   place, end restores the caller's; shift adds sign * cohesion to every
+   contact's normal component of g. */
+void rf__cohesion_begin(rf_problem *p, int threads);
+void rf__cohesion_end(rf_problem *p);
+void rf__cohesion_shift(const rf_problem *p, double *g, double sign);
+/* Some contact has cohesion > 0 (problem.c). */
+int rf__has_cohesion(const rf_problem *p);
+/* The cohesion buffers (work.coh_*), for rf_solve and rf_residual. */
+rf_status rf__work_reserve_cohesion(rf_problem *p, rf_error *err);
 int rf__threads(int requested);
 void rf__work_free(rf_work *w);
 void rf__csr_free(rf_csr *m);

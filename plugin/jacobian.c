@@ -666,6 +666,8 @@ rf_status rf_problem_to_local(const rf_problem *src_c, rf_problem *dst,
                                   src->con_rho, src->con_sigma, err);
     if (st == RF_OK) { /* the cones' shapes go with them */
         memcpy(dst->con_flags, src->con_flags, (size_t)ncon * sizeof(int));
+        memcpy(dst->con_cohesion, src->con_cohesion,
+               (size_t)ncon * sizeof(double));
     }
 done:
     if (st == RF_ERR_NOMEM) {

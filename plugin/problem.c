@@ -102,6 +102,7 @@ static void free_arrays(rf_problem *p)
     free(p->con_rho);
     free(p->con_sigma);
     free(p->con_flags);
+    free(p->con_cohesion);
     free(p->con_set);
     free(p->row_body);
     free(p->row_jac);
@@ -139,6 +140,7 @@ static rf_status reserve_contacts(rf_problem *p, int ncon, rf_error *err)
         {(void **)&p->con_rho, sizeof(double)},
         {(void **)&p->con_sigma, sizeof(double)},
         {(void **)&p->con_flags, sizeof(int)},
+        {(void **)&p->con_cohesion, sizeof(double)},
         {(void **)&p->con_set, 1},
     };
     /* never NULL arrays, even for 0 contacts */
@@ -380,11 +382,16 @@ static rf_status check_contact(const rf_problem *p, int i,
     if (!rf__all_finite(c->n, 3) || !rf__all_finite(c->t1, 3) ||
         !rf__all_finite(c->t2, 3) || !rf__all_finite(c->r_a, 3) ||
         !rf__all_finite(c->r_b, 3) || !rf__all_finite(c->bias, 6) ||
-        !rf__all_finite(coef, 3)) {
+        !rf__all_finite(coef, 3) || !isfinite(c->cohesion)) {
         return rf__fail(err, RF_ERR_NONFINITE,
                         "%s: contact %d: non-finite frame, lever arm, "
-                        "coefficient or bias",
+                        "coefficient, cohesion or bias",
                         fn, i);
+    }
+    if (c->cohesion < 0.0) {
+        return rf__fail(err, RF_ERR_INVALID,
+                        "%s: contact %d: negative cohesion = %g", fn, i,
+                        c->cohesion);
     }
     static const char *names[3] = {"mu", "rho", "sigma"};
     for (int k = 0; k < 3; ++k) {
@@ -437,9 +444,47 @@ rf_status rf_problem_set_contact(rf_problem *p, int i, const rf_contact_desc *c,
     p->con_rho[i] = c->rho;
     p->con_sigma[i] = c->sigma;
     p->con_flags[i] = c->flags;
+    p->con_cohesion[i] = c->cohesion;
     p->con_set[i] = 1;
     rf__ok(err);
     return RF_OK;
+}
+
+rf_status rf_problem_set_cohesion(rf_problem *p, const double *cohesion,
+                                  rf_error *err)
+{
+    static const char fn[] = "rf_problem_set_cohesion";
+    if (p == NULL) {
+        return rf__fail(err, RF_ERR_NULL, "%s: p is NULL", fn);
+    }
+    if (p->kind == RF_KIND_EMPTY) {
+        return rf__fail(err, RF_ERR_STATE, "%s: the problem is empty", fn);
+    }
+    for (int i = 0; cohesion != NULL && i < p->ncon; ++i) {
+        if (!isfinite(cohesion[i])) {
+            return rf__fail(err, RF_ERR_NONFINITE,
+                            "%s: cohesion[%d] is not finite", fn, i);
+        }
+        if (cohesion[i] < 0.0) {
+            return rf__fail(err, RF_ERR_INVALID, "%s: cohesion[%d] = %g < 0",
+                            fn, i, cohesion[i]);
+        }
+    }
+    for (int i = 0; i < p->ncon; ++i) {
+        p->con_cohesion[i] = cohesion != NULL ? cohesion[i] : 0.0;
+    }
+    rf__ok(err);
+    return RF_OK;
+}
+
+int rf__has_cohesion(const rf_problem *p)
+{
+    for (int i = 0; i < p->ncon; ++i) {
+        if (p->con_cohesion[i] > 0.0) {
+            return 1;
+        }
+    }
+    return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -602,6 +647,7 @@ static rf_status install_local(rf_problem *p, int ncon, const double *q,
     memcpy(p->con_rho, rho, (size_t)ncon * sizeof(double));
     memcpy(p->con_sigma, sigma, (size_t)ncon * sizeof(double));
     memset(p->con_flags, 0, (size_t)ncon * sizeof(int));
+    memset(p->con_cohesion, 0, (size_t)ncon * sizeof(double));
     memset(p->con_set, 1, (size_t)ncon);
     p->kind = RF_KIND_LOCAL;
     p->ncon = ncon;
@@ -837,7 +883,7 @@ size_t rf_problem_memory(const rf_problem *p, const rf_config *cfg)
     const size_t at_least1_con = ncon > 0 ? ncon : 1;
     /* problem arrays */
     bytes += at_least1_con *
-             (2 * in + 9 * d + 9 * d + 9 * d + 6 * d + 3 * d + in + 1);
+             (2 * in + 9 * d + 9 * d + 9 * d + 6 * d + 3 * d + d + in + 1);
     if (p->kind == RF_KIND_BODY) {
         const size_t nb = nbody > 0 ? nbody : 1;
         bytes += nb * (in + 3 * d + 9 * d + 6 * d + 1);
@@ -862,6 +908,10 @@ size_t rf_problem_memory(const rf_problem *p, const rf_config *cfg)
     bytes += (4 * (size_t)rf__num_blocks((int)nitem) + 4) * d; /* partial */
     if (solver == RF_SOLVER_GS || solver == RF_SOLVER_GS_COLORED) {
         bytes += (ncon + 1) * (36 * d + 36 * d + 1); /* wblk, wchol, ok */
+    }
+    if (rf__has_cohesion(p)) { /* rf__work_reserve_cohesion */
+        const size_t nvel = 6 * (nbody > ncon ? nbody : ncon) + 1;
+        bytes += (ndof + 1) * d + 2 * nvel * d;
     }
     return bytes;
 }

@@ -297,6 +297,51 @@ static void start_point(rf_problem *p, const rf_config *cfg,
     }
 }
 
+/* Cohesion ("Cohesion" in rollfric.h; slides section 3): with the shift
+   s (s_i = cohesion_i e_n), gamma + s in Y is a standard CCP in
+   gamma~ = gamma + s whose free velocity is that of the impulses -s:
+   u = N gamma + r = N gamma~ + (r - N s).  begin writes -s to
+   work.coh_shift and puts the shifted free velocity in place (body form:
+   v* - M^-1 D s in body_vel; local form: q - W s in q), keeping the
+   caller's in work.coh_saved; end restores it bit for bit.  Needs
+   rf__work_reserve_cohesion and the evaluation work (bv0). */
+void rf__cohesion_begin(rf_problem *p, int threads)
+{
+    rf_work *w = &p->work;
+    const int ndof = rf__ndof(p), ncon = p->ncon;
+    double *shift = w->coh_shift;
+    memset(shift, 0, (size_t)ndof * sizeof(double));
+    for (int i = 0; i < ncon; ++i) {
+        shift[6 * i] = -p->con_cohesion[i];
+    }
+    double *free_vel = p->kind == RF_KIND_BODY ? p->body_vel : p->q;
+    const size_t n = (size_t)(p->kind == RF_KIND_BODY ? 6 * p->nbody : 6 * ncon);
+    if (p->kind == RF_KIND_BODY) {
+        rf__body_velocity(p, shift, w->coh_tmp, threads);
+    } else {
+        rf__apply_N(p, shift, w->coh_tmp, 1, threads);
+    }
+    memcpy(w->coh_saved, free_vel, n * sizeof(double));
+    memcpy(free_vel, w->coh_tmp, n * sizeof(double));
+}
+
+void rf__cohesion_end(rf_problem *p)
+{
+    double *free_vel = p->kind == RF_KIND_BODY ? p->body_vel : p->q;
+    const size_t n =
+        (size_t)(p->kind == RF_KIND_BODY ? 6 * p->nbody : 6 * p->ncon);
+    memcpy(free_vel, p->work.coh_saved, n * sizeof(double));
+}
+
+/* gamma~ = gamma + sign s over the contacts' normal components (sign
+   +1 from gamma to gamma~, -1 back). */
+void rf__cohesion_shift(const rf_problem *p, double *g, double sign)
+{
+    for (int i = 0; i < p->ncon; ++i) {
+        g[6 * i] += sign * p->con_cohesion[i];
+    }
+}
+
 /* The energy check (rf_stats.energy_change / energy_scale).  With
    u = (N + C) gamma + r and r = D^T v* + b (b: the biases), the impulses
    change the kinetic energy by
@@ -414,15 +459,30 @@ rf_status rf_solve(rf_problem *p, const rf_config *cfg_in, double *gamma,
     rf_work *w = &p->work;
     rf_solve_out out = {0, 0.0, 0, 0, 0.0, 1.0};
 
-    /* Solvers write gamma only at the end, so a start in work keeps the
-       caller's array untouched until success. */
-    double *start = w->best; /* solvers copy it out before using best */
-    start_point(p, cfg, gamma, start);
-    rf__free_velocity(p, w->r, threads);
+    const int cohesive = rf__has_cohesion(p);
+    if (cohesive) {
+        st = rf__work_reserve_cohesion(p, err);
+        if (st != RF_OK) {
+            return st;
+        }
+        rf__cohesion_begin(p, threads);
+    }
+    const size_t ndof = (size_t)rf__ndof(p);
     /* The solvers' gamma argument: an array none of them uses inside
        (Jacobi and GS use g0, g1, g3; APGD uses g0..g2). */
     double *g = cfg->solver == RF_SOLVER_APGD ? w->g3 : w->g2;
-    memcpy(g, start, (size_t)rf__ndof(p) * sizeof(double));
+    /* Solvers write gamma only at the end, so a start in work keeps the
+       caller's array untouched until success. */
+    double *start = w->best; /* solvers copy it out before using best */
+    if (cohesive && cfg->warm_start) { /* the warm start in gamma~ */
+        memcpy(g, gamma, ndof * sizeof(double));
+        rf__cohesion_shift(p, g, 1.0);
+        start_point(p, cfg, g, start);
+    } else {
+        start_point(p, cfg, gamma, start);
+    }
+    rf__free_velocity(p, w->r, threads);
+    memcpy(g, start, ndof * sizeof(double));
     switch (cfg->solver) {
     case RF_SOLVER_JACOBI: rf__solve_jacobi(p, cfg, threads, g, &out); break;
     case RF_SOLVER_GS:
@@ -430,7 +490,11 @@ rf_status rf_solve(rf_problem *p, const rf_config *cfg_in, double *gamma,
     case RF_SOLVER_APGD: rf__solve_apgd(p, cfg, threads, g, &out); break;
     }
     energy_check(p, cfg, g, threads, &out);
-    memcpy(gamma, g, (size_t)rf__ndof(p) * sizeof(double));
+    if (cohesive) {
+        rf__cohesion_shift(p, g, -1.0);
+        rf__cohesion_end(p);
+    }
+    memcpy(gamma, g, ndof * sizeof(double));
     if (stats != NULL) {
         stats->contacts = p->ncon;
         stats->rows = rf__ndof(p);

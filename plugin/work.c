@@ -136,6 +136,24 @@ rf_status rf__work_reserve_blocks(rf_problem *p, rf_error *err)
     return RF_OK;
 }
 
+rf_status rf__work_reserve_cohesion(rf_problem *p, rf_error *err)
+{
+    rf_work *w = &p->work;
+    const int nvel = 6 * (p->nbody > p->ncon ? p->nbody : p->ncon) + 1;
+    const rf_grow_item vel[] = {
+        {(void **)&w->coh_saved, sizeof(double)},
+        {(void **)&w->coh_tmp, sizeof(double)},
+    };
+    if (!rf__grow((void **)&w->coh_shift, &w->cap_coh_shift,
+                  rf__ndof(p) + 1, sizeof(double)) ||
+        !rf__grow_all(vel, 2, &w->cap_coh_vel, nvel)) {
+        return rf__fail(err, RF_ERR_NOMEM,
+                        "out of memory for the cohesion shift of %d contacts",
+                        p->ncon);
+    }
+    return RF_OK;
+}
+
 int rf__threads(int requested)
 {
     if (requested > 0) {
@@ -177,6 +195,9 @@ void rf__work_free(rf_work *w)
     free(w->color_con);
     free(w->color_of);
     free(w->partial);
+    free(w->coh_shift);
+    free(w->coh_saved);
+    free(w->coh_tmp);
     memset(w, 0, sizeof *w);
 }
 

@@ -2,7 +2,7 @@
  * rf_problem_memory: the bytes a problem and its solver work hold.
  *
  * The expected counts are derived here from the layout documented in
- * rollfric.h (301 bytes per contact, 149 per body and per row, the dof
+ * rollfric.h (309 bytes per contact, 149 per body and per row, the dof
  * vectors each solver uses (APGD 11, Jacobi 9, Gauss-Seidel 6, one more
  * for APGD and Jacobi in local form), 56 per item, 100 per body, the body -> items index, the
  * reduction partials, 577 per contact for Gauss-Seidel), written as
@@ -95,7 +95,7 @@ static int test_body_form(void)
             return 1;
         }
         const size_t problem =
-            301 * (size_t)nc + 149 * (size_t)nb + 149 * (size_t)nr;
+            309 * (size_t)nc + 149 * (size_t)nb + 149 * (size_t)nr;
         const size_t work = expected_work(11, nc, nr, nb);
         rf_config cfg;
         rf_config_default(&cfg);
@@ -150,7 +150,7 @@ static int test_local_form(void)
     const size_t base = rf_problem_memory(p, NULL);
     ENSURE(rf_problem_set_local_csr(p, nc, row_ptr, col, val, q, mu, rho, sigma,
                                     NULL) == RF_OK);
-    const size_t expect = base + 301 * (size_t)nc + 4 * (size_t)(m + 1) +
+    const size_t expect = base + 309 * (size_t)nc + 4 * (size_t)(m + 1) +
                           12 * (size_t)nnz + 8 * (size_t)m +
                           expected_work(12, nc, 0, 0);
     const size_t got = rf_problem_memory(p, NULL);
@@ -184,8 +184,9 @@ static size_t heap_in_use(void)
 static int test_heap(void)
 {
 #ifdef RF_TEST_HEAP
+    /* the last: APGD with cohesive contacts (the shift's buffers) */
     const rf_solver_kind solvers[] = {RF_SOLVER_APGD, RF_SOLVER_JACOBI,
-                                      RF_SOLVER_GS};
+                                      RF_SOLVER_GS, RF_SOLVER_APGD};
     const int nb = 12, nc = 60;
     rf_problem *warm;
     ENSURE(rf_problem_create(&warm, NULL) == RF_OK);
@@ -199,8 +200,12 @@ static int test_heap(void)
     cfg.threads = 2;
     ENSURE(rf_solve(warm, &cfg, g, NULL, NULL) == RF_OK);
     printf("  heap check:\n");
-    rf_problem *keep[3] = {NULL, NULL, NULL};
-    for (int s = 0; s < 3; ++s) {
+    rf_problem *keep[4] = {NULL, NULL, NULL, NULL};
+    double cohesion[60];
+    for (int i = 0; i < nc; ++i) {
+        cohesion[i] = 0.01 * (i % 2);
+    }
+    for (int s = 0; s < 4; ++s) {
         cfg.solver = solvers[s];
         const size_t h0 = heap_in_use();
         rf_problem *p;
@@ -208,6 +213,9 @@ static int test_heap(void)
         keep[s] = p; /* destroyed at the end: nothing freed in between */
         if (build_body(p, nb, nc, 0)) {
             return 1;
+        }
+        if (s == 3) {
+            ENSURE(rf_problem_set_cohesion(p, cohesion, NULL) == RF_OK);
         }
         ENSURE(rf_solve(p, &cfg, g, NULL, NULL) == RF_OK);
         const size_t h1 = heap_in_use();
@@ -217,8 +225,9 @@ static int test_heap(void)
                    "sanitizer's): heap check skipped\n");
             break;
         }
-        printf("    solver %d: heap grew %zu bytes, rf_problem_memory %zu\n",
-               (int)solvers[s], h1 - h0, mem);
+        printf("    solver %d%s: heap grew %zu bytes, rf_problem_memory "
+               "%zu\n",
+               (int)solvers[s], s == 3 ? " (cohesion)" : "", h1 - h0, mem);
         ENSURE(h1 - h0 >= mem);
         ENSURE_LE((double)(h1 - h0 - mem), 64.0 * 32.0);
     }
@@ -226,6 +235,7 @@ static int test_heap(void)
     rf_problem_destroy(keep[0]);
     rf_problem_destroy(keep[1]);
     rf_problem_destroy(keep[2]);
+    rf_problem_destroy(keep[3]);
     rf_problem_destroy(warm);
 #else
     printf("  no mallinfo2: heap check skipped\n");

@@ -192,7 +192,23 @@ typedef struct rf_contact_desc {
                        when penetrating); bias[1..5] are target relative
                        velocities (conveyors), normally 0 */
     int flags;      /* 0 or RF_CONTACT_ROLL_T1 */
+    double cohesion; /* N s, >= 0: the normal impulse may reach -cohesion
+                        (pull); 0 = none.  See "Cohesion" below. */
 } rf_contact_desc;
+
+/* Cohesion (Tasora-Anitescu slides, section 3, "cohesion"): a contact
+ * with cohesion c h (the cohesion force c, N, times the step h, s) holds
+ * its bodies together up to that impulse.  Its whole set Y_i is shifted
+ * down the normal by s_i = c h:
+ *     gamma_i + s_i e_n in Y_i,
+ * so the normal impulse may reach -c h, and the friction limits grow with
+ * it (|gamma_t| <= mu (gamma_n + c h), rolling and spinning alike): a
+ * cohesive contact resists sliding even when it pulls.  rf_solve solves
+ * the shifted problem in gamma~ = gamma + s, a standard one with the free
+ * velocity of the impulses -s already applied, and returns gamma; the
+ * residual, the energy check and rf_residual refer to that shifted
+ * problem (the velocities u are the same in both).  Problem files (the
+ * Siconos format) have no cohesion. */
 
 /* Create an empty problem.  Errors: RF_ERR_NULL, RF_ERR_NOMEM. */
 RF_API rf_status rf_problem_create(rf_problem **out, rf_error *err);
@@ -255,6 +271,14 @@ typedef struct rf_row_desc {
     int bound_row;     /* -1, or the row whose impulse bounds this one */
     double bound_coef; /* >= 0, used when bound_row >= 0 */
 } rf_row_desc;
+
+/* Set every contact's cohesion (N s, see "Cohesion"), either form:
+ * cohesion (ncon, read, not kept) or NULL for none.  rf_problem_set_contact
+ * sets one contact's; the local setters reset all to 0.  Errors:
+ * RF_ERR_NULL (p), RF_ERR_STATE (empty problem), RF_ERR_NONFINITE,
+ * RF_ERR_INVALID (negative). */
+RF_API rf_status rf_problem_set_cohesion(rf_problem *p, const double *cohesion,
+                                         rf_error *err);
 
 /* Give a body-form problem nrow scalar rows beside its contacts (after
  * rf_problem_begin_bodies, which resets the count to 0).  Every row must
@@ -435,9 +459,9 @@ RF_API rf_status rf_residual(rf_problem *p, rf_model model, const double *gamma,
  * and never shrink, so a reused problem may hold more).  Counted, with
  * int 4 and double 8 bytes:
  *   - the rf_problem struct itself;
- *   - per contact (at least 1), 301: bodies 2 ints, frame 9 doubles, the
- *     two lever-arm rows 9 + 9, bias 6, mu, rho, sigma, flags 1 int, a
- *     set byte;
+ *   - per contact (at least 1), 309: bodies 2 ints, frame 9 doubles, the
+ *     two lever-arm rows 9 + 9, bias 6, mu, rho, sigma, cohesion, flags
+ *     1 int, a set byte;
  *   - body form: per body (at least 1), 149: flags 1 int, inverse mass 3
  *     doubles, inverse inertia 9, free velocity 6, a set byte; per row,
  *     149: bodies 2 ints, Jacobian 12 doubles, bias, lo, hi, cfm, coef,
@@ -454,7 +478,10 @@ RF_API rf_status rf_residual(rf_problem *p, rf_model model, const double *gamma,
  *     of 256 items, + 4);
  *   - RF_SOLVER_GS and RF_SOLVER_GS_COLORED also, per contact (+ 1), 577:
  *     the scaled 6x6 diagonal block and its Cholesky factor (36 doubles
- *     each) and a flag byte.
+ *     each) and a flag byte;
+ *   - with a cohesive contact (cohesion > 0), the shift: (6 ncon + nrow
+ *     + 1) doubles for it and 2 (max(6 nbody, 6 ncon) + 1) for the free
+ *     velocities it changes (body form: 6 nbody; local form: 6 ncon).
  * Not counted: allocator overhead, the OpenMP runtime, the caller's gamma.
  * 0 for NULL p; the struct's size for an empty problem. */
 RF_API size_t rf_problem_memory(const rf_problem *p, const rf_config *cfg);
