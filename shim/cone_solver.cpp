@@ -759,7 +759,15 @@ void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
     }
     double depth = (double)cp.getDistance() + (double)info.m_linearSlop;
     if (depth > 0.0) {
-        c.bias[0] = depth / h - restitution;
+        // A separated point: approach up to contact (gap over the step),
+        // or, when the approach closes the gap within this step and the
+        // point is to bounce, leave at the restitution velocity.  Not
+        // "gap / h - restitution" (stock's velocityError): that takes the
+        // gap off the rebound, and at small steps the gap is comparable
+        // to the distance fallen per step (a ball dropped 1.5 m at h =
+        // 1/600 s rose to 4% of its height instead of e^2 = 25%).
+        const bool impact = restitution > 0.0 && -vn * h >= depth;
+        c.bias[0] = impact ? -restitution : depth / h;
     } else {
         double erp = (cp.m_contactPointFlags & BT_CONTACT_FLAG_HAS_CONTACT_ERP)
                          ? (double)cp.m_contactERP
