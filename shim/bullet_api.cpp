@@ -235,6 +235,35 @@ rf_status rf_bullet_set_max_recovery(rf_plugin *p, double speed)
     return RF_OK;
 }
 
+rf_status rf_bullet_set_cohesion(rf_plugin *p, const btCollisionObject *obj,
+                                 double force)
+{
+    if (p == nullptr || obj == nullptr) {
+        return RF_ERR_NULL;
+    }
+    if (!std::isfinite(force)) {
+        return RF_ERR_NONFINITE;
+    }
+    if (force < 0.0) {
+        return RF_ERR_INVALID;
+    }
+    if (force == 0.0) {
+        p->solver->cohesion.erase(obj);
+    } else {
+        p->solver->cohesion[obj] = force;
+    }
+    return RF_OK;
+}
+
+double rf_bullet_get_cohesion(const rf_plugin *p, const btCollisionObject *obj)
+{
+    if (p == nullptr || obj == nullptr) {
+        return 0.0;
+    }
+    const auto it = p->solver->cohesion.find(obj);
+    return it == p->solver->cohesion.end() ? 0.0 : it->second;
+}
+
 void rf_bullet_set_verbose(rf_plugin *p, int verbose)
 {
     if (p) {

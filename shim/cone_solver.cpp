@@ -661,6 +661,38 @@ void ConeSolver::rolling_anisotropy(const btCollisionObject *o0,
     c.flags |= RF_CONTACT_ROLL_T1;
 }
 
+void ConeSolver::prune_cohesion()
+{
+    if (cohesion.empty()) {
+        return;
+    }
+    PtrIndex<char> in_world;
+    const btCollisionObjectArray &objs = world->getCollisionObjectArray();
+    in_world.reserve((size_t)objs.size());
+    for (int k = 0; k < objs.size(); ++k) {
+        in_world.insert(objs[k], 1);
+    }
+    for (auto it = cohesion.begin(); it != cohesion.end();) {
+        it = in_world.find(it->first) ? std::next(it) : cohesion.erase(it);
+    }
+}
+
+// A pair holds together with the smaller of its two cohesion forces (a
+// glued joint is as strong as its weaker side; Chrono combines cohesion
+// the same way).
+double ConeSolver::pair_cohesion(const btCollisionObject *o0,
+                                 const btCollisionObject *o1) const
+{
+    if (cohesion.empty()) {
+        return 0.0;
+    }
+    const auto i0 = cohesion.find(o0), i1 = cohesion.find(o1);
+    if (i0 == cohesion.end() || i1 == cohesion.end()) {
+        return 0.0;
+    }
+    return i0->second < i1->second ? i0->second : i1->second;
+}
+
 void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
                            WarmSpan warm, const btContactSolverInfo &info)
 {
@@ -721,6 +753,9 @@ void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
     c.rho = coefficient(cp.m_combinedRollingFriction, &bad);
     c.sigma = coefficient(cp.m_combinedSpinningFriction, &bad);
     const double e_rest = coefficient(cp.m_combinedRestitution, &bad);
+    // cohesion: the pair's force shared by the manifold's points, over
+    // the step (rf_contact_desc.cohesion is an impulse, N s)
+    c.cohesion = pair_cohesion(o0, o1) * h / m->getNumContacts();
     if (bad) {
         report("a negative or non-finite combined friction or restitution "
                "coefficient was used as 0");
@@ -800,7 +835,10 @@ void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
     // our cache.
     double g[6] = {0, 0, 0, 0, 0, 0};
     if (cfg.warm_start) {
-        g[0] = cp.m_appliedImpulse > 0 ? (double)cp.m_appliedImpulse : 0.0;
+        // a cohesive point may have pulled (down to -cohesion); the core
+        // projects the start onto the shifted cone anyway
+        g[0] = cp.m_appliedImpulse > -c.cohesion ? (double)cp.m_appliedImpulse
+                                                 : -c.cohesion;
         btVector3 s = cp.m_lateralFrictionDir1 * cp.m_appliedImpulseLateral1 +
                       cp.m_lateralFrictionDir2 * cp.m_appliedImpulseLateral2;
         double sv[3];
@@ -986,6 +1024,7 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
     gamma_.clear();
     row_desc_.clear();
     row_gamma_.clear();
+    prune_cohesion();
     joints_.clear();
 
     // Every dynamic body handed over gets its free velocity, contacts or

@@ -20,6 +20,7 @@
 
 #include <btBulletDynamicsCommon.h>
 
+#include <unordered_map>
 #include <vector>
 
 namespace rfshim {
@@ -102,6 +103,11 @@ class ConeSolver final : public btConstraintSolver {
     // The 6D impulse of a point of the last cone step, or nullptr.
     const double *point_impulse(const btManifoldPoint *pt) const;
 
+    // Cohesion forces (N) by object (rf_bullet_set_cohesion); entries of
+    // objects no longer in the world are dropped at the next cone step.
+    // Set rarely, read per point only while not empty.
+    std::unordered_map<const btCollisionObject *, double> cohesion;
+
   private:
     double step_start_ = 0; // wall time at the start of this step, s
     bool cone_step(const btContactSolverInfo &info);
@@ -122,6 +128,10 @@ class ConeSolver final : public btConstraintSolver {
                             const btCollisionObject *o1, rf_contact_desc &c);
     void add_point(btPersistentManifold *m, int j, int a, int b,
                    WarmSpan warm, const btContactSolverInfo &info);
+    // cohesion: drop objects that left the world; the pair's force
+    void prune_cohesion();
+    double pair_cohesion(const btCollisionObject *o0,
+                         const btCollisionObject *o1) const;
     void warm_start_extras(WarmSpan warm, const btManifoldPoint &cp,
                            const double t1[3], const double t2[3],
                            double g[6]) const;

@@ -288,6 +288,121 @@ int test_bounce_height()
     return 0;
 }
 
+// Cohesion in a Bullet scene (issue #8 item 2; slides section 3): a 1 kg
+// block (0.4 m cube) under a static ceiling, its top face on the
+// ceiling's, gravity pulling it away.  The pair holds with the smaller of
+// the two cohesion forces c (the ceiling's is large), shared by the
+// manifold's four points:
+//   - m g = 0.95 c: held; it has not moved after 2 s (1 mm: Bullet's
+//     contact stabilisation settles within a fraction of that);
+//   - m g = 1.05 c: falls; more than 0.5 m down after 1 s (once the
+//     manifold breaks, within Bullet's 2 cm threshold, it falls freely:
+//     g t^2 / 2 = 4.9 m);
+//   - friction still acts (De Saxce model, the frictional one without
+//     dilatancy): with c = 2 m g and mu = 0.5 (0.5 x 1.0) the limit is
+//     mu (c - m g) = 0.5 m g; a lateral force 0.4 m g leaves the block in
+//     place (1 mm after 1 s), 0.6 m g slides it at (0.6 - 0.5) g: x =
+//     0.1 g t^2 / 2 = 0.4905 m after 1 s, within 2% (the first step's
+//     impulses settle the four points' shares).
+// And the stock solver ignores cohesion: the 0.95 block falls there.
+struct CeilingScene {
+    Scene s;
+    btRigidBody *ceiling, *block;
+    rf_plugin *p;
+    CeilingScene(double block_cohesion, double block_friction)
+    {
+        btTransform xf;
+        xf.setIdentity();
+        xf.setOrigin(btVector3(0, 1.5, 0));
+        ceiling = s.box(btVector3(3, 0.5, 3), 0.0, xf, 1.0);
+        xf.setOrigin(btVector3(0, 0.8, 0));
+        block = s.box(btVector3(0.2, 0.2, 0.2), 1.0, xf, block_friction);
+        block->setActivationState(DISABLE_DEACTIVATION);
+        p = rf_bullet_attach(&s.world, nullptr);
+        rf_config cfg;
+        rf_bullet_get_config(p, &cfg);
+        cfg.model = RF_MODEL_DESAXCE;
+        rf_bullet_set_config(p, &cfg, nullptr);
+        rf_bullet_set_cohesion(p, ceiling, 1e6);
+        rf_bullet_set_cohesion(p, block, block_cohesion);
+    }
+    ~CeilingScene() { rf_bullet_detach(p); }
+    // n steps of h with a lateral force fx (N) on the block
+    void run(int n, double fx)
+    {
+        for (int i = 0; i < n; ++i) {
+            block->applyCentralForce(btVector3((btScalar)fx, 0, 0));
+            s.step(1.0 / 240.0);
+        }
+    }
+};
+
+int test_cohesion_ceiling()
+{
+    const double m = 1.0, g = 9.81;
+    {
+        CeilingScene c(m * g / 0.95, 0.5);
+        ENSURE_SMALL(rf_bullet_get_cohesion(c.p, c.block) - m * g / 0.95,
+                     1e-12);
+        c.run(480, 0.0);
+        const double dy = c.block->getCenterOfMassPosition().y() - 0.8;
+        rf_stats st;
+        rf_bullet_stats(c.p, &st);
+        std::printf("  m g = 0.95 c: moved %.2e m in 2 s (%d contacts)\n", dy,
+                    st.contacts);
+        ENSURE(st.contacts >= 3);
+        ENSURE_SMALL(dy, 1e-3);
+        // the stock solver has no cohesion: the same block falls
+        rf_bullet_set_mode(c.p, RF_BULLET_STOCK);
+        c.run(240, 0.0);
+        const double dy_stock = c.block->getCenterOfMassPosition().y() - 0.8;
+        std::printf("  stock: moved %.3f m in 1 s\n", dy_stock);
+        ENSURE(dy_stock < -0.5);
+    }
+    {
+        CeilingScene c(m * g / 1.05, 0.5);
+        c.run(240, 0.0);
+        const double dy = c.block->getCenterOfMassPosition().y() - 0.8;
+        std::printf("  m g = 1.05 c: moved %.3f m in 1 s\n", dy);
+        ENSURE(dy < -0.5);
+    }
+    const double f_over_mg[2] = {0.4, 0.6};
+    for (double f : f_over_mg) {
+        CeilingScene c(2.0 * m * g, 0.5);
+        c.run(240, f * m * g);
+        const btVector3 x = c.block->getCenterOfMassPosition();
+        const double expect = f < 0.5 ? 0.0 : 0.5 * (f - 0.5) * g * 1.0;
+        std::printf("  lateral %.1f m g: x = %.4f m after 1 s (%.4f), y "
+                    "moved %.2e m\n",
+                    f, x.x(), expect, x.y() - 0.8);
+        ENSURE_SMALL(x.y() - 0.8, 1e-3);
+        if (f < 0.5) {
+            ENSURE_SMALL(x.x(), 1e-3);
+        } else {
+            ENSURE_SMALL(x.x() / expect - 1.0, 0.02);
+        }
+    }
+    // bad values
+    {
+        CeilingScene c(1.0, 0.5);
+        ENSURE(rf_bullet_set_cohesion(c.p, c.block, -1.0) == RF_ERR_INVALID);
+        ENSURE(rf_bullet_set_cohesion(c.p, c.block, NAN) == RF_ERR_NONFINITE);
+        ENSURE(rf_bullet_set_cohesion(c.p, nullptr, 1.0) == RF_ERR_NULL);
+        ENSURE(rf_bullet_set_cohesion(nullptr, c.block, 1.0) == RF_ERR_NULL);
+        ENSURE(rf_bullet_get_cohesion(c.p, c.block) == 1.0);
+        ENSURE(rf_bullet_set_cohesion(c.p, c.block, 0.0) == RF_OK);
+        ENSURE(rf_bullet_get_cohesion(c.p, c.block) == 0.0);
+        // an object that leaves the world is forgotten at the next step
+        ENSURE(rf_bullet_set_cohesion(c.p, c.block, 2.0) == RF_OK);
+        c.s.world.removeRigidBody(c.block);
+        c.run(1, 0.0);
+        ENSURE(rf_bullet_get_cohesion(c.p, c.block) == 0.0);
+        ENSURE(rf_bullet_get_cohesion(c.p, c.ceiling) == 1e6);
+        c.s.world.addRigidBody(c.block);
+    }
+    return 0;
+}
+
 // A kinematic platform moving at 1 m/s carries a box resting on it
 // (friction), and a no-response object is passed through.
 int test_kinematic_and_no_response()
@@ -488,6 +603,7 @@ int main()
     RUN_TEST(test_free_motion_parity);
     RUN_TEST(test_restitution);
     RUN_TEST(test_bounce_height);
+    RUN_TEST(test_cohesion_ceiling);
     RUN_TEST(test_kinematic_and_no_response);
     RUN_TEST(test_linear_factor);
     RUN_TEST(test_point_impulse);

@@ -48,6 +48,7 @@
 
 #include <LinearMath/btScalar.h>
 
+class btCollisionObject;
 class btDiscreteDynamicsWorld;
 class btManifoldPoint;
 
@@ -138,6 +139,22 @@ RF_API rf_status rf_bullet_get_config(const rf_plugin *p, rf_config *out);
 /* Cap on the penetration-recovery speed, m/s, > 0 (default
  * RF_BULLET_DEFAULT_MAX_RECOVERY).  Errors: RF_ERR_NULL, RF_ERR_INVALID. */
 RF_API rf_status rf_bullet_set_max_recovery(rf_plugin *p, double speed);
+
+/* Cohesion (rollfric.h, "Cohesion"; issue #8): objects in contact hold
+ * together up to a force, N.  A pair holds with the smaller of its two
+ * objects' forces (both must be cohesive), shared equally by the points of
+ * its manifold, for as long as Bullet keeps the manifold (within the
+ * contact breaking threshold); friction limits grow by mu times it.  The
+ * stock solver ignores it.  force 0 removes the object's entry; entries of
+ * objects that have left the world are dropped at the next cone step.
+ * Errors: RF_ERR_NULL (p or obj), RF_ERR_NONFINITE, RF_ERR_INVALID
+ * (negative). */
+RF_API rf_status rf_bullet_set_cohesion(rf_plugin *p,
+                                        const btCollisionObject *obj,
+                                        double force);
+/* The object's cohesion force, N (0: none, or NULL p or obj). */
+RF_API double rf_bullet_get_cohesion(const rf_plugin *p,
+                                     const btCollisionObject *obj);
 
 /* 1: print one line per second of wall time to stderr (steps, contacts,
  * joint rows, iterations, residual, ms per step).  Default 0. */
