@@ -86,6 +86,7 @@ struct Body {
     void *world_handle = nullptr; // the world it is in, or null
     void *user_data = nullptr;
     std::vector<void *> constraints; // constraint handles using it
+    double cohesion = 0.0; // N (plSetCohesion), given to each world's plugin
 };
 struct Constraint {
     std::unique_ptr<btTypedConstraint> c;
@@ -427,6 +428,9 @@ plStatus plAddRigidBody(plDynamicsWorldHandle world, plRigidBodyHandle body)
     w->world.addRigidBody(b->rb.get());
     w->bodies.push_back(body);
     b->world_handle = world;
+    if (b->cohesion > 0.0) {
+        rf_bullet_set_cohesion(w->plugin, b->rb.get(), b->cohesion);
+    }
     return PL_OK;
 }
 
@@ -1091,6 +1095,41 @@ plStatus plSetRestitution(plRigidBodyHandle body, plReal e)
 {
     return set_coef(body, e, "plSetRestitution",
                     [](btRigidBody *r, btScalar c) { r->setRestitution(c); });
+}
+
+plStatus plSetCohesion(plRigidBodyHandle body, plReal force)
+{
+    static const char fn[] = "plSetCohesion";
+    Lock lock(g_mutex);
+    LOOKUP(Body, b, body, K_BODY, fn, "body");
+    if (!is_finite(force)) {
+        return fail(PL_ERR_NONFINITE, "%s: the force is not finite", fn);
+    }
+    if (force < 0) {
+        return fail(PL_ERR_INVALID, "%s: the force %g is negative", fn,
+                    (double)force);
+    }
+    b->cohesion = (double)force;
+    if (b->world_handle != nullptr) {
+        plStatus st;
+        World *w = lookup<World>(b->world_handle, K_WORLD, "", "", &st);
+        if (w != nullptr) {
+            rf_bullet_set_cohesion(w->plugin, b->rb.get(), b->cohesion);
+        }
+    }
+    return PL_OK;
+}
+
+plStatus plGetCohesion(plRigidBodyHandle body, plReal *force)
+{
+    static const char fn[] = "plGetCohesion";
+    Lock lock(g_mutex);
+    LOOKUP(Body, b, body, K_BODY, fn, "body");
+    if (force == nullptr) {
+        return fail(PL_ERR_NULL, "%s: force is NULL", fn);
+    }
+    *force = (plReal)b->cohesion;
+    return PL_OK;
 }
 
 plStatus plSetAnisotropicFriction(plRigidBodyHandle body,

@@ -219,6 +219,14 @@ RF_API plStatus plSetFriction(plRigidBodyHandle body, plReal mu);
 RF_API plStatus plSetRollingFriction(plRigidBodyHandle body, plReal rho);
 RF_API plStatus plSetSpinningFriction(plRigidBodyHandle body, plReal sigma);
 RF_API plStatus plSetRestitution(plRigidBodyHandle body, plReal e);
+/* Cohesion force, N, >= 0 (0 = none; default 0): two cohesive bodies in
+ * contact hold together up to the smaller of their forces, and their
+ * friction limit grows by mu times it (rollfric_bullet.h,
+ * rf_bullet_set_cohesion).  Kept with the body and given to every world it
+ * is added to; the stock solver ignores it.  Errors: PL_ERR_NULL,
+ * PL_ERR_HANDLE, PL_ERR_NONFINITE, PL_ERR_INVALID (negative). */
+RF_API plStatus plSetCohesion(plRigidBodyHandle body, plReal force);
+RF_API plStatus plGetCohesion(plRigidBodyHandle body, plReal *force);
 /* Bullet's setAnisotropicFriction(scaling, mode): per-axis scaling (>= 0,
  * the body's frame) of the friction directions, for mode
  * PL_ANISOTROPIC_FRICTION (sliding), PL_ANISOTROPIC_ROLLING_FRICTION

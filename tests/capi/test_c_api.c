@@ -758,6 +758,67 @@ static int test_mass_props(void)
     return 0;
 }
 
+/* Cohesion through the C API (issue #8 item 2): a 1 kg box (0.4 m) under
+   a static box ceiling, both cohesive (the ceiling's force large, the
+   pair holds with the smaller).  m g = 0.95 c, set before the block is
+   added to the world: held, it has not moved after 1 s (1 mm); then set
+   to m g = 1.05 c while in the world: it falls (more than 0.5 m after
+   1 s; free fall gives 4.9 m).  Bad values refused. */
+static int test_cohesion(void)
+{
+    const double m = 1.0, g = 9.81;
+    plPhysicsSdkHandle sdk = plNewBulletSdk();
+    plDynamicsWorldHandle world = plCreateDynamicsWorld(sdk);
+    ENSURE(world != NULL);
+    const plVector3 grav = {0, (plReal)-g, 0}, up = {0, 1.5f, 0},
+                    at = {0, 0.8f, 0};
+    ENSURE(plSetGravity(world, grav) == PL_OK);
+    plCollisionShapeHandle slab = plNewBoxShape(3, 0.5f, 3);
+    plCollisionShapeHandle cube = plNewBoxShape(0.2f, 0.2f, 0.2f);
+    plRigidBodyHandle ceiling = plCreateRigidBody(NULL, 0, slab);
+    plRigidBodyHandle block = plCreateRigidBody(NULL, (plReal)m, cube);
+    ENSURE(ceiling != NULL && block != NULL);
+    ENSURE(plSetPosition(ceiling, up) == PL_OK);
+    ENSURE(plSetPosition(block, at) == PL_OK);
+    ENSURE(plSetSleeping(block, 0) == PL_OK);
+    ENSURE(plSetCohesion(block, -1) == PL_ERR_INVALID);
+    ENSURE(error_says("negative"));
+    ENSURE(plSetCohesion(block, NAN) == PL_ERR_NONFINITE);
+    ENSURE(plSetCohesion(NULL, 1) == PL_ERR_NULL);
+    ENSURE(plSetCohesion(ceiling, 1e6f) == PL_OK);
+    ENSURE(plSetCohesion(block, (plReal)(m * g / 0.95)) == PL_OK);
+    plReal c = 0;
+    ENSURE(plGetCohesion(block, &c) == PL_OK);
+    ENSURE_SMALL(c - m * g / 0.95, 1e-5);
+    ENSURE(plAddRigidBody(world, ceiling) == PL_OK);
+    ENSURE(plAddRigidBody(world, block) == PL_OK);
+    for (int i = 0; i < 240; ++i) {
+        ENSURE(plStepSimulationFixed(world, 1.0f / 240, 1, 1.0f / 240) ==
+               PL_OK);
+    }
+    plVector3 p;
+    ENSURE(plGetPosition(block, p) == PL_OK);
+    printf("  m g = 0.95 c: moved %.2e m in 1 s\n", p[1] - 0.8);
+    ENSURE_SMALL(p[1] - 0.8, 1e-3);
+    ENSURE(plSetCohesion(block, (plReal)(m * g / 1.05)) == PL_OK);
+    for (int i = 0; i < 240; ++i) {
+        ENSURE(plStepSimulationFixed(world, 1.0f / 240, 1, 1.0f / 240) ==
+               PL_OK);
+    }
+    ENSURE(plGetPosition(block, p) == PL_OK);
+    printf("  m g = 1.05 c: moved %.3f m in 1 s\n", p[1] - 0.8);
+    ENSURE(p[1] - 0.8 < -0.5);
+    ENSURE(plRemoveRigidBody(world, block) == PL_OK);
+    ENSURE(plRemoveRigidBody(world, ceiling) == PL_OK);
+    plDeleteRigidBody(block);
+    plDeleteRigidBody(ceiling);
+    plDeleteShape(cube);
+    plDeleteShape(slab);
+    plDeleteDynamicsWorld(world);
+    plDeletePhysicsSdk(sdk);
+    return 0;
+}
+
 /* Contacts with their six impulses, seen from each body:
    - a ball (m = 1) at rest on the plane: the normal impulses sum to
      m g h (statics; 1e-3 relative), the normal points from the other
@@ -877,5 +938,6 @@ int main(void)
     RUN_TEST(test_contacts);
     RUN_TEST(test_anisotropic_rolling);
     RUN_TEST(test_mass_props);
+    RUN_TEST(test_cohesion);
     return TEST_SUMMARY();
 }
