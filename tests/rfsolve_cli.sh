@@ -47,5 +47,19 @@ check "negative tolerance: exit 2" $(( $? == 2 ? 0 : 1 ))
 "$rfsolve" >"$tmp/out" 2>&1
 check "no file: exit 2" $(( $? == 2 ? 0 : 1 ))
 
+# --cohesion C (issue #8): every normal impulse >= -C (gamma + C e_n in the
+# cone), and the cube's first contact, separating without cohesion
+# (gamma = 0), now pulls with all of it (-C: the solver's tolerance 1e-10
+# on a unit-size problem, 1e-8 here)
+"$rfsolve" "$data/RFC3D_cube_1.dat" --cohesion 0.5 --write-solution "$tmp/coh" >"$tmp/out" 2>&1; rc=$?
+check "--cohesion 0.5 converges (exit 0)" $rc
+tail -n 1 "$tmp/out" | grep -q '"cohesion":5.000000e-01'
+check "--cohesion in the JSON summary" $?
+awk 'NR == 1 { first = $1 } $1 < -0.5 - 1e-8 { bad = 1 }
+     END { exit !(!bad && first < -0.5 + 1e-8) }' "$tmp/coh"
+check "--cohesion: gamma_n >= -C everywhere, the separating contact pulls with -C" $?
+"$rfsolve" "$data/RFC3D_cube_1.dat" --cohesion -1 >"$tmp/out" 2>&1
+check "negative cohesion: exit 2" $(( $? == 2 ? 0 : 1 ))
+
 echo "$passes passed, $fails failed"
 [ $fails -eq 0 ]

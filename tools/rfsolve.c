@@ -12,6 +12,7 @@
 #include "rollfric/rollfric.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,10 +21,13 @@ static const char *USAGE =
     "usage: rfsolve FILE [--model associated|desaxce]\n"
     "               [--solver jacobi|gs|gs-colored|apgd] [--tol T]\n"
     "               [--max-iter N] [--threads N] [--write-solution OUT]\n"
-    "               [--quiet]\n"
+    "               [--cohesion C] [--quiet]\n"
     "Solves the rolling-friction problem in FILE (Siconos format, dimension\n"
     "5 or 6) and prints a JSON summary as the last line.\n"
-    "Defaults: --model desaxce --solver apgd --tol 1e-10 --max-iter 100000.\n"
+    "--cohesion C gives every contact the cohesion C (N s, >= 0: its normal\n"
+    "impulse may reach -C; the file format has none).\n"
+    "Defaults: --model desaxce --solver apgd --tol 1e-10 --max-iter 100000\n"
+    "--cohesion 0.\n"
     "Exit status: 0 converged, 1 not converged, 2 bad input.\n";
 
 static const char *SOLVERS[] = {"jacobi", "gs", "gs-colored", "apgd"};
@@ -33,6 +37,7 @@ typedef struct options {
     const char *file;
     const char *solution;
     rf_config cfg;
+    double cohesion;
     int quiet;
 } options;
 
@@ -105,6 +110,9 @@ static int parse_args(int argc, char **argv, options *o)
             ok = parse_int(val, &o->cfg.max_iter);
         } else if (strcmp(a, "--threads") == 0) {
             ok = parse_int(val, &o->cfg.threads);
+        } else if (strcmp(a, "--cohesion") == 0) {
+            ok = parse_double(val, &o->cohesion) && isfinite(o->cohesion) &&
+                 o->cohesion >= 0.0;
         } else if (strcmp(a, "--write-solution") == 0) {
             o->solution = val;
         } else if (a[0] == '-' && a[1] != '\0') {
@@ -183,6 +191,21 @@ int main(int argc, char **argv)
         return 2;
     }
     const int nc = rf_problem_num_contacts(p);
+    if (o.cohesion > 0.0) {
+        double *c = malloc(((size_t)nc + 1) * sizeof(double));
+        for (int i = 0; c != NULL && i < nc; ++i) {
+            c[i] = o.cohesion;
+        }
+        rf_status cs = c != NULL ? rf_problem_set_cohesion(p, c, &err)
+                                 : RF_ERR_NOMEM;
+        free(c);
+        if (cs != RF_OK) {
+            fprintf(stderr, "rfsolve: %s\n",
+                    cs == RF_ERR_NOMEM ? "out of memory" : err.message);
+            rf_problem_destroy(p);
+            return 2;
+        }
+    }
     double *g = calloc((size_t)6 * nc + 1, sizeof(double));
     rf_stats st = {0};
     if (g == NULL || rf_solve(p, &o.cfg, g, &st, &err) != RF_OK) {
@@ -204,9 +227,10 @@ int main(int argc, char **argv)
     }
     printf("{\"contacts\":%d, \"dimension\":%d, \"solver\":\"%s\", "
            "\"model\":\"%s\", \"iterations\":%d, \"residual\":%.6e, "
-           "\"converged\":%s, \"seconds\":%.6e}\n",
+           "\"converged\":%s, \"seconds\":%.6e, \"cohesion\":%.6e}\n",
            nc, dim, SOLVERS[o.cfg.solver], MODELS[o.cfg.model], st.iterations,
-           st.residual, st.converged ? "true" : "false", st.seconds);
+           st.residual, st.converged ? "true" : "false", st.seconds,
+           o.cohesion);
     free(g);
     rf_problem_destroy(p);
     if (!ok) {
