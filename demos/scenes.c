@@ -17,6 +17,7 @@ const demo_scene *const demo_scenes[] = {
     &demo_guideway,
     &demo_gravel_pile,
     &demo_sphere_pile,
+    &demo_cohesion,
     /* the converted Bullet demos */
     &demo_hello_world,
     &demo_basic_demo,

@@ -301,9 +301,12 @@ int test_bounce_height()
 //   - friction still acts (De Saxce model, the frictional one without
 //     dilatancy): with c = 2 m g and mu = 0.5 (0.5 x 1.0) the limit is
 //     mu (c - m g) = 0.5 m g; a lateral force 0.4 m g leaves the block in
-//     place (1 mm after 1 s), 0.6 m g slides it at (0.6 - 0.5) g: x =
-//     0.1 g t^2 / 2 = 0.4905 m after 1 s, within 2% (the first step's
-//     impulses settle the four points' shares).
+//     place (1 mm after 0.3 s), 0.6 m g slides it at (0.6 - 0.5) g: x =
+//     0.1 g t^2 / 2 = 4.41 cm after t = 0.3 s, times (1 + h / t) for
+//     semi-implicit Euler, within 1%.  (Short: Bullet drops a box's
+//     manifold points once they have slid some 9 cm from where they were
+//     made, and may bring back only the leading edge's two, on which a
+//     hanging block tips; demos/scene_cohesion.c.)
 // And the stock solver ignores cohesion: the 0.95 block falls there.
 struct CeilingScene {
     Scene s;
@@ -369,17 +372,19 @@ int test_cohesion_ceiling()
     const double f_over_mg[2] = {0.4, 0.6};
     for (double f : f_over_mg) {
         CeilingScene c(2.0 * m * g, 0.5);
-        c.run(240, f * m * g);
+        const double t = 0.3, h = 1.0 / 240.0;
+        c.run(72, f * m * g);
         const btVector3 x = c.block->getCenterOfMassPosition();
-        const double expect = f < 0.5 ? 0.0 : 0.5 * (f - 0.5) * g * 1.0;
-        std::printf("  lateral %.1f m g: x = %.4f m after 1 s (%.4f), y "
+        const double expect =
+            f < 0.5 ? 0.0 : 0.5 * (f - 0.5) * g * t * t * (1.0 + h / t);
+        std::printf("  lateral %.1f m g: x = %.4f m after 0.3 s (%.4f), y "
                     "moved %.2e m\n",
                     f, x.x(), expect, x.y() - 0.8);
         ENSURE_SMALL(x.y() - 0.8, 1e-3);
         if (f < 0.5) {
             ENSURE_SMALL(x.x(), 1e-3);
         } else {
-            ENSURE_SMALL(x.x() / expect - 1.0, 0.02);
+            ENSURE_SMALL(x.x() / expect - 1.0, 0.01);
         }
     }
     // bad values
