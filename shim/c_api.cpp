@@ -1308,6 +1308,99 @@ plNewHingeConstraint(plRigidBodyHandle a, plRigidBodyHandle b,
     return register_constraint(tc, ba, bb);
 }
 
+namespace {
+btGeneric6DofSpring2Constraint *linear_friction_of(plConstraintHandle h,
+                                                   const char *fn,
+                                                   plStatus *st)
+{
+    Constraint *c = lookup<Constraint>(h, K_CONSTRAINT, fn, "c", st);
+    if (c == nullptr) {
+        return nullptr;
+    }
+    auto *g = dynamic_cast<btGeneric6DofSpring2Constraint *>(c->c.get());
+    if (g == nullptr) {
+        *st = fail(PL_ERR_HANDLE, "%s: c is not a linear friction", fn);
+    }
+    return g;
+}
+} // namespace
+
+plConstraintHandle plNewLinearFriction(plRigidBodyHandle a,
+                                       plRigidBodyHandle b,
+                                       const plVector3 axis,
+                                       plReal max_force)
+{
+    static const char fn[] = "plNewLinearFriction";
+    Lock lock(g_mutex);
+    Body *ba, *bb;
+    if (constraint_bodies(fn, a, b, &ba, &bb) != PL_OK ||
+        check_reals(fn, "axis", axis, 3) != PL_OK) {
+        return nullptr;
+    }
+    if (!is_finite(max_force)) {
+        fail(PL_ERR_NONFINITE, "%s: max_force is not finite", fn);
+        return nullptr;
+    }
+    if (max_force < 0) {
+        fail(PL_ERR_INVALID, "%s: max_force = %g is negative", fn,
+             (double)max_force);
+        return nullptr;
+    }
+    const btVector3 ax = vec(axis);
+    if (!(ax.length() > (btScalar)1e-6)) {
+        fail(PL_ERR_INVALID, "%s: axis has zero length", fn);
+        return nullptr;
+    }
+    // The constraint frame: x along axis (world), at a's centre of mass;
+    // in a's frame (so the axis turns with a) and in b's (or the fixed
+    // body's, which is the world frame) the same world frame.
+    btVector3 ex = ax.normalized(), ey, ez;
+    btPlaneSpace1(ex, ey, ez);
+    btMatrix3x3 world_basis(ex.x(), ey.x(), ez.x(), ex.y(), ey.y(), ez.y(),
+                            ex.z(), ey.z(), ez.z());
+    const btTransform world_frame(world_basis,
+                                  ba->rb->getCenterOfMassPosition());
+    btRigidBody &rb_b =
+        bb != nullptr ? *bb->rb : btTypedConstraint::getFixedBody();
+    const btTransform frame_a =
+        ba->rb->getCenterOfMassTransform().inverse() * world_frame;
+    const btTransform frame_b =
+        rb_b.getCenterOfMassTransform().inverse() * world_frame;
+    auto *g = new btGeneric6DofSpring2Constraint(*ba->rb, rb_b, frame_a,
+                                                 frame_b);
+    // every axis free (lower > upper), a motor on the linear x axis with
+    // target velocity 0 and force up to max_force: the row -F h <= lambda
+    // <= F h (btGeneric6DofSpring2Constraint::get_limit_motor_info2)
+    g->setLinearLowerLimit(btVector3(1, 1, 1));
+    g->setLinearUpperLimit(btVector3(-1, -1, -1));
+    g->setAngularLowerLimit(btVector3(1, 1, 1));
+    g->setAngularUpperLimit(btVector3(-1, -1, -1));
+    g->enableMotor(0, true);
+    g->setTargetVelocity(0, 0);
+    g->setMaxMotorForce(0, max_force);
+    return register_constraint(g, ba, bb);
+}
+
+plStatus plSetLinearFrictionForce(plConstraintHandle c, plReal max_force)
+{
+    static const char fn[] = "plSetLinearFrictionForce";
+    Lock lock(g_mutex);
+    plStatus st;
+    btGeneric6DofSpring2Constraint *g = linear_friction_of(c, fn, &st);
+    if (g == nullptr) {
+        return st;
+    }
+    if (!is_finite(max_force)) {
+        return fail(PL_ERR_NONFINITE, "%s: max_force is not finite", fn);
+    }
+    if (max_force < 0) {
+        return fail(PL_ERR_INVALID, "%s: max_force = %g is negative", fn,
+                    (double)max_force);
+    }
+    g->setMaxMotorForce(0, max_force);
+    return PL_OK;
+}
+
 plStatus plSetHingeLimit(plConstraintHandle hinge, plReal low, plReal high)
 {
     static const char fn[] = "plSetHingeLimit";

@@ -284,6 +284,27 @@ RF_API plStatus plEnableHingeMotor(plConstraintHandle hinge, int enable,
                                    plReal target_velocity, plReal max_impulse);
 /* The current hinge angle, rad.  Errors: PL_ERR_NULL, PL_ERR_HANDLE. */
 RF_API plStatus plGetHingeAngle(plConstraintHandle hinge, plReal *angle);
+/* A box-bounded row (Tasora-Anitescu section 6.2's seal friction S,
+ * -S h <= lambda <= S h): the velocity of a relative to b (NULL: the
+ * world) along axis is driven to 0 by a force of at most max_force (N,
+ * >= 0), so a sliding pair feels a friction force of max_force, whatever
+ * the normal load.  axis is given in world coordinates (any length but
+ * ~0) and then turns with a.  a receives +lambda axis and b -lambda axis,
+ * lambda = plGetConstraintImpulse (N s).  In Bullet: a
+ * btGeneric6DofSpring2Constraint with every axis free and a linear motor
+ * (target velocity 0, max force) along axis; the cone solver takes it as
+ * one row beside the contacts, stock as its motor row.  Errors (NULL
+ * returned): as plNewPoint2PointConstraint, and PL_ERR_INVALID (negative
+ * max_force, zero axis). */
+RF_API plConstraintHandle plNewLinearFriction(plRigidBodyHandle a,
+                                              plRigidBodyHandle b,
+                                              const plVector3 axis,
+                                              plReal max_force);
+/* Change a linear friction's force bound, N, >= 0.  Errors:
+ * PL_ERR_HANDLE (also: not a linear friction), PL_ERR_NONFINITE,
+ * PL_ERR_INVALID. */
+RF_API plStatus plSetLinearFrictionForce(plConstraintHandle c,
+                                         plReal max_force);
 /* Disable the constraint once one of its row impulses reaches threshold
  * (N s, > 0; default infinite).  Errors: PL_ERR_HANDLE, PL_ERR_INVALID,
  * PL_ERR_NONFINITE. */

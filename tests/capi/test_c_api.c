@@ -819,6 +819,86 @@ static int test_cohesion(void)
     return 0;
 }
 
+/* A box-bounded row (plNewLinearFriction; issue #8 item 3, Tasora 6.2's
+   seal friction): a 1 kg box on a frictionless plane, S = 2 N along x.
+   Launched at 1 m/s along x it decelerates at S / m = 2 m/s^2 and stops
+   after v0^2 / (2 a) - v0 h / 2 = 0.241667 m (semi-implicit Euler at h =
+   1/60: the sum of h (v0 - a h n) over n = 1..30; 1e-4 m for float);
+   the row's impulse while sliding is -S h; launched along z it is not
+   resisted (1 m in 1 s, to 1e-4 m).  Bad values refused. */
+static int test_linear_friction(void)
+{
+    const double S = 2.0, h = 1.0 / 60;
+    for (int dir = 0; dir < 2; ++dir) {
+        scene s;
+        if (scene_make(&s, PL_SOLVER_CONE)) {
+            return 1;
+        }
+        plCollisionShapeHandle cube = plNewBoxShape(0.2f, 0.2f, 0.2f);
+        plRigidBodyHandle box = plCreateRigidBody(NULL, 1, cube);
+        const plVector3 at = {5, 0.2f, 0}, x = {1, 0, 0}, zero = {0, 0, 0};
+        const plVector3 v0 = {dir == 0 ? 1.0f : 0.0f, 0, dir == 0 ? 0 : 1.0f};
+        ENSURE(box != NULL);
+        ENSURE(plSetPosition(box, at) == PL_OK);
+        ENSURE(plSetFriction(box, 0) == PL_OK);
+        ENSURE(plSetFriction(s.ground, 0) == PL_OK);
+        ENSURE(plSetSleeping(box, 0) == PL_OK);
+        ENSURE(plAddRigidBody(s.world, box) == PL_OK);
+        ENSURE(plNewLinearFriction(box, NULL, zero, 1) == NULL);
+        ENSURE(error_says("axis"));
+        ENSURE(plNewLinearFriction(box, NULL, x, -1) == NULL);
+        ENSURE(plNewLinearFriction(box, NULL, x, NAN) == NULL);
+        ENSURE(plNewLinearFriction(s.ground, NULL, x, 1) == NULL);
+        plConstraintHandle seal = plNewLinearFriction(box, NULL, x, 0.5f);
+        ENSURE(seal != NULL);
+        ENSURE(plSetLinearFrictionForce(seal, -1) == PL_ERR_INVALID);
+        ENSURE(plSetLinearFrictionForce(seal, (plReal)S) == PL_OK);
+        ENSURE(plAddConstraint(s.world, seal, 1) == PL_OK);
+        for (int i = 0; i < 10; ++i) { /* settle on the plane */
+            ENSURE(plStepSimulationFixed(s.world, (plReal)h, 1, (plReal)h) ==
+                   PL_OK);
+        }
+        plVector3 p0, p1;
+        ENSURE(plGetPosition(box, p0) == PL_OK);
+        ENSURE(plSetLinearVelocity(box, v0) == PL_OK);
+        plReal lambda = 0;
+        for (int i = 0; i < 30; ++i) {
+            ENSURE(plStepSimulationFixed(s.world, (plReal)h, 1, (plReal)h) ==
+                   PL_OK);
+            if (i == 0) {
+                ENSURE(plGetConstraintImpulse(seal, &lambda) == PL_OK);
+            }
+        }
+        for (int i = 0; i < 30; ++i) { /* at rest: nothing more */
+            ENSURE(plStepSimulationFixed(s.world, (plReal)h, 1, (plReal)h) ==
+                   PL_OK);
+        }
+        ENSURE(plGetPosition(box, p1) == PL_OK);
+        if (dir == 0) {
+            const double d_ref = 1.0 / (2 * S) - 1.0 * h / 2;
+            printf("  along the axis: stopped after %.5f m (%.5f), impulse "
+                   "%.5f N s (%.5f)\n",
+                   p1[0] - p0[0], d_ref, lambda, -S * h);
+            ENSURE_SMALL(p1[0] - p0[0] - d_ref, 1e-4);
+            ENSURE_SMALL(lambda + S * h, 1e-5);
+        } else {
+            printf("  across the axis: %.5f m in 1 s (1 m), impulse %.2e\n",
+                   p1[2] - p0[2], lambda);
+            ENSURE_SMALL(p1[2] - p0[2] - 1.0, 1e-4);
+            /* not sliding along the axis: far inside the bound S h (the
+               row only holds the x velocity the settling contacts
+               leave, ~1e-6 m/s) */
+            ENSURE_LE(fabs(lambda), 1e-3 * S * h);
+        }
+        ENSURE(plDeleteConstraint(seal) == PL_OK);
+        ENSURE(plRemoveRigidBody(s.world, box) == PL_OK);
+        plDeleteRigidBody(box);
+        plDeleteShape(cube);
+        scene_free(&s);
+    }
+    return 0;
+}
+
 /* Contacts with their six impulses, seen from each body:
    - a ball (m = 1) at rest on the plane: the normal impulses sum to
      m g h (statics; 1e-3 relative), the normal points from the other
@@ -939,5 +1019,6 @@ int main(void)
     RUN_TEST(test_anisotropic_rolling);
     RUN_TEST(test_mass_props);
     RUN_TEST(test_cohesion);
+    RUN_TEST(test_linear_friction);
     return TEST_SUMMARY();
 }
