@@ -61,11 +61,14 @@
  * between balls (rho N is linear in N), which is why the rigid-contact
  * model can reproduce it without the paper's Tikhonov compliance.
  *
- * Left out: the seal friction S = 5.3 N of the paper (F_x = zeta F_y + S)
- * needs a box-bounded row (-S <= gamma_S <= S) on the carriage, which the
- * core has (rf_row_desc) but the pl* C API does not expose; the reference
- * is zeta F_y.  The 45 deg gothic-arch grooves are flat raceways here,
- * all four rows loaded vertically.
+ * Seal friction (--set seal=S, N; the paper's S = 5.3 N, default 0): the
+ * manufacturer's formula is F_x = zeta F_y + S, the seals' drag a force of
+ * S whatever the load.  It is a box-bounded row on the carriage
+ * (plNewLinearFriction along x: -S h <= lambda <= S h, the carriage's
+ * velocity along x driven to 0 by at most S), solved with the contacts;
+ * its impulse joins the contacts' in F_x, and the reference becomes zeta
+ * F_y + S.  The 45 deg gothic-arch grooves are flat raceways here, all
+ * four rows loaded vertically.
  *
  * Step and solver.  The default step is 1 ms (not 1/60 s): the carriage
  * advances 10 um per step (0.3% of R_b), the balls are up to their
@@ -135,6 +138,9 @@ static const demo_param gw_params[] = {
     {"rows", 4, "rows of balls side by side (along z)"},
     {"mu", 0.5, "combined sliding friction of a ball contact"},
     {"t0", 0.1, "start of the averaging window (s)"},
+    {"seal", 0.0,
+     "seal friction S (N, >= 0; the paper's 5.3): a "
+     "box-bounded row on the carriage, F_x = zeta F_y + S"},
 };
 
 /* Sums the x and y impulses the carriage received from the balls in the
@@ -202,6 +208,7 @@ static int guideway_run(const demo_scene *scene, const demo_opts *opts,
     const double nr_d = demo_param_value(scene, opts, "rows");
     const double mu = demo_param_value(scene, opts, "mu");
     const double t0 = demo_param_value(scene, opts, "t0");
+    const double seal = demo_param_value(scene, opts, "seal");
 
     if (!(load > 0)) {
         return gw_bad(out, "load", load, "> 0 (N)");
@@ -224,6 +231,9 @@ static int guideway_run(const demo_scene *scene, const demo_opts *opts,
     if (!(t0 >= 0)) {
         return gw_bad(out, "t0", t0, ">= 0 (s)");
     }
+    if (!(seal >= 0)) {
+        return gw_bad(out, "seal", seal, ">= 0 (N)");
+    }
     rf_config cfg;
     if (o.dt == 0) {
         o.dt = GW_DT;
@@ -243,10 +253,10 @@ static int guideway_run(const demo_scene *scene, const demo_opts *opts,
     const double hx = 0.5 * nb * GW_PITCH + 0.5 * fabs(speed) * T + 0.004;
     const double hz = 0.5 * nr * GW_ROW_PITCH;
     const double y_carriage = 2 * GW_RB + GW_HY;
-    const double fx_ref = copysign(zeta * load, speed);
-    /* with the balls' own weight: zeta (F_y + n m_b g / 2) */
-    const double fx_balls =
-        copysign(zeta * (load + 0.5 * nb * nr * ball_mass * GW_G), speed);
+    const double fx_ref = copysign(zeta * load + seal, speed);
+    /* with the balls' own weight: zeta (F_y + n m_b g / 2) + S */
+    const double fx_balls = copysign(
+        zeta * (load + 0.5 * nb * nr * ball_mass * GW_G) + seal, speed);
 
     plCollisionShapeHandle plane_shape, ball_shape, box_shape;
     plRigidBodyHandle base, carriage;
@@ -299,6 +309,17 @@ static int guideway_run(const demo_scene *scene, const demo_opts *opts,
         }
     }
     const int nballs = nb * nr;
+    /* the seals: a box-bounded row along x on the carriage (its impulse
+       lambda acts on the carriage as +lambda x) */
+    plConstraintHandle seal_row = NULL;
+    if (rc == 0 && seal > 0) {
+        const plVector3 x_axis = {1, 0, 0};
+        seal_row = plNewLinearFriction(carriage, NULL, x_axis, (plReal)seal);
+        rc = seal_row == NULL
+                 ? demo_world_fail(&w, "plNewLinearFriction failed: %s",
+                                   plGetLastError())
+                 : DEMO_PL(&w, plAddConstraint(w.world, seal_row, 1));
+    }
     rc = rc || demo_world_series(&w, 7, cols);
     if (rc == 0) {
         const double row0[7] = {0, NAN, fx_ref, 0, NAN, 0, 0};
@@ -322,6 +343,11 @@ static int guideway_run(const demo_scene *scene, const demo_opts *opts,
         double px = 0, py = 0;
         rc = rc || gw_carriage_impulse(&w, carriage, base, &buf, &cap, &px, &py,
                                        &base_contacts);
+        if (rc == 0 && seal_row != NULL) {
+            plReal lambda = 0;
+            rc = DEMO_PL(&w, plGetConstraintImpulse(seal_row, &lambda));
+            px += lambda;
+        }
         demo_body_state cs;
         rc = rc || demo_world_state(&w, icar, &cs);
         drift = 0;
@@ -389,6 +415,12 @@ static int guideway_run(const demo_scene *scene, const demo_opts *opts,
              demo_world_metric(&w, "window_steps", nwin);
     }
     free(buf);
+    if (seal_row != NULL) {
+        if (plDeleteConstraint(seal_row) != PL_OK) {
+            rc = demo_world_fail(&w, "plDeleteConstraint(seal) failed: %s",
+                                 plGetLastError());
+        }
+    }
     if (demo_world_free(&w) != 0) {
         rc = -1;
     }
@@ -397,10 +429,11 @@ static int guideway_run(const demo_scene *scene, const demo_opts *opts,
 
 static const demo_metric_info gw_metrics[] = {
     {"fx_mean", "mean force driving the carriage at constant speed over the "
-                "window t >= t0, N; reference zeta F_y (Tasora & Anitescu "
-                "6.2, the manufacturer's formula without the seal term S)"},
-    {"fx_rel_err", "(fx_mean - zeta F_y) / (zeta F_y); reference 0 (empty "
-                   "for zeta = 0)"},
+                "window t >= t0, N; reference zeta F_y + S (Tasora & "
+                "Anitescu 6.2, the manufacturer's formula; S = --set seal, "
+                "default 0)"},
+    {"fx_rel_err", "(fx_mean - ref) / ref, ref = zeta F_y + S; reference 0 "
+                   "(empty when ref = 0)"},
     {"fx_std", "standard deviation of the per-step drive force over the "
                "window, N"},
     {"fx_ref_balls", "the reference with the balls' own weight, zeta (F_y + "

@@ -1,6 +1,7 @@
 /*
  * The guideway scene (demos/scene_guideway.c, Tasora & Anitescu 2013
- * section 6.2, flat raceways, no seal friction): a carriage of weight F_y
+ * section 6.2, flat raceways; the seal friction S in test_seal_friction):
+ * a carriage of weight F_y
  * driven at 1 cm/s on 4 rows of 9 steel balls (R_b = 3.2 mm) with rolling
  * friction rho = zeta R_b must need the force zeta F_y.  Run through
  * demo_run with the cone solver, both models, 300 steps of 1 ms each;
@@ -137,12 +138,45 @@ static int test_no_rolling_friction(void)
     return 0;
 }
 
+/* The seal friction (issue #8 item 3, a box-bounded row -S h <= lambda <=
+   S h on the carriage): the paper's full formula F_x = zeta F_y + S, S =
+   5.3 N, F_y = 490 N: 7.75 N.  The row saturates while the carriage
+   moves, so it adds exactly S; tolerance as check_cone's (0.1% of the
+   reference with the balls' weight, zeta (F_y + n m_b g / 2) + S). */
+static int test_seal_friction(void)
+{
+    for (int model = 0; model < 2; ++model) {
+        demo_opts o;
+        rf_config cfg;
+        demo_result r;
+        demo_opts_default(&o);
+        o.quick = 1;
+        rf_config_default(&cfg);
+        cfg.model = (rf_model)model;
+        cfg.tol = model == RF_MODEL_DESAXCE ? 1e-5 : 1e-6;
+        o.config = &cfg;
+        ENSURE(demo_opts_set(&o, "seal", 5.3) == 0);
+        ENSURE(demo_run(&demo_guideway, &o, &r) == 0);
+        const double fx = demo_get_metric(&r, "fx_mean"),
+                     ref = demo_get_reference(&r, "fx_mean"),
+                     fx_balls = demo_get_metric(&r, "fx_ref_balls");
+        printf("  seal 5.3 N, model %d: F_x = %.6f N (zeta F_y + S = %.6f; "
+               "with the balls' weight %.6f)\n",
+               model, fx, ref, fx_balls);
+        ENSURE_SMALL(ref - (ZETA * 490 + 5.3), 1e-9);
+        ENSURE_SMALL(fx - fx_balls, 1e-3 * fx_balls);
+        demo_result_free(&r);
+    }
+    return 0;
+}
+
 /* Bad parameters are refused with a message; nothing leaks. */
 static int test_bad_parameters(void)
 {
-    static const char *const keys[] = {"speed", "balls", "load", "rows"};
-    static const double values[] = {0, 2.5, -1, 9};
-    for (int i = 0; i < 4; ++i) {
+    static const char *const keys[] = {"speed", "balls", "load", "rows",
+                                       "seal"};
+    static const double values[] = {0, 2.5, -1, 9, -1};
+    for (int i = 0; i < 5; ++i) {
         demo_opts o;
         demo_result r;
         demo_opts_default(&o);
@@ -158,6 +192,7 @@ int main(void)
 {
     RUN_TEST(test_bad_parameters);
     RUN_TEST(test_load_490);
+    RUN_TEST(test_seal_friction);
     RUN_TEST(test_load_245);
     RUN_TEST(test_no_rolling_friction);
     return TEST_SUMMARY();
