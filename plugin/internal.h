@@ -120,6 +120,12 @@ struct rf_problem {
     double *con_mu, *con_rho, *con_sigma; /* (ncon) */
     int *con_flags;                       /* (ncon): RF_CONTACT_* */
     double *con_cohesion;                 /* (ncon): N s, >= 0 */
+    /* compliance (ncon x 6), allocated when a contact first has one
+       (cap_cfm contacts); cfm_on: some contact's is non-zero, refreshed
+       by rf__refresh_cfm before every solve or evaluation (the N product
+       reads the array only then) */
+    double *con_cfm;
+    int cap_cfm, cfm_on;
     unsigned char *con_set;               /* (ncon) */
 
     /* rows (body form only), SoA */
@@ -243,6 +249,8 @@ rf_status rf__work_reserve_blocks(rf_problem *p, rf_error *err);
 void rf__cohesion_begin(rf_problem *p, int threads);
 void rf__cohesion_end(rf_problem *p);
 void rf__cohesion_shift(const rf_problem *p, double *g, double sign);
+/* p->cfm_on from the contacts' compliance (problem.c). */
+void rf__refresh_cfm(rf_problem *p);
 /* Some contact has cohesion > 0 (problem.c). */
 int rf__has_cohesion(const rf_problem *p);
 /* The cohesion buffers (work.coh_*), for rf_solve and rf_residual. */

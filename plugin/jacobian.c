@@ -310,10 +310,15 @@ void rf__apply_N(rf_problem *p, const double *gamma, double *out, int add_r,
     body_pass(p, gamma, NULL, add_r ? p->body_vel : NULL, bv, threads);
     rows_pass(p, gamma, bv, add_r, out, threads);
     const int ncon = p->ncon;
+    /* compliance: u += c gamma per component (Tasora 6.2: N - E) */
+    const double *cfm = p->cfm_on ? p->con_cfm : NULL;
     if (add_r) {
 #pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
         for (int i = 0; i < ncon; ++i) {
             rf__contact_velocity(p, i, bv, out + 6 * i);
+            for (int k = 0; cfm != NULL && k < 6; ++k) {
+                out[6 * i + k] += cfm[6 * i + k] * gamma[6 * i + k];
+            }
         }
         return;
     }
@@ -321,6 +326,9 @@ void rf__apply_N(rf_problem *p, const double *gamma, double *out, int add_r,
 #pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
     for (int i = 0; i < ncon; ++i) {
         contact_velocity_nobias(p, i, bv, out + 6 * i);
+        for (int k = 0; cfm != NULL && k < 6; ++k) {
+            out[6 * i + k] += cfm[6 * i + k] * gamma[6 * i + k];
+        }
     }
 }
 
@@ -334,12 +342,16 @@ void rf__apply_scaled_body(rf_problem *p, const double *scale, const double *x,
     double *bv = p->work.bv0;
     body_pass(p, x, scale, NULL, bv, threads);
     const int ncon = p->ncon, nrow = p->nrow, m6 = 6 * ncon;
+    const double *cfm = p->cfm_on ? p->con_cfm : NULL;
 #pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
     for (int i = 0; i < ncon; ++i) {
         double u[6];
         contact_velocity_nobias(p, i, bv, u);
         const double *s = scale + 4 * i;
         double *o = out + 6 * i;
+        for (int k = 0; cfm != NULL && k < 6; ++k) { /* c gamma, gamma = S x */
+            u[k] += cfm[6 * i + k] * x[6 * i + k] * s[RF_PART[k]];
+        }
         for (int k = 0; k < 6; ++k) {
             o[k] = u[k] * s[RF_PART[k]] + (rr ? rr[6 * i + k] : 0.0);
         }
@@ -455,6 +467,9 @@ void rf__diag_block(const rf_problem *p, int i, double blk[36])
         return;
     }
     coupling_block(p, i, i, blk);
+    for (int k = 0; p->cfm_on && k < 6; ++k) {
+        blk[7 * k] += p->con_cfm[6 * i + k];
+    }
 }
 
 void rf__diag_entries(const rf_problem *p, int i, double d[6])
@@ -494,6 +509,9 @@ void rf__diag_entries(const rf_problem *p, int i, double d[6])
                     jk[2] * Ij[2];
             d[3 + k] += ek[0] * Ie[0] + ek[1] * Ie[1] + ek[2] * Ie[2];
         }
+    }
+    for (int k = 0; p->cfm_on && k < 6; ++k) {
+        d[k] += p->con_cfm[6 * i + k];
     }
 }
 
@@ -579,6 +597,7 @@ rf_status rf_problem_to_local(const rf_problem *src_c, rf_problem *dst,
     /* The body index lives in src's work memory (not its data). */
     rf_problem *src = (rf_problem *)src_c;
     st = rf__build_body_index(src, err);
+    rf__refresh_cfm(src);
     if (st != RF_OK) {
         return st;
     }
@@ -622,6 +641,9 @@ rf_status rf_problem_to_local(const rf_problem *src_c, rf_problem *dst,
         for (int a = 0; a < n; ++a) {
             double blk[36];
             coupling_block(src, i, nb[a], blk);
+            for (int k = 0; nb[a] == i && src->cfm_on && k < 6; ++k) {
+                blk[7 * k] += src->con_cfm[6 * i + k]; /* W + E */
+            }
             for (int r = 0; r < 6; ++r) {
                 for (int c = 0; c < 6; ++c) {
                     int at = k + r * 6 * n + 6 * a + c;

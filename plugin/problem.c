@@ -103,6 +103,7 @@ static void free_arrays(rf_problem *p)
     free(p->con_sigma);
     free(p->con_flags);
     free(p->con_cohesion);
+    free(p->con_cfm);
     free(p->con_set);
     free(p->row_body);
     free(p->row_jac);
@@ -149,6 +150,26 @@ static rf_status reserve_contacts(rf_problem *p, int ncon, rf_error *err)
         return rf__fail(err, RF_ERR_NOMEM, "out of memory for %d contacts",
                         ncon);
     }
+    return RF_OK;
+}
+
+/* The compliance array for p->ncon contacts (zero-filled when new). */
+static rf_status reserve_cfm(rf_problem *p, rf_error *err)
+{
+    if (p->con_cfm != NULL && p->cap_cfm >= p->ncon) {
+        return RF_OK;
+    }
+    const int n = p->ncon > 0 ? p->ncon : 1;
+    double *q = realloc(p->con_cfm, (size_t)6 * n * sizeof(double));
+    if (q == NULL) {
+        return rf__fail(err, RF_ERR_NOMEM,
+                        "out of memory for the compliance of %d contacts",
+                        p->ncon);
+    }
+    memset(q + 6 * p->cap_cfm, 0,
+           (size_t)6 * (n - p->cap_cfm) * sizeof(double));
+    p->con_cfm = q;
+    p->cap_cfm = n;
     return RF_OK;
 }
 
@@ -222,6 +243,13 @@ rf_status rf_problem_begin_bodies(rf_problem *p, int nbody, int ncon,
     p->nbody = nbody;
     p->ncon = ncon;
     p->nrow = 0;
+    if (p->con_cfm != NULL) { /* contacts set later write their own */
+        st = reserve_cfm(p, err);
+        if (st != RF_OK) {
+            return st;
+        }
+        memset(p->con_cfm, 0, (size_t)6 * ncon * sizeof(double));
+    }
     /* Unset bodies are fixed and at rest; unset contacts are flagged. */
     for (int i = 0; i < nbody; ++i) {
         p->body_flags[i] = RF_BODY_FIXED;
@@ -393,6 +421,18 @@ static rf_status check_contact(const rf_problem *p, int i,
                         "%s: contact %d: negative cohesion = %g", fn, i,
                         c->cohesion);
     }
+    for (int k = 0; k < 6; ++k) {
+        if (!isfinite(c->compliance[k])) {
+            return rf__fail(err, RF_ERR_NONFINITE,
+                            "%s: contact %d: compliance[%d] is not finite",
+                            fn, i, k);
+        }
+        if (c->compliance[k] < 0.0) {
+            return rf__fail(err, RF_ERR_INVALID,
+                            "%s: contact %d: negative compliance[%d] = %g", fn,
+                            i, k, c->compliance[k]);
+        }
+    }
     static const char *names[3] = {"mu", "rho", "sigma"};
     for (int k = 0; k < 3; ++k) {
         if (coef[k] < 0.0) {
@@ -428,6 +468,17 @@ rf_status rf_problem_set_contact(rf_problem *p, int i, const rf_contact_desc *c,
     }
     if (st != RF_OK) {
         return st;
+    }
+    int compliant = 0;
+    for (int k = 0; k < 6; ++k) {
+        compliant |= c->compliance[k] != 0.0;
+    }
+    if (compliant || p->con_cfm != NULL) {
+        st = reserve_cfm(p, err);
+        if (st != RF_OK) {
+            return st;
+        }
+        memcpy(p->con_cfm + 6 * i, c->compliance, 6 * sizeof(double));
     }
     p->con_body[2 * i] = c->body_a;
     p->con_body[2 * i + 1] = c->body_b;
@@ -475,6 +526,18 @@ rf_status rf_problem_set_cohesion(rf_problem *p, const double *cohesion,
     }
     rf__ok(err);
     return RF_OK;
+}
+
+void rf__refresh_cfm(rf_problem *p)
+{
+    p->cfm_on = 0;
+    if (p->kind != RF_KIND_BODY || p->con_cfm == NULL) {
+        return;
+    }
+    const int n6 = 6 * p->ncon;
+    for (int k = 0; k < n6 && !p->cfm_on; ++k) {
+        p->cfm_on = p->con_cfm[k] != 0.0;
+    }
 }
 
 int rf__has_cohesion(const rf_problem *p)
@@ -649,6 +712,9 @@ static rf_status install_local(rf_problem *p, int ncon, const double *q,
     memset(p->con_flags, 0, (size_t)ncon * sizeof(int));
     memset(p->con_cohesion, 0, (size_t)ncon * sizeof(double));
     memset(p->con_set, 1, (size_t)ncon);
+    free(p->con_cfm); /* local form: compliance is in W */
+    p->con_cfm = NULL;
+    p->cap_cfm = 0;
     p->kind = RF_KIND_LOCAL;
     p->ncon = ncon;
     p->nbody = 0;
@@ -908,6 +974,9 @@ size_t rf_problem_memory(const rf_problem *p, const rf_config *cfg)
     bytes += (4 * (size_t)rf__num_blocks((int)nitem) + 4) * d; /* partial */
     if (solver == RF_SOLVER_GS || solver == RF_SOLVER_GS_COLORED) {
         bytes += (ncon + 1) * (36 * d + 36 * d + 1); /* wblk, wchol, ok */
+    }
+    if (p->kind == RF_KIND_BODY && p->con_cfm != NULL) {
+        bytes += (size_t)(p->cap_cfm > 0 ? p->cap_cfm : 1) * 6 * d;
     }
     if (rf__has_cohesion(p)) { /* rf__work_reserve_cohesion */
         const size_t nvel = 6 * (nbody > ncon ? nbody : ncon) + 1;

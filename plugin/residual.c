@@ -145,6 +145,7 @@ static rf_status prepare_eval(rf_problem *p, const double *gamma,
     if (st == RF_OK && p->kind == RF_KIND_BODY) {
         st = rf__build_body_index(p, err);
     }
+    rf__refresh_cfm(p);
     return st;
 }
 

@@ -376,6 +376,9 @@ static void energy_check(rf_problem *p, const rf_config *cfg, double *g,
     int rows_hold_zero = 1;
     for (int i = 0; i < m6; ++i) {
         gb += g[i] * p->con_bias[i];
+        if (p->cfm_on) { /* compliance: not kinetic energy */
+            cl2 += p->con_cfm[i] * g[i] * g[i];
+        }
     }
     for (int j = 0; j < nrow; ++j) {
         const double l = g[m6 + j];
@@ -436,6 +439,7 @@ static rf_status check_solve_input(rf_problem *p, const rf_config *cfg,
     if (st == RF_OK && p->kind == RF_KIND_BODY) {
         st = rf__build_body_index(p, err);
     }
+    rf__refresh_cfm(p);
     if (st == RF_OK &&
         (cfg->solver == RF_SOLVER_GS || cfg->solver == RF_SOLVER_GS_COLORED)) {
         st = rf__work_reserve_blocks(p, err);

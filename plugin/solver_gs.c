@@ -251,6 +251,9 @@ static void visit(rf_problem *p, const rf_config *cfg, double omega, int i,
         }
     } else {
         rf__contact_velocity(p, i, vel, ui);
+        for (int k = 0; p->cfm_on && k < 6; ++k) { /* compliance */
+            ui[k] += p->con_cfm[6 * i + k] * gamma[6 * i + k];
+        }
     }
     memcpy(gi, gamma + 6 * i, sizeof gi);
     local_solve(p, cfg, omega, i, gi, ui);
@@ -394,6 +397,9 @@ void rf__solve_gs(rf_problem *p, const rf_config *cfg, int threads,
 #pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
             for (int i = 0; i < ncon; ++i) {
                 rf__contact_velocity(p, i, vel, u + 6 * i);
+                for (int k = 0; p->cfm_on && k < 6; ++k) {
+                    u[6 * i + k] += p->con_cfm[6 * i + k] * g[6 * i + k];
+                }
             }
             for (int j = 0; j < p->nrow; ++j) {
                 u[6 * ncon + j] = rf__row_velocity(p, j, vel) +

@@ -4,12 +4,12 @@
  * The expected counts are derived here from the layout documented in
  * rollfric.h (309 bytes per contact, 149 per body and per row, the dof
  * vectors each solver uses (APGD 11, Jacobi 9, Gauss-Seidel 6, one more
- * for APGD and Jacobi in local form), 56 per item, 100 per body, the body -> items index, the
- * reduction partials, 577 per contact for Gauss-Seidel), written as
- * literal numbers so that a change in the code or in the documentation
- * shows up.  Where glibc's mallinfo2 is available (and not replaced by a
- * sanitizer's allocator) the count is also compared with the heap growth
- * of a fresh problem built and solved once.
+ * for APGD and Jacobi in local form), 56 per item, 100 per body, the body ->
+ * items index, the reduction partials, 577 per contact for Gauss-Seidel),
+ * written as literal numbers so that a change in the code or in the
+ * documentation shows up.  Where glibc's mallinfo2 is available (and not
+ * replaced by a sanitizer's allocator) the count is also compared with the heap
+ * growth of a fresh problem built and solved once.
  */
 #include "problem_gen.h"
 
@@ -23,8 +23,7 @@
 
 /* Work memory of a solver that uses nvec dof vectors, for ncon contacts,
    nrow rows, nbody bodies (documented layout). */
-static size_t expected_work(size_t nvec, size_t ncon, size_t nrow,
-                            size_t nbody)
+static size_t expected_work(size_t nvec, size_t ncon, size_t nrow, size_t nbody)
 {
     const size_t ndof = 6 * ncon + nrow, nitem = ncon + nrow;
     const size_t nblk = (nitem + RF_TEST_BLOCK - 1) / RF_TEST_BLOCK;
@@ -33,8 +32,9 @@ static size_t expected_work(size_t nvec, size_t ncon, size_t nrow,
 }
 
 /* A body-form problem: nb bodies (body 0 fixed), contacts between
-   neighbours and with the world, nrow bilateral rows. */
-static int build_body(rf_problem *p, int nb, int nc, int nrow)
+   neighbours and with the world, nrow bilateral rows; with `compliant`
+   every other contact has a normal compliance. */
+static int build_body_c(rf_problem *p, int nb, int nc, int nrow, int compliant)
 {
     rf_rng r = {7};
     ENSURE(rf_problem_begin_bodies(p, nb, nc, NULL) == RF_OK);
@@ -50,6 +50,7 @@ static int build_body(rf_problem *p, int nb, int nc, int nrow)
         rf_contact_desc c;
         const int a = 1 + i % (nb - 1);
         gen_contact(&r, a, i % 3 == 0 ? RF_WORLD : (a + 1) % nb, &c);
+        c.compliance[0] = compliant && i % 2 ? 1e-3 : 0.0;
         ENSURE(rf_problem_set_contact(p, i, &c, NULL) == RF_OK);
     }
     if (nrow > 0) {
@@ -68,6 +69,11 @@ static int build_body(rf_problem *p, int nb, int nc, int nrow)
         }
     }
     return 0;
+}
+
+static int build_body(rf_problem *p, int nb, int nc, int nrow)
+{
+    return build_body_c(p, nb, nc, nrow, 0);
 }
 
 static int test_null_and_empty(void)
@@ -184,9 +190,11 @@ static size_t heap_in_use(void)
 static int test_heap(void)
 {
 #ifdef RF_TEST_HEAP
-    /* the last: APGD with cohesive contacts (the shift's buffers) */
+    /* then APGD with cohesive contacts (the shift's buffers), and APGD
+       with compliant ones (48 bytes per contact) */
     const rf_solver_kind solvers[] = {RF_SOLVER_APGD, RF_SOLVER_JACOBI,
-                                      RF_SOLVER_GS, RF_SOLVER_APGD};
+                                      RF_SOLVER_GS, RF_SOLVER_APGD,
+                                      RF_SOLVER_APGD};
     const int nb = 12, nc = 60;
     rf_problem *warm;
     ENSURE(rf_problem_create(&warm, NULL) == RF_OK);
@@ -200,18 +208,18 @@ static int test_heap(void)
     cfg.threads = 2;
     ENSURE(rf_solve(warm, &cfg, g, NULL, NULL) == RF_OK);
     printf("  heap check:\n");
-    rf_problem *keep[4] = {NULL, NULL, NULL, NULL};
+    rf_problem *keep[5] = {NULL, NULL, NULL, NULL, NULL};
     double cohesion[60];
     for (int i = 0; i < nc; ++i) {
         cohesion[i] = 0.01 * (i % 2);
     }
-    for (int s = 0; s < 4; ++s) {
+    for (int s = 0; s < 5; ++s) {
         cfg.solver = solvers[s];
         const size_t h0 = heap_in_use();
         rf_problem *p;
         ENSURE(rf_problem_create(&p, NULL) == RF_OK);
         keep[s] = p; /* destroyed at the end: nothing freed in between */
-        if (build_body(p, nb, nc, 0)) {
+        if (build_body_c(p, nb, nc, 0, s == 4)) {
             return 1;
         }
         if (s == 3) {
@@ -227,7 +235,11 @@ static int test_heap(void)
         }
         printf("    solver %d%s: heap grew %zu bytes, rf_problem_memory "
                "%zu\n",
-               (int)solvers[s], s == 3 ? " (cohesion)" : "", h1 - h0, mem);
+               (int)solvers[s],
+               s == 3   ? " (cohesion)"
+               : s == 4 ? " (compliance)"
+                        : "",
+               h1 - h0, mem);
         ENSURE(h1 - h0 >= mem);
         ENSURE_LE((double)(h1 - h0 - mem), 64.0 * 32.0);
     }
@@ -236,6 +248,7 @@ static int test_heap(void)
     rf_problem_destroy(keep[1]);
     rf_problem_destroy(keep[2]);
     rf_problem_destroy(keep[3]);
+    rf_problem_destroy(keep[4]);
     rf_problem_destroy(warm);
 #else
     printf("  no mallinfo2: heap check skipped\n");
@@ -245,9 +258,10 @@ static int test_heap(void)
 
 int main(void)
 {
+    /* first: no chunk freed by the other tests for malloc to reuse */
+    RUN_TEST(test_heap);
     RUN_TEST(test_null_and_empty);
     RUN_TEST(test_body_form);
     RUN_TEST(test_local_form);
-    RUN_TEST(test_heap);
     return TEST_SUMMARY();
 }

@@ -194,7 +194,22 @@ typedef struct rf_contact_desc {
     int flags;      /* 0 or RF_CONTACT_ROLL_T1 */
     double cohesion; /* N s, >= 0: the normal impulse may reach -cohesion
                         (pull); 0 = none.  See "Cohesion" below. */
+    double compliance[6]; /* >= 0, per component (m/s per N s, rad/s per
+                             N m s): see "Compliance" below; all 0 =
+                             rigid */
 } rf_contact_desc;
+
+/* Compliance (Tasora-Anitescu section 6.2, Tikhonov regularisation;
+ * slides section 3, "Damping and VI": N - E, E = -diag(1 / (h^2 K + h R))
+ * per component): component k of contact i gets u_k += c_k gamma_k, so a
+ * spring K with damper R over the step h is
+ *     c = 1 / (h (h K + R)),   bias[0] = -(h K / (h K + R)) depth / h
+ * for the normal (depth > 0 penetrating): at rest gamma_n = m g h gives
+ * the static deflection depth = m g / K.  The same c on a tangential,
+ * rolling or spinning component makes that friction soft (it then grows
+ * with the relative motion until the cone's limit).  Body form only (in
+ * local form put c on W's diagonal; rf_problem_to_local does).  Memory:
+ * 48 bytes per contact once any contact has a compliance. */
 
 /* Cohesion (Tasora-Anitescu slides, section 3, "cohesion"): a contact
  * with cohesion c h (the cohesion force c, N, times the step h, s) holds
@@ -231,7 +246,8 @@ RF_API rf_status rf_problem_set_body(rf_problem *p, int i,
                                      const rf_body_desc *body, rf_error *err);
 
 /* Set contact i.  Errors: RF_ERR_NULL, RF_ERR_RANGE (i or a body index),
- * RF_ERR_NONFINITE, RF_ERR_INVALID (negative coefficient, frame not
+ * RF_ERR_NONFINITE, RF_ERR_INVALID (negative coefficient, cohesion or
+ * compliance, frame not
  * orthonormal, body_a == body_b, unknown flags), RF_ERR_STATE.  A contact
  * between two fixed bodies is rejected by rf_solve (bodies may be set after
  * contacts). */
@@ -479,6 +495,7 @@ RF_API rf_status rf_residual(rf_problem *p, rf_model model, const double *gamma,
  *   - RF_SOLVER_GS and RF_SOLVER_GS_COLORED also, per contact (+ 1), 577:
  *     the scaled 6x6 diagonal block and its Cholesky factor (36 doubles
  *     each) and a flag byte;
+ *   - with a compliant contact (body form): 48 per contact (+ 1);
  *   - with a cohesive contact (cohesion > 0), the shift: (6 ncon + nrow
  *     + 1) doubles for it and 2 (max(6 nbody, 6 ncon) + 1) for the free
  *     velocities it changes (body form: 6 nbody; local form: 6 ncon).
