@@ -792,6 +792,37 @@ void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
             restitution = 0.0;
         }
     }
+    // Compliance (Tasora 6.2's Tikhonov term; issue #8): as stock's
+    // setupContactConstraint, a point with contact stiffness K and damping
+    // D (setContactStiffnessAndDamping) is the spring-damper cfm = 1 /
+    // (h K + D), erp = h K / (h K + D); otherwise the point's own CFM/ERP
+    // or the solver info's global ones.  cfm / h is the normal compliance
+    // (velocity per impulse: stock adds it to J M^-1 J^T the same way).
+    double cfm = (double)info.m_globalCfm;
+    double erp = (double)info.m_erp2;
+    bool spring = false;
+    if (cp.m_contactPointFlags & BT_CONTACT_FLAG_HAS_CONTACT_CFM) {
+        cfm = (double)cp.m_contactCFM;
+    }
+    if (cp.m_contactPointFlags & BT_CONTACT_FLAG_HAS_CONTACT_ERP) {
+        erp = (double)cp.m_contactERP;
+    }
+    if (cp.m_contactPointFlags & BT_CONTACT_FLAG_CONTACT_STIFFNESS_DAMPING) {
+        double denom = h * (double)cp.m_combinedContactStiffness1 +
+                       (double)cp.m_combinedContactDamping1;
+        if (denom < (double)SIMD_EPSILON) {
+            denom = (double)SIMD_EPSILON;
+        }
+        cfm = 1.0 / denom;
+        erp = h * (double)cp.m_combinedContactStiffness1 / denom;
+        spring = true;
+    }
+    if (cfm > 0.0 && std::isfinite(cfm)) {
+        c.compliance[0] = cfm / h;
+    } else if (cfm != 0.0) {
+        report("a negative or non-finite contact CFM (or stiffness and "
+               "damping) was used as 0: the point is rigid");
+    }
     double depth = (double)cp.getDistance() + (double)info.m_linearSlop;
     if (depth > 0.0) {
         // A separated point: approach up to contact (gap over the step),
@@ -804,11 +835,10 @@ void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
         const bool impact = restitution > 0.0 && -vn * h >= depth;
         c.bias[0] = impact ? -restitution : depth / h;
     } else {
-        double erp = (cp.m_contactPointFlags & BT_CONTACT_FLAG_HAS_CONTACT_ERP)
-                         ? (double)cp.m_contactERP
-                         : (double)info.m_erp2;
         double recovery = -erp * depth / h;
-        if (recovery > max_recovery) {
+        // a spring's force is K depth, never capped (the static
+        // deflection m g / K depends on it); the cap is for rigid points
+        if (recovery > max_recovery && !spring) {
             recovery = max_recovery;
         }
         // The larger of the two separation speeds, not their sum: the
