@@ -528,6 +528,65 @@ rf_status rf_problem_set_cohesion(rf_problem *p, const double *cohesion,
     return RF_OK;
 }
 
+rf_status rf_problem_add_compliance(rf_problem *p, const double *c,
+                                    rf_error *err)
+{
+    static const char fn[] = "rf_problem_add_compliance";
+    if (p == NULL || c == NULL) {
+        return rf__fail(err, RF_ERR_NULL, "%s: %s is NULL", fn,
+                        p == NULL ? "p" : "c");
+    }
+    if (p->kind == RF_KIND_EMPTY) {
+        return rf__fail(err, RF_ERR_STATE, "%s: the problem is empty", fn);
+    }
+    const int m = 6 * p->ncon;
+    for (int k = 0; k < m; ++k) {
+        if (!isfinite(c[k])) {
+            return rf__fail(err, RF_ERR_NONFINITE, "%s: c[%d] is not finite",
+                            fn, k);
+        }
+        if (c[k] < 0.0) {
+            return rf__fail(err, RF_ERR_INVALID, "%s: c[%d] = %g < 0", fn, k,
+                            c[k]);
+        }
+    }
+    if (p->kind == RF_KIND_BODY) {
+        rf_status st = reserve_cfm(p, err);
+        if (st != RF_OK) {
+            return st;
+        }
+        for (int k = 0; k < m; ++k) {
+            p->con_cfm[k] += c[k];
+        }
+        rf__ok(err);
+        return RF_OK;
+    }
+    /* local form: find every diagonal entry first, then add (all or
+       nothing) */
+    rf_csr *W = &p->W;
+    for (int r = 0; r < m; ++r) {
+        int found = 0;
+        for (int e = W->row_ptr[r]; e < W->row_ptr[r + 1] && !found; ++e) {
+            found = W->col[e] == r;
+        }
+        if (!found && c[r] != 0.0) {
+            return rf__fail(err, RF_ERR_INVALID,
+                            "%s: W has no stored diagonal entry in row %d",
+                            fn, r);
+        }
+    }
+    for (int r = 0; r < m; ++r) {
+        for (int e = W->row_ptr[r]; e < W->row_ptr[r + 1]; ++e) {
+            if (W->col[e] == r) {
+                W->val[e] += c[r];
+                break;
+            }
+        }
+    }
+    rf__ok(err);
+    return RF_OK;
+}
+
 void rf__refresh_cfm(rf_problem *p)
 {
     p->cfm_on = 0;

@@ -1120,6 +1120,24 @@ plStatus plSetCohesion(plRigidBodyHandle body, plReal force)
     return PL_OK;
 }
 
+plStatus plSetContactStiffnessAndDamping(plRigidBodyHandle body,
+                                         plReal stiffness, plReal damping)
+{
+    static const char fn[] = "plSetContactStiffnessAndDamping";
+    LOOKUP(Body, b, body, K_BODY, fn, "body");
+    if (!is_finite(stiffness) || !is_finite(damping)) {
+        return fail(PL_ERR_NONFINITE, "%s: stiffness or damping is not finite",
+                    fn);
+    }
+    if (!(stiffness > 0) || damping < 0) {
+        return fail(PL_ERR_INVALID,
+                    "%s: stiffness = %g must be > 0 and damping = %g >= 0", fn,
+                    (double)stiffness, (double)damping);
+    }
+    b->rb->setContactStiffnessAndDamping(stiffness, damping);
+    return PL_OK;
+}
+
 plStatus plGetCohesion(plRigidBodyHandle body, plReal *force)
 {
     static const char fn[] = "plGetCohesion";

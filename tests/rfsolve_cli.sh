@@ -61,5 +61,17 @@ check "--cohesion: gamma_n >= -C everywhere, the separating contact pulls with -
 "$rfsolve" "$data/RFC3D_cube_1.dat" --cohesion -1 >"$tmp/out" 2>&1
 check "negative cohesion: exit 2" $(( $? == 2 ? 0 : 1 ))
 
+# --compliance C (issue #8, Tasora 6.2's Tikhonov term): the sphere file's
+# normal row of W is (1, 0, 0, 0, 0), so its normal impulse solves
+# (1 + C) gamma_n = -q_n: with C = 1 it is half the rigid one (1e-9: the
+# solver's tolerance 1e-10 on a unit-size problem)
+"$rfsolve" "$data/RFC3D_sphere_1.dat" --write-solution "$tmp/rigid" >/dev/null 2>&1
+"$rfsolve" "$data/RFC3D_sphere_1.dat" --compliance 1 --write-solution "$tmp/soft" >"$tmp/out" 2>&1; rc=$?
+check "--compliance 1 converges (exit 0)" $rc
+awk 'NR == FNR { r = $1; next } { d = $1 - r / 2; exit !(d < 1e-9 && d > -1e-9) }' "$tmp/rigid" "$tmp/soft"
+check "--compliance 1: gamma_n = rigid gamma_n / 2" $?
+"$rfsolve" "$data/RFC3D_cube_1.dat" --compliance -1 >"$tmp/out" 2>&1
+check "negative compliance: exit 2" $(( $? == 2 ? 0 : 1 ))
+
 echo "$passes passed, $fails failed"
 [ $fails -eq 0 ]

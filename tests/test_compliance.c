@@ -146,14 +146,19 @@ static int test_forms(void)
 {
     rf_rng r = {4242};
     const int nb = 10, nc = 30;
-    rf_problem *p, *loc;
+    double cfm[6 * 30];
+    rf_problem *p, *loc, *rigid, *loc2;
     ENSURE(rf_problem_create(&p, NULL) == RF_OK);
     ENSURE(rf_problem_create(&loc, NULL) == RF_OK);
+    ENSURE(rf_problem_create(&rigid, NULL) == RF_OK);
+    ENSURE(rf_problem_create(&loc2, NULL) == RF_OK);
     ENSURE(rf_problem_begin_bodies(p, nb, nc, NULL) == RF_OK);
+    ENSURE(rf_problem_begin_bodies(rigid, nb, nc, NULL) == RF_OK);
     for (int b = 0; b < nb; ++b) {
         rf_body_desc bd;
         gen_body(&r, &bd, NULL);
         ENSURE(rf_problem_set_body(p, b, &bd, NULL) == RF_OK);
+        ENSURE(rf_problem_set_body(rigid, b, &bd, NULL) == RF_OK);
     }
     for (int i = 0; i < nc; ++i) {
         const int a = i / 3;
@@ -162,33 +167,57 @@ static int test_forms(void)
                           : (a + 1 + (int)(rf_rng_uniform(&r) * (nb - 1))) % nb;
         rf_contact_desc c;
         gen_contact(&r, a, b, &c);
+        ENSURE(rf_problem_set_contact(rigid, i, &c, NULL) == RF_OK);
         for (int k = 0; k < 6; ++k) {
             c.compliance[k] = i % 2 ? rf_rng_range(&r, 0.0, 0.5) : 0.0;
+            cfm[6 * i + k] = c.compliance[k];
         }
         ENSURE(rf_problem_set_contact(p, i, &c, NULL) == RF_OK);
     }
     ENSURE(rf_problem_to_local(p, loc, NULL) == RF_OK);
+    /* the same compliance added afterwards: to the rigid problem's local
+       form (W's diagonal), then to the rigid body form itself */
+    ENSURE(rf_problem_to_local(rigid, loc2, NULL) == RF_OK);
+    ENSURE(rf_problem_add_compliance(loc2, cfm, NULL) == RF_OK);
+    ENSURE(rf_problem_add_compliance(rigid, cfm, NULL) == RF_OK);
     for (int s = 0; s < 4; ++s) {
         rf_config cfg;
         rf_config_default(&cfg);
         cfg.solver = SOLVERS[s];
         cfg.tol = 1e-10;
         cfg.max_iter = 100000;
-        double gb[6 * 30] = {0}, gl[6 * 30] = {0};
+        double gb[6 * 30] = {0}, gl[6 * 30] = {0}, gl2[6 * 30] = {0},
+                       gr[6 * 30] = {0};
         rf_stats st;
         ENSURE(rf_solve(p, &cfg, gb, &st, NULL) == RF_OK);
         ENSURE(st.converged);
         ENSURE(rf_solve(loc, &cfg, gl, &st, NULL) == RF_OK);
         ENSURE(st.converged);
+        ENSURE(rf_solve(loc2, &cfg, gl2, &st, NULL) == RF_OK);
+        ENSURE(st.converged);
+        ENSURE(rf_solve(rigid, &cfg, gr, &st, NULL) == RF_OK);
+        /* added to zeros: the very same numbers */
+        ENSURE(memcmp(gr, gb, sizeof gb) == 0);
         double scale = 0.0, diff = 0.0;
         for (int k = 0; k < 6 * nc; ++k) {
             scale = fmax(scale, fabs(gb[k]));
             diff = fmax(diff, fabs(gb[k] - gl[k]));
+            diff = fmax(diff, fabs(gb[k] - gl2[k]));
         }
         printf("  solver %d: body vs local %.2e (scale %.2e)\n", (int)s, diff,
                scale);
         ENSURE_LE(diff, 1e-6 * scale);
     }
+    /* bad input: all or nothing */
+    cfm[7] = -1.0;
+    rf_error err;
+    ENSURE(rf_problem_add_compliance(loc2, cfm, &err) == RF_ERR_INVALID);
+    ENSURE(strstr(err.message, "c[7]") != NULL);
+    cfm[7] = NAN;
+    ENSURE(rf_problem_add_compliance(rigid, cfm, &err) == RF_ERR_NONFINITE);
+    ENSURE(rf_problem_add_compliance(rigid, NULL, &err) == RF_ERR_NULL);
+    rf_problem_destroy(loc2);
+    rf_problem_destroy(rigid);
     rf_problem_destroy(loc);
     rf_problem_destroy(p);
     return 0;

@@ -21,13 +21,15 @@ static const char *USAGE =
     "usage: rfsolve FILE [--model associated|desaxce]\n"
     "               [--solver jacobi|gs|gs-colored|apgd] [--tol T]\n"
     "               [--max-iter N] [--threads N] [--write-solution OUT]\n"
-    "               [--cohesion C] [--quiet]\n"
+    "               [--cohesion C] [--compliance C] [--quiet]\n"
     "Solves the rolling-friction problem in FILE (Siconos format, dimension\n"
     "5 or 6) and prints a JSON summary as the last line.\n"
     "--cohesion C gives every contact the cohesion C (N s, >= 0: its normal\n"
-    "impulse may reach -C; the file format has none).\n"
+    "impulse may reach -C; the file format has none).  --compliance C adds\n"
+    "C (m/s per N s) to every contact's normal diagonal entry of W (a soft\n"
+    "contact: Tikhonov regularisation, Tasora-Anitescu 6.2).\n"
     "Defaults: --model desaxce --solver apgd --tol 1e-10 --max-iter 100000\n"
-    "--cohesion 0.\n"
+    "--cohesion 0 --compliance 0.\n"
     "Exit status: 0 converged, 1 not converged, 2 bad input.\n";
 
 static const char *SOLVERS[] = {"jacobi", "gs", "gs-colored", "apgd"};
@@ -38,6 +40,7 @@ typedef struct options {
     const char *solution;
     rf_config cfg;
     double cohesion;
+    double compliance;
     int quiet;
 } options;
 
@@ -113,6 +116,9 @@ static int parse_args(int argc, char **argv, options *o)
         } else if (strcmp(a, "--cohesion") == 0) {
             ok = parse_double(val, &o->cohesion) && isfinite(o->cohesion) &&
                  o->cohesion >= 0.0;
+        } else if (strcmp(a, "--compliance") == 0) {
+            ok = parse_double(val, &o->compliance) &&
+                 isfinite(o->compliance) && o->compliance >= 0.0;
         } else if (strcmp(a, "--write-solution") == 0) {
             o->solution = val;
         } else if (a[0] == '-' && a[1] != '\0') {
@@ -206,6 +212,21 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    if (o.compliance > 0.0) {
+        double *c = calloc((size_t)6 * nc + 1, sizeof(double));
+        for (int i = 0; c != NULL && i < nc; ++i) {
+            c[6 * i] = o.compliance;
+        }
+        rf_status cs = c != NULL ? rf_problem_add_compliance(p, c, &err)
+                                 : RF_ERR_NOMEM;
+        free(c);
+        if (cs != RF_OK) {
+            fprintf(stderr, "rfsolve: %s\n",
+                    cs == RF_ERR_NOMEM ? "out of memory" : err.message);
+            rf_problem_destroy(p);
+            return 2;
+        }
+    }
     double *g = calloc((size_t)6 * nc + 1, sizeof(double));
     rf_stats st = {0};
     if (g == NULL || rf_solve(p, &o.cfg, g, &st, &err) != RF_OK) {
@@ -227,10 +248,11 @@ int main(int argc, char **argv)
     }
     printf("{\"contacts\":%d, \"dimension\":%d, \"solver\":\"%s\", "
            "\"model\":\"%s\", \"iterations\":%d, \"residual\":%.6e, "
-           "\"converged\":%s, \"seconds\":%.6e, \"cohesion\":%.6e}\n",
+           "\"converged\":%s, \"seconds\":%.6e, \"cohesion\":%.6e, "
+           "\"compliance\":%.6e}\n",
            nc, dim, SOLVERS[o.cfg.solver], MODELS[o.cfg.model], st.iterations,
            st.residual, st.converged ? "true" : "false", st.seconds,
-           o.cohesion);
+           o.cohesion, o.compliance);
     free(g);
     rf_problem_destroy(p);
     if (!ok) {

@@ -226,6 +226,16 @@ RF_API plStatus plSetRestitution(plRigidBodyHandle body, plReal e);
  * is added to; the stock solver ignores it.  Errors: PL_ERR_NULL,
  * PL_ERR_HANDLE, PL_ERR_NONFINITE, PL_ERR_INVALID (negative). */
 RF_API plStatus plSetCohesion(plRigidBodyHandle body, plReal force);
+/* Compliant contacts (Bullet's setContactStiffnessAndDamping): stiffness
+ * K > 0 (N/m) and damping D >= 0 (N s/m).  Bullet combines a pair's
+ * stiffnesses in series and adds the dampings (an object never set is
+ * nearly rigid: 1e18 N/m, 0.1 N s/m); the point then gets the normal
+ * compliance 1 / (h (h K + D)) and the spring's recovery, so a body
+ * resting on it sinks m g / K.  Errors: PL_ERR_NULL, PL_ERR_HANDLE,
+ * PL_ERR_NONFINITE, PL_ERR_INVALID. */
+RF_API plStatus plSetContactStiffnessAndDamping(plRigidBodyHandle body,
+                                                plReal stiffness,
+                                                plReal damping);
 RF_API plStatus plGetCohesion(plRigidBodyHandle body, plReal *force);
 /* Bullet's setAnisotropicFriction(scaling, mode): per-axis scaling (>= 0,
  * the body's frame) of the friction directions, for mode

@@ -288,6 +288,15 @@ typedef struct rf_row_desc {
     double bound_coef; /* >= 0, used when bound_row >= 0 */
 } rf_row_desc;
 
+/* Add compliance (see "Compliance") to every contact, either form: c is
+ * (6 ncon), read, not kept, >= 0.  Body form: added to each contact's
+ * compliance[]; local form: added to W's diagonal (each diagonal entry
+ * must be stored in the CSR pattern, else RF_ERR_INVALID names the row).
+ * Errors: RF_ERR_NULL, RF_ERR_STATE (empty problem), RF_ERR_NONFINITE,
+ * RF_ERR_INVALID, RF_ERR_NOMEM. */
+RF_API rf_status rf_problem_add_compliance(rf_problem *p, const double *c,
+                                           rf_error *err);
+
 /* Set every contact's cohesion (N s, see "Cohesion"), either form:
  * cohesion (ncon, read, not kept) or NULL for none.  rf_problem_set_contact
  * sets one contact's; the local setters reset all to 0.  Errors:

@@ -899,6 +899,36 @@ static int test_linear_friction(void)
     return 0;
 }
 
+/* Compliant contact through the C API (issue #8 item 1): the test ball
+   (m = 1 kg on the plane) with plSetContactStiffnessAndDamping(K = 1000
+   N/m, D = 20 N s/m), the ground nearly rigid (1e12 N/m, 0): after 3 s at
+   h = 1/240 it rests m g / K = 9.81 mm deep, within 1%.  Bad values
+   refused. */
+static int test_contact_stiffness(void)
+{
+    scene s;
+    if (scene_make(&s, PL_SOLVER_CONE)) {
+        return 1;
+    }
+    ENSURE(plSetContactStiffnessAndDamping(s.body, 0, 1) == PL_ERR_INVALID);
+    ENSURE(plSetContactStiffnessAndDamping(s.body, 1, -1) == PL_ERR_INVALID);
+    ENSURE(plSetContactStiffnessAndDamping(s.body, NAN, 1) ==
+           PL_ERR_NONFINITE);
+    ENSURE(plSetContactStiffnessAndDamping(s.body, 1000, 20) == PL_OK);
+    ENSURE(plSetContactStiffnessAndDamping(s.ground, 1e12f, 0) == PL_OK);
+    for (int i = 0; i < 720; ++i) {
+        ENSURE(plStepSimulationFixed(s.world, 1.0f / 240, 1, 1.0f / 240) ==
+               PL_OK);
+    }
+    plVector3 p;
+    ENSURE(plGetPosition(s.body, p) == PL_OK);
+    const double d = 0.5 - p[1], d_ref = 9.81 / 1000;
+    printf("  deflection %.5f m (m g / K = %.5f)\n", d, d_ref);
+    ENSURE_SMALL(d / d_ref - 1, 0.01);
+    scene_free(&s);
+    return 0;
+}
+
 /* Contacts with their six impulses, seen from each body:
    - a ball (m = 1) at rest on the plane: the normal impulses sum to
      m g h (statics; 1e-3 relative), the normal points from the other
@@ -1020,5 +1050,6 @@ int main(void)
     RUN_TEST(test_mass_props);
     RUN_TEST(test_cohesion);
     RUN_TEST(test_linear_friction);
+    RUN_TEST(test_contact_stiffness);
     return TEST_SUMMARY();
 }
