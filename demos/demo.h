@@ -225,6 +225,7 @@ extern const demo_scene demo_guideway;
 extern const demo_scene demo_gravel_pile;
 extern const demo_scene demo_sphere_pile;
 extern const demo_scene demo_cohesion;
+extern const demo_scene demo_soft_contact;
 
 /* Every scene (scenes.c), in listing order, and lookup by name (NULL when
  * unknown). */

@@ -18,6 +18,7 @@ const demo_scene *const demo_scenes[] = {
     &demo_gravel_pile,
     &demo_sphere_pile,
     &demo_cohesion,
+    &demo_soft_contact,
     /* the converted Bullet demos */
     &demo_hello_world,
     &demo_basic_demo,
