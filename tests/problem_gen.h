@@ -118,6 +118,19 @@ static inline void gen_contact(rf_rng *r, int a, int b, rf_contact_desc *c)
     c->sigma = rf_rng_uniform(r) < 0.15 ? 0.0 : rf_rng_range(r, 0.01, 0.2);
 }
 
+/* Contact i of a random pile of nb bodies: body i / 3 against the world
+   (every third) or against a random other body; gen_contact's frame,
+   lever arms and coefficients. */
+static inline void gen_pile_contact(rf_rng *r, int i, int nb,
+                                    rf_contact_desc *c)
+{
+    const int a = i / 3;
+    const int b = i % 3 == 0
+                      ? RF_WORLD
+                      : (a + 1 + (int)(rf_rng_uniform(r) * (nb - 1))) % nb;
+    gen_contact(r, a, b, c);
+}
+
 /* Planted point of one contact in a chosen regime: 0 stick (interior),
    1 separate (gamma = 0), 2 anything (random z). */
 static inline void gen_plant_z(rf_rng *r, int regime, double mu, double rho,

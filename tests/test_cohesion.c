@@ -178,12 +178,8 @@ static int test_forms_and_warm_start(void)
     double coh[3 * 12 * 3];
     double coef[3 * 3 * 12];
     for (int i = 0; i < nc; ++i) {
-        const int a = i / 3;
-        const int b = i % 3 == 0
-                          ? RF_WORLD
-                          : (a + 1 + (int)(rf_rng_uniform(&r) * (nb - 1))) % nb;
         rf_contact_desc c;
-        gen_contact(&r, a, b, &c);
+        gen_pile_contact(&r, i, nb, &c);
         c.cohesion =
             rf_rng_uniform(&r) < 0.3 ? 0.0 : rf_rng_range(&r, 0.0, 0.2);
         coh[i] = c.cohesion;

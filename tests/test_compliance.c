@@ -161,12 +161,8 @@ static int test_forms(void)
         ENSURE(rf_problem_set_body(rigid, b, &bd, NULL) == RF_OK);
     }
     for (int i = 0; i < nc; ++i) {
-        const int a = i / 3;
-        const int b = i % 3 == 0
-                          ? RF_WORLD
-                          : (a + 1 + (int)(rf_rng_uniform(&r) * (nb - 1))) % nb;
         rf_contact_desc c;
-        gen_contact(&r, a, b, &c);
+        gen_pile_contact(&r, i, nb, &c);
         ENSURE(rf_problem_set_contact(rigid, i, &c, NULL) == RF_OK);
         for (int k = 0; k < 6; ++k) {
             c.compliance[k] = i % 2 ? rf_rng_range(&r, 0.0, 0.5) : 0.0;
@@ -187,7 +183,7 @@ static int test_forms(void)
         cfg.tol = 1e-10;
         cfg.max_iter = 100000;
         double gb[6 * 30] = {0}, gl[6 * 30] = {0}, gl2[6 * 30] = {0},
-                       gr[6 * 30] = {0};
+                      gr[6 * 30] = {0};
         rf_stats st;
         ENSURE(rf_solve(p, &cfg, gb, &st, NULL) == RF_OK);
         ENSURE(st.converged);

@@ -384,12 +384,8 @@ static int test_energy_check(void)
         ENSURE(rf_problem_set_body(p, b, &bd, NULL) == RF_OK);
     }
     for (int i = 0; i < NC; ++i) {
-        const int a = i / 3;
-        const int b = i % 3 == 0
-                          ? RF_WORLD
-                          : (a + 1 + (int)(rf_rng_uniform(&r) * (NB - 1))) % NB;
         rf_contact_desc c;
-        gen_contact(&r, a, b, &c); /* biases 0 */
+        gen_pile_contact(&r, i, NB, &c); /* biases 0 */
         coef[3 * i] = c.mu;
         coef[3 * i + 1] = c.rho;
         coef[3 * i + 2] = c.sigma;

@@ -117,8 +117,8 @@ static int parse_args(int argc, char **argv, options *o)
             ok = parse_double(val, &o->cohesion) && isfinite(o->cohesion) &&
                  o->cohesion >= 0.0;
         } else if (strcmp(a, "--compliance") == 0) {
-            ok = parse_double(val, &o->compliance) &&
-                 isfinite(o->compliance) && o->compliance >= 0.0;
+            ok = parse_double(val, &o->compliance) && isfinite(o->compliance) &&
+                 o->compliance >= 0.0;
         } else if (strcmp(a, "--write-solution") == 0) {
             o->solution = val;
         } else if (a[0] == '-' && a[1] != '\0') {
@@ -176,6 +176,25 @@ static int write_solution(const char *path, const double *g, int nc, int dim)
     return ok;
 }
 
+/* Every contact's cohesion (stride 1: rf_problem_set_cohesion) or normal
+   compliance (stride 6: rf_problem_add_compliance) set to value. */
+static rf_status set_uniform(rf_problem *p, int nc, int stride, double value,
+                             rf_error *err)
+{
+    double *c = calloc((size_t)stride * nc + 1, sizeof(double));
+    if (c == NULL) {
+        snprintf(err->message, sizeof err->message, "out of memory");
+        return RF_ERR_NOMEM;
+    }
+    for (int i = 0; i < nc; ++i) {
+        c[stride * i] = value;
+    }
+    rf_status st = stride == 1 ? rf_problem_set_cohesion(p, c, err)
+                               : rf_problem_add_compliance(p, c, err);
+    free(c);
+    return st;
+}
+
 int main(int argc, char **argv)
 {
     options o = {0};
@@ -197,35 +216,17 @@ int main(int argc, char **argv)
         return 2;
     }
     const int nc = rf_problem_num_contacts(p);
+    rf_status cs = RF_OK;
     if (o.cohesion > 0.0) {
-        double *c = malloc(((size_t)nc + 1) * sizeof(double));
-        for (int i = 0; c != NULL && i < nc; ++i) {
-            c[i] = o.cohesion;
-        }
-        rf_status cs = c != NULL ? rf_problem_set_cohesion(p, c, &err)
-                                 : RF_ERR_NOMEM;
-        free(c);
-        if (cs != RF_OK) {
-            fprintf(stderr, "rfsolve: %s\n",
-                    cs == RF_ERR_NOMEM ? "out of memory" : err.message);
-            rf_problem_destroy(p);
-            return 2;
-        }
+        cs = set_uniform(p, nc, 1, o.cohesion, &err);
     }
-    if (o.compliance > 0.0) {
-        double *c = calloc((size_t)6 * nc + 1, sizeof(double));
-        for (int i = 0; c != NULL && i < nc; ++i) {
-            c[6 * i] = o.compliance;
-        }
-        rf_status cs = c != NULL ? rf_problem_add_compliance(p, c, &err)
-                                 : RF_ERR_NOMEM;
-        free(c);
-        if (cs != RF_OK) {
-            fprintf(stderr, "rfsolve: %s\n",
-                    cs == RF_ERR_NOMEM ? "out of memory" : err.message);
-            rf_problem_destroy(p);
-            return 2;
-        }
+    if (cs == RF_OK && o.compliance > 0.0) {
+        cs = set_uniform(p, nc, 6, o.compliance, &err);
+    }
+    if (cs != RF_OK) {
+        fprintf(stderr, "rfsolve: %s\n", err.message);
+        rf_problem_destroy(p);
+        return 2;
     }
     double *g = calloc((size_t)6 * nc + 1, sizeof(double));
     rf_stats st = {0};
@@ -251,8 +252,8 @@ int main(int argc, char **argv)
            "\"converged\":%s, \"seconds\":%.6e, \"cohesion\":%.6e, "
            "\"compliance\":%.6e}\n",
            nc, dim, SOLVERS[o.cfg.solver], MODELS[o.cfg.model], st.iterations,
-           st.residual, st.converged ? "true" : "false", st.seconds,
-           o.cohesion, o.compliance);
+           st.residual, st.converged ? "true" : "false", st.seconds, o.cohesion,
+           o.compliance);
     free(g);
     rf_problem_destroy(p);
     if (!ok) {
