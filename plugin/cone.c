@@ -248,7 +248,48 @@ static void project6_scaled(const double x[6], const rf__cone *cone, double cb,
     }
 }
 
+/* Projection onto Y truncated by the yield cap gamma_n <= nmax, given
+   p = P_Y(x) in out: when p_n <= nmax, p; otherwise the projection lies
+   on the cap's plane (a projection onto a convex set intersected with a
+   half-space that P_Y breaks ends on the half-space's boundary), where
+   the slice of Y is a product of discs (mu nmax, rho nmax) and an interval
+   (sigma nmax): each part of x projected on its own. */
+static void apply_cap(const double x[6], const rf__cone *cone, double out[6])
+{
+    const double n = cone->nmax;
+    out[RF_N] = n;
+    const double r_t = cone->mu * n, r_r = cone->rho * n, r_s = cone->sigma * n;
+    const double a_t = hypot(x[RF_U], x[RF_W]);
+    const double f_t = a_t > r_t ? r_t / a_t : 1.0;
+    out[RF_U] = x[RF_U] * f_t;
+    out[RF_W] = x[RF_W] * f_t;
+    const double xw = cone->roll_t1 ? 0.0 : x[RF_ROLL_W];
+    const double a_r = hypot(x[RF_ROLL_U], xw);
+    const double f_r = a_r > r_r ? r_r / a_r : 1.0;
+    out[RF_ROLL_U] = x[RF_ROLL_U] * f_r;
+    out[RF_ROLL_W] = xw * f_r;
+    out[RF_SPIN] = x[RF_SPIN] > r_s ? r_s : (x[RF_SPIN] < -r_s ? -r_s : x[RF_SPIN]);
+}
+
+static void project6_uncapped(const double x[6], const rf__cone *cone,
+                              double out[6]);
+
 void rf__project6(const double x[6], const rf__cone *cone, double out[6])
+{
+    if (!(cone->nmax < INFINITY)) {
+        project6_uncapped(x, cone, out);
+        return;
+    }
+    double xs[6]; /* out may alias x */
+    memcpy(xs, x, sizeof xs);
+    project6_uncapped(xs, cone, out);
+    if (out[RF_N] > cone->nmax) {
+        apply_cap(xs, cone, out);
+    }
+}
+
+static void project6_uncapped(const double x[6], const rf__cone *cone,
+                              double out[6])
 {
     /* A roll_t1 cone is Y intersected with {tw = 0}: the tw term of the
        distance is a constant, so projecting x is projecting x with tw = 0
@@ -318,7 +359,7 @@ rf_status rf_project_contact(const double x[6], double mu, double rho,
     if (!rf__all_finite(x, 6)) {
         return RF_ERR_NONFINITE;
     }
-    const rf__cone cone = {mu, rho, sigma, 0};
+    const rf__cone cone = {mu, rho, sigma, 0, INFINITY};
     rf__project6(x, &cone, out);
     return RF_OK;
 }

@@ -120,6 +120,7 @@ struct rf_problem {
     double *con_mu, *con_rho, *con_sigma; /* (ncon) */
     int *con_flags;                       /* (ncon): RF_CONTACT_* */
     double *con_cohesion;                 /* (ncon): N s, >= 0 */
+    double *con_nmax; /* (ncon): the normal impulse's cap, N s; 0 = none */
     /* compliance (ncon x 6), allocated when a contact first has one
        (cap_cfm contacts); cfm_on: some contact's is non-zero, refreshed
        by rf__refresh_cfm before every solve or evaluation (the N product
@@ -264,14 +265,21 @@ rf_status rf__csr_reserve(rf_csr *m, int n, int nnz, rf_error *err);
 /* The cone Y_i of one contact: coefficients (>= 0, finite) and shape
    (roll_t1: the rolling part is the segment |tu| <= rho gn, tw = 0,
    RF_CONTACT_ROLL_T1). */
+/* nmax: the yield cap gamma_n <= nmax (slides section 3, "Modeling
+   plasticity": no infinite reaction, crushing), INFINITY for none; in the
+   solvers' variables (shifted by a contact's cohesion, scaled by
+   rf__scaled_cone). */
 typedef struct rf__cone {
     double mu, rho, sigma;
     int roll_t1;
+    double nmax;
 } rf__cone;
 static inline rf__cone rf__contact_cone(const rf_problem *p, int i)
 {
+    const double cap = p->con_nmax[i];
     rf__cone c = {p->con_mu[i], p->con_rho[i], p->con_sigma[i],
-                  (p->con_flags[i] & RF_CONTACT_ROLL_T1) != 0};
+                  (p->con_flags[i] & RF_CONTACT_ROLL_T1) != 0,
+                  cap > 0.0 ? cap + p->con_cohesion[i] : INFINITY};
     return c;
 }
 /* Unchecked kernel behind rf_project_contact; out may alias x. */
@@ -396,6 +404,7 @@ static inline rf__cone rf__scaled_cone(const rf_problem *p, const double *scale,
     c.mu = c.mu * s[0] / s[1]; /* (c s0) / s1: same rounding as before */
     c.sigma = c.sigma * s[0] / s[2];
     c.rho = c.rho * s[0] / s[3];
+    c.nmax = c.nmax / s[0]; /* gamma_n = s0 x_n */
     return c;
 }
 /* out = S x (dir > 0) or S^-1 x (dir < 0), per item; out may be x. */

@@ -690,6 +690,7 @@ rf_status rf_problem_to_local(const rf_problem *src_c, rf_problem *dst,
         memcpy(dst->con_flags, src->con_flags, (size_t)ncon * sizeof(int));
         memcpy(dst->con_cohesion, src->con_cohesion,
                (size_t)ncon * sizeof(double));
+        memcpy(dst->con_nmax, src->con_nmax, (size_t)ncon * sizeof(double));
     }
 done:
     if (st == RF_ERR_NOMEM) {

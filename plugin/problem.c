@@ -103,6 +103,7 @@ static void free_arrays(rf_problem *p)
     free(p->con_sigma);
     free(p->con_flags);
     free(p->con_cohesion);
+    free(p->con_nmax);
     free(p->con_cfm);
     free(p->con_set);
     free(p->row_body);
@@ -142,6 +143,7 @@ static rf_status reserve_contacts(rf_problem *p, int ncon, rf_error *err)
         {(void **)&p->con_sigma, sizeof(double)},
         {(void **)&p->con_flags, sizeof(int)},
         {(void **)&p->con_cohesion, sizeof(double)},
+        {(void **)&p->con_nmax, sizeof(double)},
         {(void **)&p->con_set, 1},
     };
     /* never NULL arrays, even for 0 contacts */
@@ -416,6 +418,14 @@ static rf_status check_contact(const rf_problem *p, int i,
                         "coefficient, cohesion or bias",
                         fn, i);
     }
+    if (!isfinite(c->normal_max) || c->normal_max < 0.0) {
+        return rf__fail(err,
+                        isfinite(c->normal_max) ? RF_ERR_INVALID
+                                                : RF_ERR_NONFINITE,
+                        "%s: contact %d: normal_max = %g is not finite and "
+                        ">= 0 (0 = no cap)",
+                        fn, i, c->normal_max);
+    }
     if (c->cohesion < 0.0) {
         return rf__fail(err, RF_ERR_INVALID,
                         "%s: contact %d: negative cohesion = %g", fn, i,
@@ -496,6 +506,7 @@ rf_status rf_problem_set_contact(rf_problem *p, int i, const rf_contact_desc *c,
     p->con_sigma[i] = c->sigma;
     p->con_flags[i] = c->flags;
     p->con_cohesion[i] = c->cohesion;
+    p->con_nmax[i] = c->normal_max;
     p->con_set[i] = 1;
     rf__ok(err);
     return RF_OK;
@@ -770,6 +781,7 @@ static rf_status install_local(rf_problem *p, int ncon, const double *q,
     memcpy(p->con_sigma, sigma, (size_t)ncon * sizeof(double));
     memset(p->con_flags, 0, (size_t)ncon * sizeof(int));
     memset(p->con_cohesion, 0, (size_t)ncon * sizeof(double));
+    memset(p->con_nmax, 0, (size_t)ncon * sizeof(double));
     memset(p->con_set, 1, (size_t)ncon);
     free(p->con_cfm); /* local form: compliance is in W */
     p->con_cfm = NULL;
@@ -1008,7 +1020,8 @@ size_t rf_problem_memory(const rf_problem *p, const rf_config *cfg)
     const size_t at_least1_con = ncon > 0 ? ncon : 1;
     /* problem arrays */
     bytes += at_least1_con *
-             (2 * in + 9 * d + 9 * d + 9 * d + 6 * d + 3 * d + d + in + 1);
+             (2 * in + 9 * d + 9 * d + 9 * d + 6 * d + 3 * d + 2 * d + in +
+              1);
     if (p->kind == RF_KIND_BODY) {
         const size_t nb = nbody > 0 ? nbody : 1;
         bytes += nb * (in + 3 * d + 9 * d + 6 * d + 1);

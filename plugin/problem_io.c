@@ -556,6 +556,12 @@ rf_status rf_problem_write(const rf_problem *p, const char *path, int dim,
                             "cannot hold",
                             fn, i, (unsigned)p->con_flags[i]);
         }
+        if (p->con_nmax[i] != 0.0) { /* nor a yield cap */
+            return rf__fail(err, RF_ERR_INVALID,
+                            "%s: contact %d has normal_max %g, which the "
+                            "file format cannot hold",
+                            fn, i, p->con_nmax[i]);
+        }
         if (p->con_cohesion[i] != 0.0) { /* nor cohesion */
             return rf__fail(err, RF_ERR_INVALID,
                             "%s: contact %d has cohesion %g, which the file "

@@ -177,7 +177,8 @@ static int in_cone(const double g[6], const rf__cone *c)
 {
     return g[0] >= 0.0 && sqrt(g[1] * g[1] + g[2] * g[2]) <= c->mu * g[0] &&
            rf__roll_norm(g, c) <= c->rho * g[0] &&
-           (!c->roll_t1 || g[5] == 0.0) && fabs(g[3]) <= c->sigma * g[0];
+           (!c->roll_t1 || g[5] == 0.0) && fabs(g[3]) <= c->sigma * g[0] &&
+           g[0] <= c->nmax;
 }
 
 /* The local solve of contact i: gi (in/out) and its velocity ui (in). */

@@ -63,7 +63,7 @@ static int test_projection_moreau(void)
     rf_rng r = {11};
     double worst[4] = {0, 0, 0, 0};
     for (int n = 0; n < 400000; ++n) {
-        rf__cone c = {0.0, 0.0, 0.0, 1};
+        rf__cone c = {0.0, 0.0, 0.0, 1, INFINITY};
         double *coef[3] = {&c.mu, &c.rho, &c.sigma};
         for (int k = 0; k < 3; ++k) { /* 0 or 1e-3 .. 1e3 */
             *coef[k] = (rf_rng_next(&r) % 5 == 0)

@@ -197,6 +197,14 @@ typedef struct rf_contact_desc {
     double compliance[6]; /* >= 0, per component (m/s per N s, rad/s per
                              N m s): see "Compliance" below; all 0 =
                              rigid */
+    double normal_max; /* N s, >= 0: the yield cap gamma_n <= normal_max
+                          (slides section 3, "Modeling plasticity": no
+                          infinite reaction, crushing); 0 = none.  The
+                          set becomes Y cut by that plane: the friction,
+                          rolling and spinning limits stop growing at
+                          mu, rho, sigma times it.  With a compliance,
+                          the velocity defect -u_n at the cap is the
+                          plastic flow rate (see "Compliance"). */
 } rf_contact_desc;
 
 /* Compliance (Tasora-Anitescu section 6.2, Tikhonov regularisation;
@@ -484,9 +492,9 @@ RF_API rf_status rf_residual(rf_problem *p, rf_model model, const double *gamma,
  * and never shrink, so a reused problem may hold more).  Counted, with
  * int 4 and double 8 bytes:
  *   - the rf_problem struct itself;
- *   - per contact (at least 1), 309: bodies 2 ints, frame 9 doubles, the
- *     two lever-arm rows 9 + 9, bias 6, mu, rho, sigma, cohesion, flags
- *     1 int, a set byte;
+ *   - per contact (at least 1), 317: bodies 2 ints, frame 9 doubles, the
+ *     two lever-arm rows 9 + 9, bias 6, mu, rho, sigma, cohesion,
+ *     normal_max, flags 1 int, a set byte;
  *   - body form: per body (at least 1), 149: flags 1 int, inverse mass 3
  *     doubles, inverse inertia 9, free velocity 6, a set byte; per row,
  *     149: bodies 2 ints, Jacobian 12 doubles, bias, lo, hi, cfm, coef,

@@ -166,7 +166,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
 
-    rf__cone cone = {mu, rho, sigma, 0};
+    rf__cone cone = {mu, rho, sigma, 0, INFINITY};
     check_projection(x, out, &cone);
     /* the public measure agrees that out is in Y */
     const double nx = fuzz_norm(x, 6);
