@@ -255,6 +255,35 @@ rf_status rf_bullet_set_cohesion(rf_plugin *p, const btCollisionObject *obj,
     return RF_OK;
 }
 
+rf_status rf_bullet_set_yield(rf_plugin *p, const btCollisionObject *obj,
+                              double force)
+{
+    if (p == nullptr || obj == nullptr) {
+        return RF_ERR_NULL;
+    }
+    if (!std::isfinite(force)) {
+        return RF_ERR_NONFINITE;
+    }
+    if (force < 0.0) {
+        return RF_ERR_INVALID;
+    }
+    if (force == 0.0) {
+        p->solver->yield.erase(obj);
+    } else {
+        p->solver->yield[obj] = force;
+    }
+    return RF_OK;
+}
+
+double rf_bullet_get_yield(const rf_plugin *p, const btCollisionObject *obj)
+{
+    if (p == nullptr || obj == nullptr) {
+        return 0.0;
+    }
+    const auto it = p->solver->yield.find(obj);
+    return it == p->solver->yield.end() ? 0.0 : it->second;
+}
+
 double rf_bullet_get_cohesion(const rf_plugin *p, const btCollisionObject *obj)
 {
     if (p == nullptr || obj == nullptr) {

@@ -87,6 +87,7 @@ struct Body {
     void *user_data = nullptr;
     std::vector<void *> constraints; // constraint handles using it
     double cohesion = 0.0; // N (plSetCohesion), given to each world's plugin
+    double yield = 0.0;    // N (plSetYield), likewise
 };
 struct Constraint {
     std::unique_ptr<btTypedConstraint> c;
@@ -430,6 +431,9 @@ plStatus plAddRigidBody(plDynamicsWorldHandle world, plRigidBodyHandle body)
     b->world_handle = world;
     if (b->cohesion > 0.0) {
         rf_bullet_set_cohesion(w->plugin, b->rb.get(), b->cohesion);
+    }
+    if (b->yield > 0.0) {
+        rf_bullet_set_yield(w->plugin, b->rb.get(), b->yield);
     }
     return PL_OK;
 }
@@ -1135,6 +1139,29 @@ plStatus plSetContactStiffnessAndDamping(plRigidBodyHandle body,
                     (double)stiffness, (double)damping);
     }
     b->rb->setContactStiffnessAndDamping(stiffness, damping);
+    return PL_OK;
+}
+
+plStatus plSetYield(plRigidBodyHandle body, plReal force)
+{
+    static const char fn[] = "plSetYield";
+    Lock lock(g_mutex);
+    LOOKUP(Body, b, body, K_BODY, fn, "body");
+    if (!is_finite(force)) {
+        return fail(PL_ERR_NONFINITE, "%s: the force is not finite", fn);
+    }
+    if (force < 0) {
+        return fail(PL_ERR_INVALID, "%s: the force %g is negative", fn,
+                    (double)force);
+    }
+    b->yield = (double)force;
+    if (b->world_handle != nullptr) {
+        plStatus st;
+        World *w = lookup<World>(b->world_handle, K_WORLD, "", "", &st);
+        if (w != nullptr) {
+            rf_bullet_set_yield(w->plugin, b->rb.get(), b->yield);
+        }
+    }
     return PL_OK;
 }
 

@@ -559,11 +559,9 @@ int ConeSolver::side_index(const btCollisionObject *obj, btScalar h)
 }
 
 // warm: the manifold's entries in warm_ (count 0 for a new manifold).
-void ConeSolver::warm_start_extras(WarmSpan warm, const btManifoldPoint &cp,
-                                   const double t1[3], const double t2[3],
-                                   double g[6]) const
+const WarmEntry *ConeSolver::find_warm(WarmSpan warm,
+                                       const btManifoldPoint &cp) const
 {
-    g[3] = g[4] = g[5] = 0.0;
     const WarmEntry *best = nullptr;
     btScalar best_d = 0;
     for (int k = warm.first; k < warm.first + warm.count; ++k) {
@@ -579,6 +577,15 @@ void ConeSolver::warm_start_extras(WarmSpan warm, const btManifoldPoint &cp,
             best_d = d;
         }
     }
+    return best;
+}
+
+void ConeSolver::warm_start_extras(WarmSpan warm, const btManifoldPoint &cp,
+                                   const double t1[3], const double t2[3],
+                                   double g[6]) const
+{
+    g[3] = g[4] = g[5] = 0.0;
+    const WarmEntry *best = find_warm(warm, cp);
     if (best == nullptr) {
         return;
     }
@@ -663,7 +670,7 @@ void ConeSolver::rolling_anisotropy(const btCollisionObject *o0,
 
 void ConeSolver::prune_cohesion()
 {
-    if (cohesion.empty()) {
+    if (cohesion.empty() && yield.empty()) {
         return;
     }
     PtrIndex<char> in_world;
@@ -672,9 +679,26 @@ void ConeSolver::prune_cohesion()
     for (int k = 0; k < objs.size(); ++k) {
         in_world.insert(objs[k], 1);
     }
-    for (auto it = cohesion.begin(); it != cohesion.end();) {
-        it = in_world.find(it->first) ? std::next(it) : cohesion.erase(it);
+    for (auto *map : {&cohesion, &yield}) {
+        for (auto it = map->begin(); it != map->end();) {
+            it = in_world.find(it->first) ? std::next(it) : map->erase(it);
+        }
     }
+}
+
+// A pair yields at the smaller of the forces its objects have (the
+// weaker material crushes); an object without one does not yield.
+double ConeSolver::pair_yield(const btCollisionObject *o0,
+                              const btCollisionObject *o1) const
+{
+    if (yield.empty()) {
+        return 0.0;
+    }
+    const auto i0 = yield.find(o0), i1 = yield.find(o1);
+    const double y0 = i0 == yield.end() ? INFINITY : i0->second;
+    const double y1 = i1 == yield.end() ? INFINITY : i1->second;
+    const double y = y0 < y1 ? y0 : y1;
+    return y < INFINITY ? y : 0.0;
 }
 
 // A pair holds together with the smaller of its two cohesion forces (a
@@ -756,6 +780,15 @@ void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
     // cohesion: the pair's force shared by the manifold's points, over
     // the step (rf_contact_desc.cohesion is an impulse, N s)
     c.cohesion = pair_cohesion(o0, o1) * h / m->getNumContacts();
+    // yield (elasto-plastic contact, slides section 3): the pair's yield
+    // force shared likewise caps the normal impulse; the point's permanent
+    // indentation (carried in the cache) is taken off its penetration
+    c.normal_max = pair_yield(o0, o1) * h / m->getNumContacts();
+    double plastic = 0.0;
+    if (c.normal_max > 0.0) {
+        const WarmEntry *e = find_warm(warm, cp);
+        plastic = e != nullptr && std::isfinite(e->plastic) ? e->plastic : 0.0;
+    }
     if (bad) {
         report("a negative or non-finite combined friction or restitution "
                "coefficient was used as 0");
@@ -823,7 +856,8 @@ void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
         report("a negative or non-finite contact CFM (or stiffness and "
                "damping) was used as 0: the point is rigid");
     }
-    double depth = (double)cp.getDistance() + (double)info.m_linearSlop;
+    double depth =
+        (double)cp.getDistance() + (double)info.m_linearSlop + plastic;
     if (depth > 0.0) {
         // A separated point: approach up to contact (gap over the step),
         // or, when the approach closes the gap within this step and the
@@ -885,6 +919,7 @@ void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
     con_desc_.push_back(c);
     con_point_.push_back(&cp);
     con_manifold_.push_back(m);
+    con_plastic_.push_back(plastic);
     gamma_.insert(gamma_.end(), g, g + 6);
 }
 
@@ -1051,6 +1086,7 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
     con_desc_.clear();
     con_point_.clear();
     con_manifold_.clear();
+    con_plastic_.clear();
     gamma_.clear();
     row_desc_.clear();
     row_gamma_.clear();
@@ -1217,6 +1253,26 @@ void ConeSolver::release_held(bool write)
     }
 }
 
+// n . (velocity of A's contact point - B's) after the solve (vel_v_,
+// vel_w_; RF_WORLD at rest).
+double ConeSolver::normal_velocity(const rf_contact_desc &c) const
+{
+    double u = 0.0;
+    const int side[2] = {c.body_a, c.body_b};
+    const double *r[2] = {c.r_a, c.r_b};
+    for (int s = 0; s < 2; ++s) {
+        if (side[s] < 0) {
+            continue;
+        }
+        const double *v = &vel_v_[3 * side[s]], *w = &vel_w_[3 * side[s]];
+        double wr[3];
+        cross3(w, r[s], wr);
+        const double vn = dot3(c.n, v) + dot3(c.n, wr);
+        u += s == 0 ? vn : -vn;
+    }
+    return u;
+}
+
 void ConeSolver::write_back(const btContactSolverInfo &info)
 {
     const int nb = (int)body_desc_.size();
@@ -1272,6 +1328,17 @@ void ConeSolver::write_back(const btContactSolverInfo &info)
         e.spin = g[3];
         for (int k = 0; k < 3; ++k) {
             e.roll[k] = g[4] * c.t1[k] + g[5] * c.t2[k];
+        }
+        e.plastic = con_plastic_[i];
+        if (c.normal_max > 0.0 && g[0] >= c.normal_max * (1.0 - 1e-9)) {
+            // at the yield cap the velocity defect -u_n is the plastic
+            // flow rate (slides: y_P += h ydot_P): u_n = n.v_rel +
+            // compliance gamma_n + bias_n, from the new velocities
+            const double un = normal_velocity(c) + c.compliance[0] * g[0] +
+                              c.bias[0];
+            if (un < 0.0) {
+                e.plastic -= info.m_timeStep * un;
+            }
         }
         const btPersistentManifold *m = con_manifold_[i];
         if (m != span_m) {

@@ -38,6 +38,7 @@ struct WarmEntry {
     btVector3 local_a;
     double spin;    // tn, N m s
     double roll[3]; // tu u + tw w, world frame, N m s
+    double plastic; // permanent indentation of a yielding point, m
 };
 
 // Consecutive entries [first, first + count) of a warm-start array: one
@@ -107,6 +108,8 @@ class ConeSolver final : public btConstraintSolver {
     // objects no longer in the world are dropped at the next cone step.
     // Set rarely, read per point only while not empty.
     std::unordered_map<const btCollisionObject *, double> cohesion;
+    // Yield forces (N) by object (rf_bullet_set_yield), kept the same way.
+    std::unordered_map<const btCollisionObject *, double> yield;
 
   private:
     double step_start_ = 0; // wall time at the start of this step, s
@@ -132,11 +135,16 @@ class ConeSolver final : public btConstraintSolver {
     void prune_cohesion();
     double pair_cohesion(const btCollisionObject *o0,
                          const btCollisionObject *o1) const;
+    double pair_yield(const btCollisionObject *o0,
+                      const btCollisionObject *o1) const;
+    // the cache entry of a point of last step's manifold, or nullptr
+    const WarmEntry *find_warm(WarmSpan warm, const btManifoldPoint &cp) const;
     void warm_start_extras(WarmSpan warm, const btManifoldPoint &cp,
                            const double t1[3], const double t2[3],
                            double g[6]) const;
     void add_joint(btTypedConstraint *c, const btContactSolverInfo &info);
     void write_back(const btContactSolverInfo &info);
+    double normal_velocity(const rf_contact_desc &c) const;
     void report(const char *what);
     void verbose_line(double seconds);
 
@@ -157,6 +165,7 @@ class ConeSolver final : public btConstraintSolver {
     std::vector<rf_contact_desc> con_desc_;
     std::vector<btManifoldPoint *> con_point_;
     std::vector<const btPersistentManifold *> con_manifold_;
+    std::vector<double> con_plastic_; // indentation carried in, m
     std::vector<double> gamma_;
     std::vector<double> vel_v_, vel_w_;
     std::vector<JointRowBuf> row_buf_;

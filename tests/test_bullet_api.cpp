@@ -469,6 +469,85 @@ int test_contact_stiffness()
     return 0;
 }
 
+// Elasto-plastic contact (issue #8 item 5; slides section 3, "Modeling
+// plasticity"): a 1 kg ball (R = 0.1 m) with a contact spring K = 1e4 N/m
+// (no damping) dropped from H = 0.1 m on ground that yields at F_y = 50 N.
+// The 1D model (a spring in series with a rigid-perfectly-plastic slider)
+// traces the loading/unloading curve: force K depth up to F_y at delta_e =
+// F_y / K = 5 mm, a plateau at F_y while the ground flows, then unloading
+// with slope K, the force vanishing at the permanent indentation delta_p =
+// delta_max - delta_e.  Energy to the deepest point:
+//   1/2 m V^2 + m g (delta_e + delta_p) = 1/2 K delta_e^2 + F_y delta_p,
+// so delta_p = (m g H + m g delta_e - 1/2 K delta_e^2) / (F_y - m g) =
+// 22.5 mm.  Checked: the deepest depth is delta_p + delta_e, and the ball
+// leaves the ground (no impulse any more) at depth delta_p: the dent stays
+// after unloading.  h = 1/10000 s: the step's error (mostly the implicit
+// spring's numerical damping, (h omega)^2 / 2 of the energy per step,
+// which the elastic case shows as well) stays under 1%; tolerance 2%.  Without yield the ball leaves at depth
+// 0 (1 mm) after reaching the elastic (m g + sqrt((m g)^2 + 2 K m g H)) /
+// K = 15.0 mm (2%).
+int test_plastic_indentation()
+{
+    const double m = 1.0, R = 0.1, K = 1.0e4, Fy = 50.0, g = 9.81, H = 0.1;
+    const double h = 1.0 / 10000.0;
+    const double de = Fy / K;
+    const double dp = (m * g * H + m * g * de - 0.5 * K * de * de) / (Fy - m * g);
+    const double d_elastic =
+        (m * g + std::sqrt(m * g * m * g + 2.0 * K * m * g * H)) / K;
+    for (int yielding = 1; yielding >= 0; --yielding) {
+        Scene s;
+        btRigidBody *ground = s.ground();
+        ground->setContactStiffnessAndDamping(1e12f, 0.0f);
+        btRigidBody *ball =
+            s.sphere(R, m, btVector3(0, (btScalar)(R + H), 0), 0.5, 0.0);
+        ball->setContactStiffnessAndDamping((btScalar)K, 0.0f);
+        ball->setActivationState(DISABLE_DEACTIVATION);
+        rf_plugin *p = rf_bullet_attach(&s.world, nullptr);
+        ENSURE(p != nullptr);
+        if (yielding) {
+            ENSURE(rf_bullet_set_yield(p, ground, -1) == RF_ERR_INVALID);
+            ENSURE(rf_bullet_set_yield(p, ground, NAN) == RF_ERR_NONFINITE);
+            ENSURE(rf_bullet_set_yield(p, ground, Fy) == RF_OK);
+            ENSURE(rf_bullet_get_yield(p, ground) == Fy);
+        }
+        double deepest = 0.0, leave = NAN;
+        bool rising = false;
+        for (int i = 1; i <= 10000 && std::isnan(leave); ++i) {
+            s.step(h);
+            const double depth = R - ball->getCenterOfMassPosition().y();
+            deepest = std::max(deepest, depth);
+            rising = rising || ball->getLinearVelocity().y() > 0;
+            double impulse = 0.0;
+            btDispatcher *d = s.world.getDispatcher();
+            for (int k = 0; k < d->getNumManifolds(); ++k) {
+                btPersistentManifold *mf = d->getManifoldByIndexInternal(k);
+                for (int j = 0; j < mf->getNumContacts(); ++j) {
+                    impulse += mf->getContactPoint(j).m_appliedImpulse;
+                }
+            }
+            if (rising && impulse <= 0.0) {
+                leave = depth;
+            }
+        }
+        if (yielding) {
+            std::printf("  yielding ground: deepest %.5f m (delta_p + "
+                        "delta_e = %.5f), leaves at %.5f m (delta_p = "
+                        "%.5f)\n",
+                        deepest, dp + de, leave, dp);
+            ENSURE_SMALL(deepest / (dp + de) - 1.0, 0.02);
+            ENSURE_SMALL(leave / dp - 1.0, 0.02);
+        } else {
+            std::printf("  elastic ground: deepest %.5f m (%.5f), leaves at "
+                        "%.5f m (0)\n",
+                        deepest, d_elastic, leave);
+            ENSURE_SMALL(deepest / d_elastic - 1.0, 0.02);
+            ENSURE_SMALL(leave, 1e-3);
+        }
+        rf_bullet_detach(p);
+    }
+    return 0;
+}
+
 // A kinematic platform moving at 1 m/s carries a box resting on it
 // (friction), and a no-response object is passed through.
 int test_kinematic_and_no_response()
@@ -671,6 +750,7 @@ int main()
     RUN_TEST(test_bounce_height);
     RUN_TEST(test_cohesion_ceiling);
     RUN_TEST(test_contact_stiffness);
+    RUN_TEST(test_plastic_indentation);
     RUN_TEST(test_kinematic_and_no_response);
     RUN_TEST(test_linear_factor);
     RUN_TEST(test_point_impulse);

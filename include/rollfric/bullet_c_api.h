@@ -237,6 +237,13 @@ RF_API plStatus plSetContactStiffnessAndDamping(plRigidBodyHandle body,
                                                 plReal stiffness,
                                                 plReal damping);
 RF_API plStatus plGetCohesion(plRigidBodyHandle body, plReal *force);
+/* Yield force, N, >= 0 (0 = none; default 0): the body's contacts cannot
+ * push harder than the smaller yield force of the pair; beyond it they
+ * flow plastically and keep the dent (rf_bullet_set_yield).  Kept with
+ * the body and given to every world it is added to; the stock solver
+ * ignores it.  Errors: PL_ERR_NULL, PL_ERR_HANDLE, PL_ERR_NONFINITE,
+ * PL_ERR_INVALID. */
+RF_API plStatus plSetYield(plRigidBodyHandle body, plReal force);
 /* Bullet's setAnisotropicFriction(scaling, mode): per-axis scaling (>= 0,
  * the body's frame) of the friction directions, for mode
  * PL_ANISOTROPIC_FRICTION (sliding), PL_ANISOTROPIC_ROLLING_FRICTION

@@ -152,6 +152,24 @@ RF_API rf_status rf_bullet_set_max_recovery(rf_plugin *p, double speed);
 RF_API rf_status rf_bullet_set_cohesion(rf_plugin *p,
                                         const btCollisionObject *obj,
                                         double force);
+/* Elasto-plastic contact (issue #8; slides section 3, "Modeling
+ * plasticity"): an object's contacts yield at a force, N (the normal
+ * force cannot exceed it: crushing).  A pair yields at the smaller force
+ * of its objects that have one, shared by its manifold's points
+ * (rf_contact_desc.normal_max = force h / points).  Loaded to it, a point
+ * flows plastically: its permanent indentation grows by the velocity
+ * defect times h, is carried from step to step with the point, and is
+ * taken off its penetration, so the surface stays dented after unloading
+ * and only the elastic part (the contact's stiffness,
+ * setContactStiffnessAndDamping, or the rigid contact's recovery) pushes
+ * back.  force 0 removes the entry; objects that leave the world are
+ * forgotten.  The stock solver ignores it.  Errors: RF_ERR_NULL,
+ * RF_ERR_NONFINITE, RF_ERR_INVALID (negative). */
+RF_API rf_status rf_bullet_set_yield(rf_plugin *p, const btCollisionObject *obj,
+                                     double force);
+/* The object's yield force, N (0: none, or NULL p or obj). */
+RF_API double rf_bullet_get_yield(const rf_plugin *p,
+                                  const btCollisionObject *obj);
 /* The object's cohesion force, N (0: none, or NULL p or obj). */
 RF_API double rf_bullet_get_cohesion(const rf_plugin *p,
                                      const btCollisionObject *obj);

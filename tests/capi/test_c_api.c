@@ -899,7 +899,8 @@ static int test_linear_friction(void)
     return 0;
 }
 
-/* Compliant contact through the C API (issue #8 item 1): the test ball
+/* Compliant and yielding contacts through the C API (issue #8 items 1, 5):
+   the test ball
    (m = 1 kg on the plane) with plSetContactStiffnessAndDamping(K = 1000
    N/m, D = 20 N s/m), the ground nearly rigid (1e12 N/m, 0): after 3 s at
    h = 1/240 it rests m g / K = 9.81 mm deep, within 1%.  Bad values
@@ -912,9 +913,12 @@ static int test_contact_stiffness(void)
     }
     ENSURE(plSetContactStiffnessAndDamping(s.body, 0, 1) == PL_ERR_INVALID);
     ENSURE(plSetContactStiffnessAndDamping(s.body, 1, -1) == PL_ERR_INVALID);
-    ENSURE(plSetContactStiffnessAndDamping(s.body, NAN, 1) ==
-           PL_ERR_NONFINITE);
+    ENSURE(plSetContactStiffnessAndDamping(s.body, NAN, 1) == PL_ERR_NONFINITE);
     ENSURE(plSetContactStiffnessAndDamping(s.body, 1000, 20) == PL_OK);
+    ENSURE(plSetYield(s.body, -1) == PL_ERR_INVALID);
+    ENSURE(plSetYield(s.body, NAN) == PL_ERR_NONFINITE);
+    /* a yield force far above the load: no plastic flow, the same rest */
+    ENSURE(plSetYield(s.ground, 1e6f) == PL_OK);
     ENSURE(plSetContactStiffnessAndDamping(s.ground, 1e12f, 0) == PL_OK);
     for (int i = 0; i < 720; ++i) {
         ENSURE(plStepSimulationFixed(s.world, 1.0f / 240, 1, 1.0f / 240) ==
@@ -925,6 +929,17 @@ static int test_contact_stiffness(void)
     const double d = 0.5 - p[1], d_ref = 9.81 / 1000;
     printf("  deflection %.5f m (m g / K = %.5f)\n", d, d_ref);
     ENSURE_SMALL(d / d_ref - 1, 0.01);
+    /* ground that yields at 5 N < m g cannot hold the ball: it sinks at
+       (m g - 5) / m = 4.81 m/s^2, 0.6 m in 0.5 s (bound 0.5 m) */
+    ENSURE(plSetYield(s.ground, 5) == PL_OK);
+    for (int i = 0; i < 120; ++i) {
+        ENSURE(plStepSimulationFixed(s.world, 1.0f / 240, 1, 1.0f / 240) ==
+               PL_OK);
+    }
+    plVector3 q;
+    ENSURE(plGetPosition(s.body, q) == PL_OK);
+    printf("  yielding ground: sank %.3f m in 0.5 s\n", p[1] - q[1]);
+    ENSURE(p[1] - q[1] > 0.5);
     scene_free(&s);
     return 0;
 }
