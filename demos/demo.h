@@ -230,6 +230,9 @@ extern const demo_scene demo_soft_contact;
 /* Every scene (scenes.c), in listing order, and lookup by name (NULL when
  * unknown). */
 extern const demo_scene *const demo_scenes[];
+/* "associated", "desaxce" or "pyramid" -> *model (0), or -1; and back. */
+int demo_model_parse(const char *name, rf_model *model);
+const char *demo_model_name(rf_model model);
 extern const int demo_nscenes;
 const demo_scene *demo_find_scene(const char *name);
 

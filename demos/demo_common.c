@@ -710,8 +710,7 @@ void demo_print(FILE *f, const demo_result *r, int quiet)
     fprintf(f, "{\"scene\":\"%s\",\"solver\":\"%s\",", r->scene,
             demo_solver_name(r->solver));
     if (r->solver == PL_SOLVER_CONE) {
-        fprintf(f, "\"model\":\"%s\",",
-                r->model == RF_MODEL_DESAXCE ? "desaxce" : "associated");
+        fprintf(f, "\"model\":\"%s\",", demo_model_name(r->model));
     }
     fprintf(f, "\"steps\":%d,\"dt\":", r->steps);
     print_number(f, r->dt);
@@ -726,16 +725,36 @@ void demo_print(FILE *f, const demo_result *r, int quiet)
     fputs("}\n", f);
 }
 
+int demo_model_parse(const char *name, rf_model *model)
+{
+    static const char *const names[3] = {"associated", "desaxce", "pyramid"};
+    for (int k = 0; k < 3; ++k) {
+        if (strcmp(name, names[k]) == 0) {
+            *model = (rf_model)k;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+const char *demo_model_name(rf_model model)
+{
+    return model == RF_MODEL_DESAXCE   ? "desaxce"
+           : model == RF_MODEL_PYRAMID ? "pyramid"
+                                       : "associated";
+}
+
 static void usage(FILE *f, const char *prog, const demo_scene *scene)
 {
     fprintf(f,
-            "usage: %s [--solver stock|cone] [--model associated|desaxce] "
+            "usage: %s [--solver stock|cone] "
+            "[--model associated|desaxce|pyramid] "
             "[--steps N] [--dt SECONDS] [--quick] [--quiet] "
             "[--set KEY=VALUE]... [--csv FILE] [--particles FILE] [--help]\n"
             "%s\n"
             "  --solver stock|cone  contact solver (default cone)\n"
             "  --model M            the cone solver's model: associated "
-            "(default) or desaxce\n"
+            "(default), desaxce or pyramid (small scenes: Lemke's LCP)\n"
             "  --steps N            steps to run (default %d, --quick %d)\n"
             "  --dt SECONDS         fixed step (default 1/60)\n"
             "  --quick              the short run\n"
@@ -820,17 +839,13 @@ int demo_main(int argc, char **argv, const demo_scene *scene)
             ++i;
         } else if (strcmp(a, "--model") == 0) {
             if (val == NULL) {
-                return bad_arg(prog, scene, "%s needs associated or desaxce",
-                               a);
-            }
-            if (strcmp(val, "associated") == 0) {
-                cfg.model = RF_MODEL_ASSOCIATED;
-            } else if (strcmp(val, "desaxce") == 0) {
-                cfg.model = RF_MODEL_DESAXCE;
-            } else {
                 return bad_arg(prog, scene,
-                               "--model: \"%s\" is neither associated nor "
-                               "desaxce",
+                               "%s needs associated, desaxce or pyramid", a);
+            }
+            if (demo_model_parse(val, &cfg.model) != 0) {
+                return bad_arg(prog, scene,
+                               "--model: \"%s\" is not associated, desaxce "
+                               "or pyramid",
                                val);
             }
             o.config = &cfg;

@@ -1169,7 +1169,9 @@ static int make_settings(const rfd_report *rep, settings *st)
         "iterations, tolerance %g, warm start %s, threads: %s%s%s",
         RF_VERSION_MAJOR, RF_VERSION_MINOR, RF_VERSION_PATCH,
         kind_name(cfg.solver),
-        cfg.model == RF_MODEL_DESAXCE ? "De Saxce" : "associated",
+        cfg.model == RF_MODEL_DESAXCE   ? "De Saxce"
+        : cfg.model == RF_MODEL_PYRAMID ? "pyramid (Lemke LCP)"
+                                        : "associated",
         rep->config != NULL ? " (--model)" : " (the world's default)",
         cfg.max_iter, cfg.tol, cfg.warm_start ? "on" : "off",
         cfg.threads > 0 ? "" : "OpenMP's default",

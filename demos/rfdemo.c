@@ -3,7 +3,8 @@
  *
  *   rfdemo list [--verbose]
  *   rfdemo run SCENE [the scene executables' options]
- *   rfdemo ab [SCENE...] --out DIR [--quick] [--model associated|desaxce]
+ *   rfdemo ab [SCENE...] --out DIR [--quick] [--model
+ * associated|desaxce|pyramid]
  *             [--steps N] [--dt H] [--set KEY=VALUE]...
  *
  * `run` is demo_main on the scene (the same options and output: the JSON
@@ -140,12 +141,12 @@ static void usage(FILE *f)
 {
     fputs("usage: rfdemo list [--verbose]\n"
           "       rfdemo run SCENE [--solver stock|cone] [--model "
-          "associated|desaxce]\n"
+          "associated|desaxce|pyramid]\n"
           "                  [--steps N] [--dt H] [--set KEY=VALUE]... [--csv "
           "FILE]\n"
           "                  [--particles FILE] [--quick] [--quiet] [--help]\n"
           "       rfdemo ab [SCENE...] --out DIR [--quick] [--model "
-          "associated|desaxce]\n"
+          "associated|desaxce|pyramid]\n"
           "                 [--steps N] [--dt H] [--set KEY=VALUE]...\n"
           "\n"
           "list   every scene with its description; --verbose: its --set "
@@ -502,15 +503,11 @@ static int ab_parse(int argc, char **argv, ab_args *a)
             ++i;
         } else if (strcmp(arg, "--model") == 0) {
             if (val == NULL) {
-                return bad("ab: %s needs associated or desaxce", arg);
+                return bad("ab: %s needs associated, desaxce or pyramid", arg);
             }
-            if (strcmp(val, "associated") == 0) {
-                a->cfg.model = RF_MODEL_ASSOCIATED;
-            } else if (strcmp(val, "desaxce") == 0) {
-                a->cfg.model = RF_MODEL_DESAXCE;
-            } else {
-                return bad("ab: --model: \"%s\" is neither associated nor "
-                           "desaxce",
+            if (demo_model_parse(val, &a->cfg.model) != 0) {
+                return bad("ab: --model: \"%s\" is not associated, desaxce "
+                           "or pyramid",
                            val);
             }
             a->model_given = 1;

@@ -468,5 +468,11 @@ void rf__solve_gs(rf_problem *p, const rf_config *cfg, int threads,
                   double *gamma, rf_solve_out *out);
 void rf__solve_apgd(rf_problem *p, const rf_config *cfg, int threads,
                     double *gamma, rf_solve_out *out);
+/* The pyramid model (pyramid.c): what it cannot take, and its solve
+   (gamma: out; status: RF_OK or the error, message in err). */
+rf_status rf__check_pyramid(const rf_problem *p, rf_error *err);
+void rf__solve_pyramid(rf_problem *p, const rf_config *cfg, int threads,
+                       double *gamma, rf_solve_out *out, rf_error *err,
+                       rf_status *status);
 
 #endif /* ROLLFRIC_INTERNAL_H */

@@ -29,6 +29,7 @@ const char *rf_status_string(rf_status status)
     case RF_ERR_IO: return "input/output error";
     case RF_ERR_FORMAT: return "malformed problem file";
     case RF_ERR_STATE: return "wrong problem state";
+    case RF_ERR_LCP: return "no LCP solution found";
     }
     return "unknown status";
 }

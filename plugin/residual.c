@@ -192,8 +192,10 @@ rf_status rf_residual(rf_problem *p, rf_model model, const double *gamma,
 {
     static const char fn[] = "rf_residual";
     if (model != RF_MODEL_ASSOCIATED && model != RF_MODEL_DESAXCE) {
-        return rf__fail(err, RF_ERR_INVALID, "%s: unknown model %d", fn,
-                        (int)model);
+        return rf__fail(err, RF_ERR_INVALID,
+                        "%s: model %d has no cone residual (the pyramid "
+                        "model reports its LCP residual in rf_stats)",
+                        fn, (int)model);
     }
     rf_status st = prepare_eval(p, gamma, residual, fn, err);
     if (st != RF_OK) {

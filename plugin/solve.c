@@ -37,7 +37,8 @@ rf_status rf_config_validate(const rf_config *cfg, rf_error *err)
         return rf__fail(err, RF_ERR_INVALID, "%s: unknown solver %d", fn,
                         (int)cfg->solver);
     }
-    if (cfg->model != RF_MODEL_ASSOCIATED && cfg->model != RF_MODEL_DESAXCE) {
+    if (cfg->model != RF_MODEL_ASSOCIATED && cfg->model != RF_MODEL_DESAXCE &&
+        cfg->model != RF_MODEL_PYRAMID) {
         return rf__fail(err, RF_ERR_INVALID, "%s: unknown model %d", fn,
                         (int)cfg->model);
     }
@@ -444,6 +445,9 @@ static rf_status check_solve_input(rf_problem *p, const rf_config *cfg,
         (cfg->solver == RF_SOLVER_GS || cfg->solver == RF_SOLVER_GS_COLORED)) {
         st = rf__work_reserve_blocks(p, err);
     }
+    if (st == RF_OK && cfg->model == RF_MODEL_PYRAMID) {
+        st = rf__check_pyramid(p, err);
+    }
     return st;
 }
 
@@ -487,11 +491,21 @@ rf_status rf_solve(rf_problem *p, const rf_config *cfg_in, double *gamma,
     }
     rf__free_velocity(p, w->r, threads);
     memcpy(g, start, ndof * sizeof(double));
-    switch (cfg->solver) {
-    case RF_SOLVER_JACOBI: rf__solve_jacobi(p, cfg, threads, g, &out); break;
-    case RF_SOLVER_GS:
-    case RF_SOLVER_GS_COLORED: rf__solve_gs(p, cfg, threads, g, &out); break;
-    case RF_SOLVER_APGD: rf__solve_apgd(p, cfg, threads, g, &out); break;
+    if (cfg->model == RF_MODEL_PYRAMID) {
+        rf__solve_pyramid(p, cfg, threads, g, &out, err, &st);
+        if (st != RF_OK) {
+            if (cohesive) {
+                rf__cohesion_end(p);
+            }
+            return st; /* gamma untouched */
+        }
+    } else {
+        switch (cfg->solver) {
+        case RF_SOLVER_JACOBI: rf__solve_jacobi(p, cfg, threads, g, &out); break;
+        case RF_SOLVER_GS:
+        case RF_SOLVER_GS_COLORED: rf__solve_gs(p, cfg, threads, g, &out); break;
+        case RF_SOLVER_APGD: rf__solve_apgd(p, cfg, threads, g, &out); break;
+        }
     }
     energy_check(p, cfg, g, threads, &out);
     if (cohesive) {

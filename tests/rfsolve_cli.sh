@@ -73,5 +73,15 @@ check "--compliance 1: gamma_n = rigid gamma_n / 2" $?
 "$rfsolve" "$data/RFC3D_cube_1.dat" --compliance -1 >"$tmp/out" 2>&1
 check "negative compliance: exit 2" $(( $? == 2 ? 0 : 1 ))
 
+# --model pyramid (issue #8, Pang-Trinkle's LCP by Lemke's method): the
+# sphere file's single contact (W_nn = 1, normal row decoupled): the normal
+# impulse is -q_n as in the cone models (1e-9), and the LCP residual ~0
+"$rfsolve" "$data/RFC3D_sphere_1.dat" --model pyramid --write-solution "$tmp/pyr" >"$tmp/out" 2>&1; rc=$?
+check "--model pyramid converges (exit 0)" $rc
+tail -n 1 "$tmp/out" | grep -q '"model":"pyramid"'
+check "--model pyramid in the JSON summary" $?
+awk 'NR == FNR { r = $1; next } { d = $1 - r; exit !(d < 1e-9 && d > -1e-9) }' "$tmp/rigid" "$tmp/pyr"
+check "--model pyramid: the sphere's normal impulse as the cone's" $?
+
 echo "$passes passed, $fails failed"
 [ $fails -eq 0 ]

@@ -18,7 +18,7 @@
 #include <string.h>
 
 static const char *USAGE =
-    "usage: rfsolve FILE [--model associated|desaxce]\n"
+    "usage: rfsolve FILE [--model associated|desaxce|pyramid]\n"
     "               [--solver jacobi|gs|gs-colored|apgd] [--tol T]\n"
     "               [--max-iter N] [--threads N] [--write-solution OUT]\n"
     "               [--cohesion C] [--compliance C] [--quiet]\n"
@@ -33,7 +33,7 @@ static const char *USAGE =
     "Exit status: 0 converged, 1 not converged, 2 bad input.\n";
 
 static const char *SOLVERS[] = {"jacobi", "gs", "gs-colored", "apgd"};
-static const char *MODELS[] = {"associated", "desaxce"};
+static const char *MODELS[] = {"associated", "desaxce", "pyramid"};
 
 typedef struct options {
     const char *file;
@@ -100,7 +100,7 @@ static int parse_args(int argc, char **argv, options *o)
             fprintf(stderr, "rfsolve: %s needs a value\n", a);
             return 2;
         } else if (strcmp(a, "--model") == 0) {
-            int k = lookup(val, MODELS, 2);
+            int k = lookup(val, MODELS, 3);
             ok = k >= 0;
             o->cfg.model = (rf_model)(ok ? k : 0);
         } else if (strcmp(a, "--solver") == 0) {

@@ -65,8 +65,10 @@ typedef enum rf_status {
     RF_ERR_NOMEM = 5,     /* an allocation failed */
     RF_ERR_IO = 6,        /* a file could not be opened, read or written */
     RF_ERR_FORMAT = 7,    /* a problem file is malformed */
-    RF_ERR_STATE = 8      /* the call does not fit the object's state (e.g.
+    RF_ERR_STATE = 8,     /* the call does not fit the object's state (e.g.
                              a body-form call on a local-form problem) */
+    RF_ERR_LCP = 9        /* Lemke's method found no LCP solution (ray
+                             termination or its pivot cap) */
 } rf_status;
 
 /* A status and the message that explains it (NUL-terminated). */
@@ -390,8 +392,32 @@ RF_API rf_status rf_problem_body_velocity(rf_problem *p, const double *gamma,
 
 typedef enum rf_model {
     RF_MODEL_ASSOCIATED = 0, /* convex CCP, Tasora (40) (with dilatancy) */
-    RF_MODEL_DESAXCE = 1     /* De Saxce modified velocity, Acary Prop. 3.1 */
+    RF_MODEL_DESAXCE = 1,    /* De Saxce modified velocity, Acary Prop. 3.1 */
+    /* Pang-Trinkle's friction pyramid LCP (Theorem 1, eq. (30)), velocity
+     * level: each friction component's cone becomes the box |c_k| <=
+     * kappa_k c_n (sliding: the four-sided pyramid, which contains the
+     * cone), solved by Lemke's method (rf_lcp_lemke) whatever cfg->solver
+     * says.  A reference and A/B model for small problems: at most
+     * RF_PYRAMID_MAX_CONTACTS contacts, no joint rows, no normal_max.
+     * rf_stats.iterations counts pivots; residual is the LCP's
+     * |min(z, M z + q)| / max(1, |q|); rf_residual refuses this model.
+     * Ray termination: rf_solve returns RF_ERR_LCP, gamma untouched. */
+    RF_MODEL_PYRAMID = 2
 } rf_model;
+
+#define RF_PYRAMID_MAX_CONTACTS 128
+
+/* Lemke's complementary pivoting method (Cottle-Pang-Stone 4.4; covering
+ * vector 1) for the LCP w = M z + q, w, z >= 0, w . z = 0.  M is n x n,
+ * row-major (read), q (n, read), z (n, out: the solution).  At most
+ * max_pivots pivots; *pivots (may be NULL) gets the count.  Errors:
+ * RF_ERR_NULL, RF_ERR_INVALID (n outside 1 .. 20000, max_pivots < 1),
+ * RF_ERR_NONFINITE, RF_ERR_NOMEM, RF_ERR_LCP (ray termination: the
+ * method cannot continue, e.g. the LCP has no solution; or the pivot
+ * cap), z then 0. */
+RF_API rf_status rf_lcp_lemke(int n, const double *M, const double *q,
+                              double *z, int max_pivots, int *pivots,
+                              rf_error *err);
 
 /* All solvers iterate in part-scaled variables (each contact's normal,
  * sliding, spin and rolling parts scaled by 1/sqrt of their mean W_ii

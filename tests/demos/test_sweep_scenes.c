@@ -100,11 +100,36 @@ static int test_incline_threshold(void)
     return 0;
 }
 
+/* The pyramid model (issue #8 item 7, Pang-Trinkle's LCP by Lemke's
+   method) through the Bullet shim: on one contact rolling along the fall
+   line the rolling box |tau_u| <= rho c_n is the cone's limit on that
+   axis, so the incline threshold and the rolling acceleration are the
+   cone's: the same bounds as test_incline_threshold. */
+static int test_incline_threshold_pyramid(void)
+{
+    demo_result r;
+    demo_opts o;
+    demo_opts_default(&o);
+    o.solver = PL_SOLVER_CONE;
+    rf_config cfg;
+    rf_config_default(&cfg);
+    cfg.model = RF_MODEL_PYRAMID;
+    o.config = &cfg;
+    ENSURE(demo_run_logged(&demo_incline_threshold, &o, &r) == 0);
+    ENSURE(r.series.nrows == 8);
+    ENSURE(r.model == RF_MODEL_PYRAMID);
+    ENSURE_LE(demo_get_metric(&r, "max_creep_below"), 1e-3);
+    ENSURE_LE(demo_get_metric(&r, "worst_rel_error_above"), 0.02);
+    demo_result_free(&r);
+    return 0;
+}
+
 int main(void)
 {
     RUN_TEST(test_roll_direction);
     RUN_TEST(test_roll_mass_dt);
     RUN_TEST(test_spin_down);
     RUN_TEST(test_incline_threshold);
+    RUN_TEST(test_incline_threshold_pyramid);
     return TEST_SUMMARY();
 }
