@@ -235,8 +235,12 @@ rf_status rf_bullet_set_max_recovery(rf_plugin *p, double speed)
     return RF_OK;
 }
 
-rf_status rf_bullet_set_cohesion(rf_plugin *p, const btCollisionObject *obj,
-                                 double force)
+namespace {
+using ForceMap = std::unordered_map<const btCollisionObject *, double>;
+
+// A per-object force (cohesion, yield) in N: 0 removes the entry.
+rf_status set_object_force(ForceMap rfshim::ConeSolver::*map, rf_plugin *p,
+                           const btCollisionObject *obj, double force)
 {
     if (p == nullptr || obj == nullptr) {
         return RF_ERR_NULL;
@@ -247,50 +251,47 @@ rf_status rf_bullet_set_cohesion(rf_plugin *p, const btCollisionObject *obj,
     if (force < 0.0) {
         return RF_ERR_INVALID;
     }
+    ForceMap &m = p->solver->*map;
     if (force == 0.0) {
-        p->solver->cohesion.erase(obj);
+        m.erase(obj);
     } else {
-        p->solver->cohesion[obj] = force;
+        m[obj] = force;
     }
     return RF_OK;
+}
+
+double get_object_force(ForceMap rfshim::ConeSolver::*map, const rf_plugin *p,
+                        const btCollisionObject *obj)
+{
+    if (p == nullptr || obj == nullptr) {
+        return 0.0;
+    }
+    const ForceMap &m = p->solver->*map;
+    const auto it = m.find(obj);
+    return it == m.end() ? 0.0 : it->second;
+}
+} // namespace
+
+rf_status rf_bullet_set_cohesion(rf_plugin *p, const btCollisionObject *obj,
+                                 double force)
+{
+    return set_object_force(&rfshim::ConeSolver::cohesion, p, obj, force);
+}
+
+double rf_bullet_get_cohesion(const rf_plugin *p, const btCollisionObject *obj)
+{
+    return get_object_force(&rfshim::ConeSolver::cohesion, p, obj);
 }
 
 rf_status rf_bullet_set_yield(rf_plugin *p, const btCollisionObject *obj,
                               double force)
 {
-    if (p == nullptr || obj == nullptr) {
-        return RF_ERR_NULL;
-    }
-    if (!std::isfinite(force)) {
-        return RF_ERR_NONFINITE;
-    }
-    if (force < 0.0) {
-        return RF_ERR_INVALID;
-    }
-    if (force == 0.0) {
-        p->solver->yield.erase(obj);
-    } else {
-        p->solver->yield[obj] = force;
-    }
-    return RF_OK;
+    return set_object_force(&rfshim::ConeSolver::yield, p, obj, force);
 }
 
 double rf_bullet_get_yield(const rf_plugin *p, const btCollisionObject *obj)
 {
-    if (p == nullptr || obj == nullptr) {
-        return 0.0;
-    }
-    const auto it = p->solver->yield.find(obj);
-    return it == p->solver->yield.end() ? 0.0 : it->second;
-}
-
-double rf_bullet_get_cohesion(const rf_plugin *p, const btCollisionObject *obj)
-{
-    if (p == nullptr || obj == nullptr) {
-        return 0.0;
-    }
-    const auto it = p->solver->cohesion.find(obj);
-    return it == p->solver->cohesion.end() ? 0.0 : it->second;
+    return get_object_force(&rfshim::ConeSolver::yield, p, obj);
 }
 
 void rf_bullet_set_verbose(rf_plugin *p, int verbose)

@@ -1101,9 +1101,15 @@ plStatus plSetRestitution(plRigidBodyHandle body, plReal e)
                     [](btRigidBody *r, btScalar c) { r->setRestitution(c); });
 }
 
-plStatus plSetCohesion(plRigidBodyHandle body, plReal force)
+namespace {
+// A per-body force in N kept with the body (Body::*member) and handed to
+// the plugin of the world it is in (setter: rf_bullet_set_cohesion or
+// rf_bullet_set_yield).
+plStatus set_body_force(plRigidBodyHandle body, plReal force, const char *fn,
+                        double Body::*member,
+                        rf_status (*setter)(rf_plugin *,
+                                            const btCollisionObject *, double))
 {
-    static const char fn[] = "plSetCohesion";
     Lock lock(g_mutex);
     LOOKUP(Body, b, body, K_BODY, fn, "body");
     if (!is_finite(force)) {
@@ -1113,15 +1119,28 @@ plStatus plSetCohesion(plRigidBodyHandle body, plReal force)
         return fail(PL_ERR_INVALID, "%s: the force %g is negative", fn,
                     (double)force);
     }
-    b->cohesion = (double)force;
+    b->*member = (double)force;
     if (b->world_handle != nullptr) {
         plStatus st;
         World *w = lookup<World>(b->world_handle, K_WORLD, "", "", &st);
         if (w != nullptr) {
-            rf_bullet_set_cohesion(w->plugin, b->rb.get(), b->cohesion);
+            setter(w->plugin, b->rb.get(), b->*member);
         }
     }
     return PL_OK;
+}
+} // namespace
+
+plStatus plSetCohesion(plRigidBodyHandle body, plReal force)
+{
+    return set_body_force(body, force, "plSetCohesion", &Body::cohesion,
+                          rf_bullet_set_cohesion);
+}
+
+plStatus plSetYield(plRigidBodyHandle body, plReal force)
+{
+    return set_body_force(body, force, "plSetYield", &Body::yield,
+                          rf_bullet_set_yield);
 }
 
 plStatus plSetContactStiffnessAndDamping(plRigidBodyHandle body,
@@ -1139,29 +1158,6 @@ plStatus plSetContactStiffnessAndDamping(plRigidBodyHandle body,
                     (double)stiffness, (double)damping);
     }
     b->rb->setContactStiffnessAndDamping(stiffness, damping);
-    return PL_OK;
-}
-
-plStatus plSetYield(plRigidBodyHandle body, plReal force)
-{
-    static const char fn[] = "plSetYield";
-    Lock lock(g_mutex);
-    LOOKUP(Body, b, body, K_BODY, fn, "body");
-    if (!is_finite(force)) {
-        return fail(PL_ERR_NONFINITE, "%s: the force is not finite", fn);
-    }
-    if (force < 0) {
-        return fail(PL_ERR_INVALID, "%s: the force %g is negative", fn,
-                    (double)force);
-    }
-    b->yield = (double)force;
-    if (b->world_handle != nullptr) {
-        plStatus st;
-        World *w = lookup<World>(b->world_handle, K_WORLD, "", "", &st);
-        if (w != nullptr) {
-            rf_bullet_set_yield(w->plugin, b->rb.get(), b->yield);
-        }
-    }
     return PL_OK;
 }
 
@@ -1355,8 +1351,7 @@ plNewHingeConstraint(plRigidBodyHandle a, plRigidBodyHandle b,
 
 namespace {
 btGeneric6DofSpring2Constraint *linear_friction_of(plConstraintHandle h,
-                                                   const char *fn,
-                                                   plStatus *st)
+                                                   const char *fn, plStatus *st)
 {
     Constraint *c = lookup<Constraint>(h, K_CONSTRAINT, fn, "c", st);
     if (c == nullptr) {
@@ -1370,10 +1365,8 @@ btGeneric6DofSpring2Constraint *linear_friction_of(plConstraintHandle h,
 }
 } // namespace
 
-plConstraintHandle plNewLinearFriction(plRigidBodyHandle a,
-                                       plRigidBodyHandle b,
-                                       const plVector3 axis,
-                                       plReal max_force)
+plConstraintHandle plNewLinearFriction(plRigidBodyHandle a, plRigidBodyHandle b,
+                                       const plVector3 axis, plReal max_force)
 {
     static const char fn[] = "plNewLinearFriction";
     Lock lock(g_mutex);
@@ -1411,8 +1404,8 @@ plConstraintHandle plNewLinearFriction(plRigidBodyHandle a,
         ba->rb->getCenterOfMassTransform().inverse() * world_frame;
     const btTransform frame_b =
         rb_b.getCenterOfMassTransform().inverse() * world_frame;
-    auto *g = new btGeneric6DofSpring2Constraint(*ba->rb, rb_b, frame_a,
-                                                 frame_b);
+    auto *g =
+        new btGeneric6DofSpring2Constraint(*ba->rb, rb_b, frame_a, frame_b);
     // every axis free (lower > upper), a motor on the linear x axis with
     // target velocity 0 and force up to max_force: the row -F h <= lambda
     // <= F h (btGeneric6DofSpring2Constraint::get_limit_motor_info2)
