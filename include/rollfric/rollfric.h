@@ -407,6 +407,20 @@ typedef enum rf_model {
 
 #define RF_PYRAMID_MAX_CONTACTS 128
 
+/* The maximally dissipative single-contact impact (Preclik et al., seed
+ * section 3.2 and Fig. 5): x = argmin 1/2 x^T A x - x^T b over the
+ * friction cone |x_to| <= mu x_n and the plane of maximum compression
+ * (A x - b)_n = 0 when b_n >= 0 (x = 0 when b_n < 0), solved
+ * analytically: sticking when A^-1 b is in the cone, else on the conic
+ * section's boundary at a root of the paper's quartic (eq. (8)).  A (3x3,
+ * row-major, symmetric, A_nn > 0: the contact's Delassus block in the
+ * frame (n, t, o)), b (3: minus the relative velocity before), mu >= 0;
+ * x (3, out): the impulse (x_n, x_t, x_o); the velocity after is A x - b.
+ * Errors: RF_ERR_NULL, RF_ERR_NONFINITE, RF_ERR_INVALID (negative mu, A
+ * not symmetric or singular, no valid root). */
+RF_API rf_status rf_mdp_contact(const double A[9], const double b[3],
+                                double mu, double x[3], rf_error *err);
+
 /* Lemke's complementary pivoting method (Cottle-Pang-Stone 4.4; covering
  * vector 1) for the LCP w = M z + q, w, z >= 0, w . z = 0.  M is n x n,
  * row-major (read), q (n, read), z (n, out: the solution).  At most
