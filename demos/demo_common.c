@@ -759,6 +759,8 @@ static void usage(FILE *f, const char *prog, const demo_scene *scene)
             "  --dt SECONDS         fixed step (default 1/60)\n"
             "  --quick              the short run\n"
             "  --quiet              only the JSON line\n"
+            "  --local-mdp          the cone solver as Gauss-Seidel with "
+            "Preclik's maximally dissipative local step\n"
             "  --csv FILE           write the recorded series (CSV)\n"
             "  --particles FILE     write the particles table (CSV; the "
             "scenes that picture particles)\n"
@@ -811,6 +813,11 @@ int demo_main(int argc, char **argv, const demo_scene *scene)
             return 0;
         } else if (strcmp(a, "--quiet") == 0) {
             o.quiet = 1;
+        } else if (strcmp(a, "--local-mdp") == 0) {
+            /* Gauss-Seidel with Preclik's MDP local step (issue #8) */
+            cfg.solver = RF_SOLVER_GS;
+            cfg.local_mdp = 1;
+            o.config = &cfg;
         } else if (strcmp(a, "--quick") == 0) {
             o.quick = 1;
         } else if (strcmp(a, "--csv") == 0 || strcmp(a, "--particles") == 0) {

@@ -62,6 +62,10 @@ rf_status rf_config_validate(const rf_config *cfg, rf_error *err)
         return rf__fail(err, RF_ERR_INVALID, "%s: lambda = %g not in (0, 1]",
                         fn, cfg->lambda);
     }
+    if (cfg->local_mdp != 0 && cfg->local_mdp != 1) {
+        return rf__fail(err, RF_ERR_INVALID, "%s: local_mdp = %d, not 0 or 1",
+                        fn, cfg->local_mdp);
+    }
     if (cfg->local_iter < 1) {
         return rf__fail(err, RF_ERR_INVALID, "%s: local_iter = %d < 1", fn,
                         cfg->local_iter);

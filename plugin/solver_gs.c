@@ -235,6 +235,43 @@ static void local_solve(const rf_problem *p, const rf_config *cfg, double omega,
     }
 }
 
+/* Preclik's maximally dissipative impact as contact i's local step
+   (cfg->local_mdp; rf_mdp_contact): A the unscaled (n, t, o) block of
+   W_ii, b = -(u_i - A g_i) the velocity of everything but contact i,
+   negated.  Only for rho = sigma = 0 and no cap (0 returned otherwise, or
+   when the block is unusable). */
+static int mdp_step(const rf_problem *p, int i, double gi[6],
+                    const double ui[6])
+{
+    if (p->con_rho[i] != 0.0 || p->con_sigma[i] != 0.0 ||
+        p->con_nmax[i] > 0.0) {
+        return 0;
+    }
+    const rf_work *w = &p->work;
+    const double *S = w->wblk + 36 * i, *s = w->wscale + 4 * i;
+    double A[9], b[3], x[3];
+    for (int k = 0; k < 3; ++k) {
+        for (int l = 0; l < 3; ++l) { /* S W S back to W */
+            A[3 * k + l] = S[6 * k + l] / (s[RF_PART[k]] * s[RF_PART[l]]);
+        }
+    }
+    for (int k = 0; k < 3; ++k) {
+        double own = 0.0;
+        for (int l = 0; l < 3; ++l) {
+            own += A[3 * k + l] * gi[l];
+        }
+        b[k] = -(ui[k] - own);
+    }
+    if (rf_mdp_contact(A, b, p->con_mu[i], x, NULL) != RF_OK) {
+        return 0;
+    }
+    gi[0] = x[0];
+    gi[1] = x[1];
+    gi[2] = x[2];
+    gi[3] = gi[4] = gi[5] = 0.0;
+    return 1;
+}
+
 /* Visit contact i: local velocity, local solve, state update. */
 static void visit(rf_problem *p, const rf_config *cfg, double omega, int i,
                   double *gamma, double *vel)
@@ -257,7 +294,9 @@ static void visit(rf_problem *p, const rf_config *cfg, double omega, int i,
         }
     }
     memcpy(gi, gamma + 6 * i, sizeof gi);
-    local_solve(p, cfg, omega, i, gi, ui);
+    if (!(cfg->local_mdp && mdp_step(p, i, gi, ui))) {
+        local_solve(p, cfg, omega, i, gi, ui);
+    }
     for (int k = 0; k < 6; ++k) {
         dg[k] = gi[k] - gamma[6 * i + k];
         gamma[6 * i + k] = gi[k];

@@ -83,5 +83,15 @@ check "--model pyramid in the JSON summary" $?
 awk 'NR == FNR { r = $1; next } { d = $1 - r; exit !(d < 1e-9 && d > -1e-9) }' "$tmp/rigid" "$tmp/pyr"
 check "--model pyramid: the sphere's normal impulse as the cone's" $?
 
+# --local-mdp (issue #8): Gauss-Seidel with Preclik's local step; the
+# sphere file's contact has rolling friction, so it keeps the cone's
+# local solve: the same normal impulse (1e-9)
+"$rfsolve" "$data/RFC3D_sphere_1.dat" --local-mdp --write-solution "$tmp/mdp" >"$tmp/out" 2>&1; rc=$?
+check "--local-mdp converges (exit 0)" $rc
+tail -n 1 "$tmp/out" | grep -q '"solver":"gs"'
+check "--local-mdp runs Gauss-Seidel" $?
+awk 'NR == FNR { r = $1; next } { d = $1 - r; exit !(d < 1e-9 && d > -1e-9) }' "$tmp/rigid" "$tmp/mdp"
+check "--local-mdp: a rolling contact keeps the cone's local law" $?
+
 echo "$passes passed, $fails failed"
 [ $fails -eq 0 ]

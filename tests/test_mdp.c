@@ -190,10 +190,92 @@ static int test_simple_cases(void)
     return 0;
 }
 
+/* GS with cfg.local_mdp (issue #8 item 6: the MDP solver as the block
+   Gauss-Seidel local step), on a small random body problem without
+   rolling and spinning friction: after enough sweeps every contact j is
+   the maximally dissipative impact of its own block given the others,
+       gamma_j = rf_mdp_contact(W_jj, -(u_j - W_jj gamma_j), mu_j),
+   the fixed point of Preclik et al.'s eq. (5) (1e-8: 2000 sweeps of a
+   contraction); the W blocks and u come from rf_problem_local_velocity
+   (unit impulses), independent of the solver. */
+static int test_gs_local_mdp(void)
+{
+    rf_rng r = {99};
+    const int nb = 4, nc = 6;
+    rf_problem *p;
+    ENSURE(rf_problem_create(&p, NULL) == RF_OK);
+    ENSURE(rf_problem_begin_bodies(p, nb, nc, NULL) == RF_OK);
+    for (int b = 0; b < nb; ++b) {
+        rf_body_desc bd;
+        gen_body(&r, &bd, NULL);
+        bd.v[1] -= 1.0;
+        ENSURE(rf_problem_set_body(p, b, &bd, NULL) == RF_OK);
+    }
+    double mu[6];
+    for (int i = 0; i < nc; ++i) {
+        rf_contact_desc c;
+        gen_pile_contact(&r, i, nb, &c);
+        c.rho = c.sigma = 0.0;
+        mu[i] = c.mu;
+        ENSURE(rf_problem_set_contact(p, i, &c, NULL) == RF_OK);
+    }
+    rf_config cfg;
+    rf_config_default(&cfg);
+    cfg.solver = RF_SOLVER_GS;
+    cfg.local_mdp = 1;
+    cfg.tol = 0.0;
+    cfg.max_iter = 2000;
+    double g[36] = {0}, u[36], u0[36], e[36] = {0};
+    ENSURE(rf_solve(p, &cfg, g, NULL, NULL) == RF_OK);
+    ENSURE(rf_problem_local_velocity(p, g, u, NULL) == RF_OK);
+    ENSURE(rf_problem_local_velocity(p, e, u0, NULL) == RF_OK);
+    int active = 0;
+    for (int j = 0; j < nc; ++j) {
+        double A[9], b[3], x[3];
+        for (int l = 0; l < 3; ++l) { /* column l of W_jj */
+            double col[36];
+            e[6 * j + l] = 1.0;
+            ENSURE(rf_problem_local_velocity(p, e, col, NULL) == RF_OK);
+            e[6 * j + l] = 0.0;
+            for (int k = 0; k < 3; ++k) {
+                A[3 * k + l] = col[6 * j + k] - u0[6 * j + k];
+            }
+        }
+        for (int k = 0; k < 3; ++k) {
+            double own = 0.0;
+            for (int l = 0; l < 3; ++l) {
+                own += A[3 * k + l] * g[6 * j + l];
+            }
+            b[k] = -(u[6 * j + k] - own);
+        }
+        for (int k = 0; k < 3; ++k) { /* exact symmetry for the check */
+            for (int l = k + 1; l < 3; ++l) {
+                A[3 * l + k] = A[3 * k + l] =
+                    0.5 * (A[3 * k + l] + A[3 * l + k]);
+            }
+        }
+        ENSURE(rf_mdp_contact(A, b, mu[j], x, NULL) == RF_OK);
+        printf("  contact %d: gs (%.6f %.6f %.6f), mdp (%.6f %.6f %.6f)\n", j,
+               g[6 * j], g[6 * j + 1], g[6 * j + 2], x[0], x[1], x[2]);
+        for (int k = 0; k < 3; ++k) {
+            ENSURE_SMALL(g[6 * j + k] - x[k], 1e-8 * (1.0 + fabs(x[0])));
+        }
+        ENSURE(g[6 * j + 3] == 0.0 && g[6 * j + 4] == 0.0 &&
+               g[6 * j + 5] == 0.0);
+        active += x[0] > 1e-6;
+    }
+    ENSURE(active >= 2); /* contacts do push, or nothing is tested */
+    cfg.local_mdp = 2;
+    ENSURE(rf_solve(p, &cfg, g, NULL, NULL) == RF_ERR_INVALID);
+    rf_problem_destroy(p);
+    return 0;
+}
+
 int main(void)
 {
     RUN_TEST(test_academic);
     RUN_TEST(test_painleve);
     RUN_TEST(test_simple_cases);
+    RUN_TEST(test_gs_local_mdp);
     return TEST_SUMMARY();
 }

@@ -21,13 +21,16 @@ static const char *USAGE =
     "usage: rfsolve FILE [--model associated|desaxce|pyramid]\n"
     "               [--solver jacobi|gs|gs-colored|apgd] [--tol T]\n"
     "               [--max-iter N] [--threads N] [--write-solution OUT]\n"
-    "               [--cohesion C] [--compliance C] [--quiet]\n"
+    "               [--cohesion C] [--compliance C] [--local-mdp] [--quiet]\n"
     "Solves the rolling-friction problem in FILE (Siconos format, dimension\n"
     "5 or 6) and prints a JSON summary as the last line.\n"
     "--cohesion C gives every contact the cohesion C (N s, >= 0: its normal\n"
     "impulse may reach -C; the file format has none).  --compliance C adds\n"
     "C (m/s per N s) to every contact's normal diagonal entry of W (a soft\n"
-    "contact: Tikhonov regularisation, Tasora-Anitescu 6.2).\n"
+    "contact: Tikhonov regularisation, Tasora-Anitescu 6.2).  --local-mdp:\n"
+    "Gauss-Seidel's local step is Preclik's maximally dissipative impact\n"
+    "for contacts without rolling and spinning friction (implies --solver\n"
+    "gs unless gs-colored is given).\n"
     "Defaults: --model desaxce --solver apgd --tol 1e-10 --max-iter 100000\n"
     "--cohesion 0 --compliance 0.\n"
     "Exit status: 0 converged, 1 not converged, 2 bad input.\n";
@@ -96,6 +99,9 @@ static int parse_args(int argc, char **argv, options *o)
         } else if (strcmp(a, "--quiet") == 0) {
             o->quiet = 1;
             takes = 0;
+        } else if (strcmp(a, "--local-mdp") == 0) {
+            o->cfg.local_mdp = 1;
+            takes = 0;
         } else if (a[0] == '-' && a[1] == '-' && val == NULL) {
             fprintf(stderr, "rfsolve: %s needs a value\n", a);
             return 2;
@@ -140,6 +146,9 @@ static int parse_args(int argc, char **argv, options *o)
     if (o->file == NULL) {
         fprintf(stderr, "rfsolve: no FILE given\n%s", USAGE);
         return 2;
+    }
+    if (o->cfg.local_mdp && o->cfg.solver != RF_SOLVER_GS_COLORED) {
+        o->cfg.solver = RF_SOLVER_GS;
     }
     rf_error err;
     if (rf_config_validate(&o->cfg, &err) != RF_OK) {

@@ -462,6 +462,13 @@ typedef struct rf_config {
     double lambda;         /* Tasora (46) relaxation in (0, 1]; default 1 */
     int local_iter;        /* GS: max inner iterations of the one-contact
                               solve; default 20 */
+    int local_mdp;         /* GS: 1 = a contact without rolling and
+                              spinning friction (rho = sigma = 0, no
+                              normal_max) is solved by Preclik's maximally
+                              dissipative impact (rf_mdp_contact) on its
+                              Delassus block, not by the model's local
+                              law (issue #8); other contacts as usual.
+                              default 0 */
 } rf_config;
 
 /* Fill cfg with the defaults documented above.  NULL is ignored. */

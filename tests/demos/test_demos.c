@@ -439,11 +439,41 @@ static int test_inclined_plane_rolling(void)
     return 0;
 }
 
+/* hello_world with Gauss-Seidel and Preclik's MDP local step (issue #8
+   item 6; the sphere has no rolling or spinning friction, so every visit
+   is an rf_mdp_contact): the impact is the plane of maximum compression
+   (perfectly inelastic), the same rest as the cone's: centre at -5 within
+   1 mm, at rest (1e-3 m/s, rad/s), no drift (1 mm), as test_hello_world. */
+static int test_hello_world_mdp(void)
+{
+    demo_opts o;
+    demo_opts_default(&o);
+    o.solver = PL_SOLVER_CONE;
+    rf_config cfg;
+    rf_config_default(&cfg);
+    cfg.solver = RF_SOLVER_GS;
+    cfg.local_mdp = 1;
+    o.config = &cfg;
+    demo_result r;
+    ENSURE(demo_run_logged(&demo_hello_world, &o, &r) == 0);
+    const demo_body_state *b = demo_result_body(&r, "sphere");
+    ENSURE(b != NULL);
+    printf("  mdp: y(150) = %.6f, |v| = %.2e\n", b->pos[1], demo_speed(b));
+    ENSURE_SMALL(b->pos[1] + 5, 1e-3);
+    ENSURE_LE(demo_speed(b), 1e-3);
+    ENSURE_LE(demo_spin(b), 1e-3);
+    ENSURE_SMALL(b->pos[0] - 2, 1e-3);
+    ENSURE_SMALL(b->pos[2], 1e-3);
+    demo_result_free(&r);
+    return 0;
+}
+
 int main(void)
 {
     RUN_TEST(test_bad_options);
     RUN_TEST(test_callback_stops);
     RUN_TEST(test_hello_world);
+    RUN_TEST(test_hello_world_mdp);
     RUN_TEST(test_inclined_plane);
     RUN_TEST(test_inclined_plane_rolling);
     RUN_TEST(test_basic_demo);
