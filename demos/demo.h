@@ -226,6 +226,7 @@ extern const demo_scene demo_gravel_pile;
 extern const demo_scene demo_sphere_pile;
 extern const demo_scene demo_cohesion;
 extern const demo_scene demo_soft_contact;
+extern const demo_scene demo_impacts;
 
 /* Every scene (scenes.c), in listing order, and lookup by name (NULL when
  * unknown). */

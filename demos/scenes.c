@@ -19,6 +19,7 @@ const demo_scene *const demo_scenes[] = {
     &demo_sphere_pile,
     &demo_cohesion,
     &demo_soft_contact,
+    &demo_impacts,
     /* the converted Bullet demos */
     &demo_hello_world,
     &demo_basic_demo,

@@ -1330,7 +1330,9 @@ void ConeSolver::write_back(const btContactSolverInfo &info)
             e.roll[k] = g[4] * c.t1[k] + g[5] * c.t2[k];
         }
         e.plastic = con_plastic_[i];
-        if (c.normal_max > 0.0 && g[0] >= c.normal_max * (1.0 - 1e-9)) {
+        // at the cap to the solver's accuracy (its tolerance leaves the
+        // impulse ~1e-8 relative below the exact cap)
+        if (c.normal_max > 0.0 && g[0] >= c.normal_max * (1.0 - 1e-6)) {
             // at the yield cap the velocity defect -u_n is the plastic
             // flow rate (slides: y_P += h ydot_P): u_n = n.v_rel +
             // compliance gamma_n + bias_n, from the new velocities
