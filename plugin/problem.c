@@ -420,12 +420,11 @@ static rf_status check_contact(const rf_problem *p, int i,
                         fn, i);
     }
     if (!isfinite(c->normal_max) || c->normal_max < 0.0) {
-        return rf__fail(err,
-                        isfinite(c->normal_max) ? RF_ERR_INVALID
-                                                : RF_ERR_NONFINITE,
-                        "%s: contact %d: normal_max = %g is not finite and "
-                        ">= 0 (0 = no cap)",
-                        fn, i, c->normal_max);
+        return rf__fail(
+            err, isfinite(c->normal_max) ? RF_ERR_INVALID : RF_ERR_NONFINITE,
+            "%s: contact %d: normal_max = %g is not finite and "
+            ">= 0 (0 = no cap)",
+            fn, i, c->normal_max);
     }
     if (c->cohesion < 0.0) {
         return rf__fail(err, RF_ERR_INVALID,
@@ -435,8 +434,8 @@ static rf_status check_contact(const rf_problem *p, int i,
     for (int k = 0; k < 6; ++k) {
         if (!isfinite(c->compliance[k])) {
             return rf__fail(err, RF_ERR_NONFINITE,
-                            "%s: contact %d: compliance[%d] is not finite",
-                            fn, i, k);
+                            "%s: contact %d: compliance[%d] is not finite", fn,
+                            i, k);
         }
         if (c->compliance[k] < 0.0) {
             return rf__fail(err, RF_ERR_INVALID,
@@ -513,31 +512,47 @@ rf_status rf_problem_set_contact(rf_problem *p, int i, const rf_contact_desc *c,
     return RF_OK;
 }
 
-rf_status rf_problem_set_cohesion(rf_problem *p, const double *cohesion,
-                                  rf_error *err)
+/* Every contact's value of a per-contact array (dst: con_cohesion or
+   con_nmax) from v (ncon, >= 0, finite; NULL = all 0). */
+static rf_status set_per_contact(rf_problem *p, const double *v, int nmax,
+                                 const char *fn, const char *name,
+                                 rf_error *err)
 {
-    static const char fn[] = "rf_problem_set_cohesion";
     if (p == NULL) {
         return rf__fail(err, RF_ERR_NULL, "%s: p is NULL", fn);
     }
     if (p->kind == RF_KIND_EMPTY) {
         return rf__fail(err, RF_ERR_STATE, "%s: the problem is empty", fn);
     }
-    for (int i = 0; cohesion != NULL && i < p->ncon; ++i) {
-        if (!isfinite(cohesion[i])) {
-            return rf__fail(err, RF_ERR_NONFINITE,
-                            "%s: cohesion[%d] is not finite", fn, i);
+    for (int i = 0; v != NULL && i < p->ncon; ++i) {
+        if (!isfinite(v[i])) {
+            return rf__fail(err, RF_ERR_NONFINITE, "%s: %s[%d] is not finite",
+                            fn, name, i);
         }
-        if (cohesion[i] < 0.0) {
-            return rf__fail(err, RF_ERR_INVALID, "%s: cohesion[%d] = %g < 0",
-                            fn, i, cohesion[i]);
+        if (v[i] < 0.0) {
+            return rf__fail(err, RF_ERR_INVALID, "%s: %s[%d] = %g < 0", fn,
+                            name, i, v[i]);
         }
     }
+    double *dst = nmax ? p->con_nmax : p->con_cohesion;
     for (int i = 0; i < p->ncon; ++i) {
-        p->con_cohesion[i] = cohesion != NULL ? cohesion[i] : 0.0;
+        dst[i] = v != NULL ? v[i] : 0.0;
     }
     rf__ok(err);
     return RF_OK;
+}
+
+rf_status rf_problem_set_cohesion(rf_problem *p, const double *cohesion,
+                                  rf_error *err)
+{
+    return set_per_contact(p, cohesion, 0, "rf_problem_set_cohesion",
+                           "cohesion", err);
+}
+
+rf_status rf_problem_set_normal_max(rf_problem *p, const double *cap,
+                                    rf_error *err)
+{
+    return set_per_contact(p, cap, 1, "rf_problem_set_normal_max", "cap", err);
 }
 
 rf_status rf_problem_add_compliance(rf_problem *p, const double *c,
@@ -583,8 +598,8 @@ rf_status rf_problem_add_compliance(rf_problem *p, const double *c,
         }
         if (!found && c[r] != 0.0) {
             return rf__fail(err, RF_ERR_INVALID,
-                            "%s: W has no stored diagonal entry in row %d",
-                            fn, r);
+                            "%s: W has no stored diagonal entry in row %d", fn,
+                            r);
         }
     }
     for (int r = 0; r < m; ++r) {
@@ -1021,8 +1036,7 @@ size_t rf_problem_memory(const rf_problem *p, const rf_config *cfg)
     const size_t at_least1_con = ncon > 0 ? ncon : 1;
     /* problem arrays */
     bytes += at_least1_con *
-             (2 * in + 9 * d + 9 * d + 9 * d + 6 * d + 3 * d + 2 * d + in +
-              1);
+             (2 * in + 9 * d + 9 * d + 9 * d + 6 * d + 3 * d + 2 * d + in + 1);
     if (p->kind == RF_KIND_BODY) {
         const size_t nb = nbody > 0 ? nbody : 1;
         bytes += nb * (in + 3 * d + 9 * d + 6 * d + 1);

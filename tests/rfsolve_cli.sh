@@ -83,6 +83,15 @@ check "--model pyramid in the JSON summary" $?
 awk 'NR == FNR { r = $1; next } { d = $1 - r; exit !(d < 1e-9 && d > -1e-9) }' "$tmp/rigid" "$tmp/pyr"
 check "--model pyramid: the sphere's normal impulse as the cone's" $?
 
+# --normal-max C (issue #8, the yield cap): the sphere file's rigid normal
+# impulse 8.92 capped at 4 exactly (the projection onto the cap's plane)
+"$rfsolve" "$data/RFC3D_sphere_1.dat" --normal-max 4 --write-solution "$tmp/cap" >"$tmp/out" 2>&1; rc=$?
+check "--normal-max 4 converges (exit 0)" $rc
+awk '{ exit !($1 == 4) }' "$tmp/cap"
+check "--normal-max 4: gamma_n = 4" $?
+"$rfsolve" "$data/RFC3D_cube_1.dat" --normal-max -1 >"$tmp/out" 2>&1
+check "negative normal-max: exit 2" $(( $? == 2 ? 0 : 1 ))
+
 # --local-mdp (issue #8): Gauss-Seidel with Preclik's local step; the
 # sphere file's contact has rolling friction, so it keeps the cone's
 # local solve: the same normal impulse (1e-9)

@@ -151,6 +151,19 @@ static int test_bad(void)
     c.normal_max = -2.0;
     ENSURE(rf_problem_set_contact(p, 0, &c, &err) == RF_ERR_INVALID);
     ENSURE(strstr(err.message, "normal_max") != NULL);
+    double cap[1] = {-1.0};
+    ENSURE(make_unit(p, x, 0.0) == RF_OK);
+    ENSURE(rf_problem_set_normal_max(p, cap, &err) == RF_ERR_INVALID);
+    ENSURE(strstr(err.message, "cap[0]") != NULL);
+    cap[0] = NAN;
+    ENSURE(rf_problem_set_normal_max(p, cap, &err) == RF_ERR_NONFINITE);
+    ENSURE(rf_problem_set_normal_max(NULL, cap, &err) == RF_ERR_NULL);
+    /* set afterwards: the same cap as in the contact (crushing case) */
+    cap[0] = 0.5;
+    ENSURE(rf_problem_set_normal_max(p, cap, &err) == RF_OK);
+    double g[6];
+    ENSURE(solve(p, RF_SOLVER_APGD, g) == 0);
+    ENSURE_SMALL(g[RF_N] - 0.5, 1e-9); /* x_n = 1 > cap */
     rf_problem_destroy(p);
     return 0;
 }

@@ -21,18 +21,20 @@ static const char *USAGE =
     "usage: rfsolve FILE [--model associated|desaxce|pyramid]\n"
     "               [--solver jacobi|gs|gs-colored|apgd] [--tol T]\n"
     "               [--max-iter N] [--threads N] [--write-solution OUT]\n"
-    "               [--cohesion C] [--compliance C] [--local-mdp] [--quiet]\n"
+    "               [--cohesion C] [--compliance C] [--normal-max C]\n"
+    "               [--local-mdp] [--quiet]\n"
     "Solves the rolling-friction problem in FILE (Siconos format, dimension\n"
     "5 or 6) and prints a JSON summary as the last line.\n"
     "--cohesion C gives every contact the cohesion C (N s, >= 0: its normal\n"
     "impulse may reach -C; the file format has none).  --compliance C adds\n"
     "C (m/s per N s) to every contact's normal diagonal entry of W (a soft\n"
-    "contact: Tikhonov regularisation, Tasora-Anitescu 6.2).  --local-mdp:\n"
+    "contact: Tikhonov regularisation, Tasora-Anitescu 6.2).  --normal-max\n"
+    "C caps every normal impulse at C (N s: a yield, crushing).  --local-mdp:\n"
     "Gauss-Seidel's local step is Preclik's maximally dissipative impact\n"
     "for contacts without rolling and spinning friction (implies --solver\n"
     "gs unless gs-colored is given).\n"
     "Defaults: --model desaxce --solver apgd --tol 1e-10 --max-iter 100000\n"
-    "--cohesion 0 --compliance 0.\n"
+    "--cohesion 0 --compliance 0 --normal-max 0 (none).\n"
     "Exit status: 0 converged, 1 not converged, 2 bad input.\n";
 
 static const char *SOLVERS[] = {"jacobi", "gs", "gs-colored", "apgd"};
@@ -44,6 +46,7 @@ typedef struct options {
     rf_config cfg;
     double cohesion;
     double compliance;
+    double normal_max;
     int quiet;
 } options;
 
@@ -122,6 +125,9 @@ static int parse_args(int argc, char **argv, options *o)
         } else if (strcmp(a, "--cohesion") == 0) {
             ok = parse_double(val, &o->cohesion) && isfinite(o->cohesion) &&
                  o->cohesion >= 0.0;
+        } else if (strcmp(a, "--normal-max") == 0) {
+            ok = parse_double(val, &o->normal_max) && isfinite(o->normal_max) &&
+                 o->normal_max >= 0.0;
         } else if (strcmp(a, "--compliance") == 0) {
             ok = parse_double(val, &o->compliance) && isfinite(o->compliance) &&
                  o->compliance >= 0.0;
@@ -185,21 +191,24 @@ static int write_solution(const char *path, const double *g, int nc, int dim)
     return ok;
 }
 
-/* Every contact's cohesion (stride 1: rf_problem_set_cohesion) or normal
-   compliance (stride 6: rf_problem_add_compliance) set to value. */
+/* Every contact's cohesion (stride 1: rf_problem_set_cohesion), normal
+   compliance (stride 6: rf_problem_add_compliance) or yield cap (stride
+   0, stored as 1: rf_problem_set_normal_max) set to value. */
 static rf_status set_uniform(rf_problem *p, int nc, int stride, double value,
                              rf_error *err)
 {
-    double *c = calloc((size_t)stride * nc + 1, sizeof(double));
+    const int step = stride > 0 ? stride : 1;
+    double *c = calloc((size_t)step * nc + 1, sizeof(double));
     if (c == NULL) {
         snprintf(err->message, sizeof err->message, "out of memory");
         return RF_ERR_NOMEM;
     }
     for (int i = 0; i < nc; ++i) {
-        c[stride * i] = value;
+        c[step * i] = value;
     }
-    rf_status st = stride == 1 ? rf_problem_set_cohesion(p, c, err)
-                               : rf_problem_add_compliance(p, c, err);
+    rf_status st = stride == 1   ? rf_problem_set_cohesion(p, c, err)
+                   : stride == 6 ? rf_problem_add_compliance(p, c, err)
+                                 : rf_problem_set_normal_max(p, c, err);
     free(c);
     return st;
 }
@@ -232,6 +241,9 @@ int main(int argc, char **argv)
     if (cs == RF_OK && o.compliance > 0.0) {
         cs = set_uniform(p, nc, 6, o.compliance, &err);
     }
+    if (cs == RF_OK && o.normal_max > 0.0) {
+        cs = set_uniform(p, nc, 0, o.normal_max, &err);
+    }
     if (cs != RF_OK) {
         fprintf(stderr, "rfsolve: %s\n", err.message);
         rf_problem_destroy(p);
@@ -259,10 +271,10 @@ int main(int argc, char **argv)
     printf("{\"contacts\":%d, \"dimension\":%d, \"solver\":\"%s\", "
            "\"model\":\"%s\", \"iterations\":%d, \"residual\":%.6e, "
            "\"converged\":%s, \"seconds\":%.6e, \"cohesion\":%.6e, "
-           "\"compliance\":%.6e}\n",
+           "\"compliance\":%.6e, \"normal_max\":%.6e}\n",
            nc, dim, SOLVERS[o.cfg.solver], MODELS[o.cfg.model], st.iterations,
            st.residual, st.converged ? "true" : "false", st.seconds, o.cohesion,
-           o.compliance);
+           o.compliance, o.normal_max);
     free(g);
     rf_problem_destroy(p);
     if (!ok) {

@@ -307,6 +307,13 @@ typedef struct rf_row_desc {
 RF_API rf_status rf_problem_add_compliance(rf_problem *p, const double *c,
                                            rf_error *err);
 
+/* Set every contact's yield cap (rf_contact_desc.normal_max, N s, >= 0,
+ * 0 = none), either form: cap (ncon, read, not kept) or NULL for none.
+ * The local setters reset all to 0.  Errors: RF_ERR_NULL (p),
+ * RF_ERR_STATE (empty problem), RF_ERR_NONFINITE, RF_ERR_INVALID. */
+RF_API rf_status rf_problem_set_normal_max(rf_problem *p, const double *cap,
+                                           rf_error *err);
+
 /* Set every contact's cohesion (N s, see "Cohesion"), either form:
  * cohesion (ncon, read, not kept) or NULL for none.  rf_problem_set_contact
  * sets one contact's; the local setters reset all to 0.  Errors:
