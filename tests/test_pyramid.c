@@ -47,6 +47,16 @@ static int test_lemke(void)
 
 static const double G = 9.81, H = 0.01;
 
+/* A contact of body 0 with the ground y = 0: n = y, t1 = x, t2 = -z. */
+static void ground_contact(rf_contact_desc *c)
+{
+    memset(c, 0, sizeof *c);
+    c->body_b = RF_WORLD;
+    c->n[1] = 1.0;
+    c->t1[0] = 1.0;
+    c->t2[2] = -1.0;
+}
+
 /* A 1 kg box (half size 0.2 m) on the ground, 4 corner contacts, free
    velocity (vx, -g h, 0). */
 static rf_status make_box(rf_problem *p, double vx)
@@ -64,11 +74,7 @@ static rf_status make_box(rf_problem *p, double vx)
     }
     for (int k = 0; st == RF_OK && k < 4; ++k) {
         rf_contact_desc c;
-        memset(&c, 0, sizeof c);
-        c.body_b = RF_WORLD;
-        c.n[1] = 1.0;
-        c.t1[0] = 1.0;
-        c.t2[2] = -1.0;
+        ground_contact(&c);
         c.r_a[0] = k & 1 ? a : -a;
         c.r_a[1] = -a;
         c.r_a[2] = k & 2 ? a : -a;
@@ -145,11 +151,7 @@ static int slide(double vx, double vz, rf_model model, double g[6])
     b.v[2] = vz;
     ENSURE(rf_problem_set_body(p, 0, &b, NULL) == RF_OK);
     rf_contact_desc c;
-    memset(&c, 0, sizeof c);
-    c.body_b = RF_WORLD;
-    c.n[1] = 1.0;
-    c.t1[0] = 1.0;
-    c.t2[2] = -1.0;
+    ground_contact(&c);
     c.mu = 0.5;
     ENSURE(rf_problem_set_contact(p, 0, &c, NULL) == RF_OK);
     rf_config cfg;
@@ -197,11 +199,7 @@ static int test_refused(void)
     double g[24] = {0}, res;
     ENSURE(rf_residual(p, RF_MODEL_PYRAMID, g, &res, &err) == RF_ERR_INVALID);
     rf_contact_desc c;
-    memset(&c, 0, sizeof c);
-    c.body_b = RF_WORLD;
-    c.n[1] = 1.0;
-    c.t1[0] = 1.0;
-    c.t2[2] = -1.0;
+    ground_contact(&c);
     c.normal_max = 1.0;
     ENSURE(rf_problem_set_contact(p, 0, &c, NULL) == RF_OK);
     rf_config cfg;
