@@ -203,7 +203,9 @@ rf_status rf_residual(rf_problem *p, rf_model model, const double *gamma,
     }
     double *u = p->work.u0, *r = p->work.u1;
     const int threads = rf__threads(p->threads);
-    if (rf__has_cohesion(p)) {
+    const int cohesive = rf__has_cohesion(p);
+    const double *g = gamma;
+    if (cohesive) {
         /* the shifted problem's residual, as rf_solve reports it: gamma~
            = gamma + s (in work.best, free here) and r - N s; u is the
            same */
@@ -218,16 +220,14 @@ rf_status rf_residual(rf_problem *p, rf_model model, const double *gamma,
         memcpy(gt, gamma, (size_t)rf__ndof(p) * sizeof(double));
         rf__cohesion_shift(p, gt, 1.0);
         rf__cohesion_begin(p, threads);
-        rf__apply_N(p, gt, u, 1, threads);
-        rf__free_velocity(p, r, threads);
-        *residual = rf__residual(p, model, gt, u, r, NULL, threads);
-        rf__cohesion_end(p);
-        rf__ok(err);
-        return RF_OK;
+        g = gt;
     }
-    rf__apply_N(p, gamma, u, 1, threads);
+    rf__apply_N(p, g, u, 1, threads);
     rf__free_velocity(p, r, threads);
-    *residual = rf__residual(p, model, gamma, u, r, NULL, threads);
+    *residual = rf__residual(p, model, g, u, r, NULL, threads);
+    if (cohesive) {
+        rf__cohesion_end(p);
+    }
     rf__ok(err);
     return RF_OK;
 }

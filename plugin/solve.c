@@ -310,6 +310,15 @@ static void start_point(rf_problem *p, const rf_config *cfg,
    v* - M^-1 D s in body_vel; local form: q - W s in q), keeping the
    caller's in work.coh_saved; end restores it bit for bit.  Needs
    rf__work_reserve_cohesion and the evaluation work (bv0). */
+/* The array the shift changes: the bodies' free velocities (body form) or
+   q (local form), and its length in *n. */
+static double *shifted_free_velocity(rf_problem *p, size_t *n)
+{
+    const int body = p->kind == RF_KIND_BODY;
+    *n = (size_t)(body ? 6 * p->nbody : 6 * p->ncon);
+    return body ? p->body_vel : p->q;
+}
+
 void rf__cohesion_begin(rf_problem *p, int threads)
 {
     rf_work *w = &p->work;
@@ -319,8 +328,8 @@ void rf__cohesion_begin(rf_problem *p, int threads)
     for (int i = 0; i < ncon; ++i) {
         shift[6 * i] = -p->con_cohesion[i];
     }
-    double *free_vel = p->kind == RF_KIND_BODY ? p->body_vel : p->q;
-    const size_t n = (size_t)(p->kind == RF_KIND_BODY ? 6 * p->nbody : 6 * ncon);
+    size_t n;
+    double *free_vel = shifted_free_velocity(p, &n);
     if (p->kind == RF_KIND_BODY) {
         rf__body_velocity(p, shift, w->coh_tmp, threads);
     } else {
@@ -332,9 +341,8 @@ void rf__cohesion_begin(rf_problem *p, int threads)
 
 void rf__cohesion_end(rf_problem *p)
 {
-    double *free_vel = p->kind == RF_KIND_BODY ? p->body_vel : p->q;
-    const size_t n =
-        (size_t)(p->kind == RF_KIND_BODY ? 6 * p->nbody : 6 * p->ncon);
+    size_t n;
+    double *free_vel = shifted_free_velocity(p, &n);
     memcpy(free_vel, p->work.coh_saved, n * sizeof(double));
 }
 
@@ -416,8 +424,7 @@ static void energy_check(rf_problem *p, const rf_config *cfg, double *g,
     }
     out->energy_scale = alpha;
     out->energy_change = alpha * a + 0.5 * alpha * alpha * c;
-    out->residual =
-        rf__residual(p, cfg->model, g, u, w->r, NULL, threads);
+    out->residual = rf__residual(p, cfg->model, g, u, w->r, NULL, threads);
     out->converged = cfg->tol > 0.0 && out->residual <= cfg->tol;
 }
 
@@ -505,9 +512,13 @@ rf_status rf_solve(rf_problem *p, const rf_config *cfg_in, double *gamma,
         }
     } else {
         switch (cfg->solver) {
-        case RF_SOLVER_JACOBI: rf__solve_jacobi(p, cfg, threads, g, &out); break;
+        case RF_SOLVER_JACOBI:
+            rf__solve_jacobi(p, cfg, threads, g, &out);
+            break;
         case RF_SOLVER_GS:
-        case RF_SOLVER_GS_COLORED: rf__solve_gs(p, cfg, threads, g, &out); break;
+        case RF_SOLVER_GS_COLORED:
+            rf__solve_gs(p, cfg, threads, g, &out);
+            break;
         case RF_SOLVER_APGD: rf__solve_apgd(p, cfg, threads, g, &out); break;
         }
     }
