@@ -1143,9 +1143,11 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
         if (!dyn_a && !dyn_b) {
             continue; // two fixed objects: no response (as in stock)
         }
-        // the manifold's warm-start entries, looked up once for its points
+        // the manifold's cache entries, looked up once for its points: the
+        // warm start's, and the yielding points' indentation, which must
+        // be carried whether or not the solve is warm-started
         WarmSpan warm{0, 0};
-        if (cfg.warm_start) {
+        if (cfg.warm_start || !yield.empty()) {
             if (const WarmSpan *w = warm_index_.find(m)) {
                 warm = *w;
             }
