@@ -157,6 +157,18 @@ class ConeSolver final : public btConstraintSolver {
     std::vector<btTypedConstraint *> in_constraints_;
     btDispatcher *dispatcher_ = nullptr;
 
+    // Memory order of the step's problem (order_bodies, order_manifolds):
+    // bodies by their place in the world's object array, contacts by
+    // their first dynamic body.
+    void order_bodies();
+    struct ManifoldSides {
+        btPersistentManifold *m;
+        int a, b; // side indices (RF_WORLD or a body)
+    };
+    std::vector<btCollisionObject *> body_slots_;
+    std::vector<ManifoldSides> manifold_sides_, manifold_order_;
+    std::vector<int> order_count_;
+
     // the problem of this step
     std::vector<btRigidBody *> body_rb_; // nullptr for non-rigid objects
     std::vector<rf_body_desc> body_desc_;
