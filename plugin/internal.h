@@ -419,6 +419,10 @@ typedef struct rf_solve_out {
     int converged;
     int colors;
     double energy_change, energy_scale; /* rf_stats' energy check */
+    /* work.u3 holds u = (N + C) gamma + r of the returned gamma (original
+       variables): the energy check then reads it instead of forming the
+       product again.  Set by a solver that has it at no cost. */
+    int u_valid;
 } rf_solve_out;
 
 /* Convergence tracking shared by the solvers: keeps the iterate of least
@@ -445,10 +449,13 @@ void rf__tracker_init(rf_tracker *tr, rf_problem *p, const rf_config *cfg,
 /* g the current iterate, u = N g + r (in the iterates' variables). */
 void rf__tracker_update(rf_tracker *tr, rf_problem *p, const double *g,
                         const double *u);
-/* Copy the result to gamma and fill out (residual, iterations, converged);
-   uses work.u3 when tol == 0. */
+/* Copy the result to gamma and fill out (residual, iterations, converged).
+   u_g: N g + r of the last iterate g (iterates' variables) where the
+   solver has it, else NULL (formed here).  When tol == 0 work.u3 receives
+   u of the returned gamma in the original variables (out->u_valid). */
 void rf__tracker_finish(rf_tracker *tr, rf_problem *p, double *gamma,
-                        const double *g, int it, rf_solve_out *out);
+                        const double *g, const double *u_g, int it,
+                        rf_solve_out *out);
 /* Power-iteration estimate of lambda_max(B^1/2 S N S B^1/2), B =
    diag(step); uses work.g3, work.u3 (and work.sx when scaled). */
 double rf__estimate_lambda(rf_problem *p, const double *scale,

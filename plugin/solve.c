@@ -119,7 +119,8 @@ void rf__tracker_update(rf_tracker *tr, rf_problem *p, const double *g,
 }
 
 void rf__tracker_finish(rf_tracker *tr, rf_problem *p, double *gamma,
-                        const double *g, int it, rf_solve_out *out)
+                        const double *g, const double *u_g, int it,
+                        rf_solve_out *out)
 {
     const size_t bytes = (size_t)rf__ndof(p) * sizeof(double);
     if (tr->track) {
@@ -129,13 +130,23 @@ void rf__tracker_finish(rf_tracker *tr, rf_problem *p, double *gamma,
         /* Fixed iteration count: the last iterate, its residual once. */
         memcpy(gamma, g, bytes);
         double *u = p->work.u3;
-        if (tr->scale) {
-            rf__apply_scaled(p, tr->scale, gamma, tr->r, u, tr->threads);
-        } else {
-            rf__apply_N(p, gamma, u, 1, tr->threads);
+        if (u_g == NULL) {
+            if (tr->scale) {
+                rf__apply_scaled(p, tr->scale, gamma, tr->r, u, tr->threads);
+            } else {
+                rf__apply_N(p, gamma, u, 1, tr->threads);
+            }
+            u_g = u;
         }
-        out->residual =
-            rf__residual(p, tr->model, gamma, u, tr->r, tr->scale, tr->threads);
+        out->residual = rf__residual(p, tr->model, gamma, u_g, tr->r,
+                                     tr->scale, tr->threads);
+        /* u for the energy check, in the original variables */
+        if (tr->scale) {
+            rf__scale_vec(p, tr->scale, -1, u_g, u, tr->threads);
+        } else if (u_g != u) {
+            memcpy(u, u_g, bytes);
+        }
+        out->u_valid = 1;
     }
     out->iterations = it;
     out->converged = tr->tol > 0.0 && out->residual <= tr->tol;
@@ -382,7 +393,9 @@ static void energy_check(rf_problem *p, const rf_config *cfg, double *g,
     rf_work *w = &p->work;
     const int ncon = p->ncon, nrow = p->nrow, m6 = 6 * ncon;
     double *u = w->u3;
-    rf__apply_N(p, g, u, 1, threads);
+    if (!out->u_valid) {
+        rf__apply_N(p, g, u, 1, threads);
+    }
     const double gr = rf__dot(p, g, w->r, threads);
     const double gu = rf__dot(p, g, u, threads);
     double gb = 0.0, cl2 = 0.0;
@@ -476,7 +489,7 @@ rf_status rf_solve(rf_problem *p, const rf_config *cfg_in, double *gamma,
     const int threads = rf__threads(cfg->threads);
     p->threads = threads;
     rf_work *w = &p->work;
-    rf_solve_out out = {0, 0.0, 0, 0, 0.0, 1.0};
+    rf_solve_out out = {0, 0.0, 0, 0, 0.0, 1.0, 0};
 
     const int cohesive = rf__has_cohesion(p);
     if (cohesive) {

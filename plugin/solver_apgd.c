@@ -169,8 +169,10 @@ static double initial_L(const apgd_run *run, const double *x0)
 /* One APGD solve of (N, run->rr) from gamma (in Y).  Returns iterations;
    gamma receives the kept iterate (least residual when tol > 0; least
    gradient mapping, or the start, when tol = 0), *res its associated
-   residual. */
-static int apgd(const apgd_run *run, double *gamma, double *res)
+   residual, *u_kept the work array holding its S N S gamma + rr, or NULL
+   where that was not kept (tol > 0, or the start returned). */
+static int apgd(const apgd_run *run, double *gamma, double *res,
+                const double **u_kept)
 {
     rf_problem *p = run->p;
     rf_work *w = &p->work;
@@ -259,9 +261,12 @@ static int apgd(const apgd_run *run, double *gamma, double *res)
         theta = theta_n;
         L *= 0.9;
     }
+    *u_kept = NULL;
     if (track) {
         memcpy(gamma, w->best, bytes);
-    } else if (it > 0) {
+    } else if (it == 0) {
+        *u_kept = Ux; /* gamma is x, unchanged */
+    } else {
         const double *kept = best_is_x ? x : w->best;
         if (!best_is_x) {
             apply_op(run, kept, rr, Ux); /* Ux is free now */
@@ -270,6 +275,7 @@ static int apgd(const apgd_run *run, double *gamma, double *res)
                             run->threads);
         if (best < start_res) {
             memcpy(gamma, kept, bytes);
+            *u_kept = Ux;
         } else {
             best = start_res; /* the iterations did not improve the start */
         }
@@ -318,8 +324,13 @@ void rf__solve_apgd(rf_problem *p, const rf_config *cfg, int threads,
     rf__scale_vec(p, w->wscale, -1, gamma, gamma, threads);
     apgd_run run = {p, w->wscale, w->rs, cfg->tol, cfg->max_iter, threads};
     double res = 0.0;
+    const double *u_kept = NULL;
     if (cfg->model == RF_MODEL_ASSOCIATED) {
-        out->iterations = apgd(&run, gamma, &res);
+        out->iterations = apgd(&run, gamma, &res, &u_kept);
+        if (u_kept != NULL) { /* u = S^-1 u' for the energy check */
+            rf__scale_vec(p, w->wscale, -1, u_kept, w->u3, threads);
+            out->u_valid = 1;
+        }
     } else {
         /* Outer fixed point on the De Saxce shift.  Inner solves are
            inexact early (10% of the current defect, at least tol/2) and
@@ -335,7 +346,7 @@ void rf__solve_apgd(rf_problem *p, const rf_config *cfg, int threads,
             if (cfg->tol == 0.0 && run.max_iter > 25) {
                 run.max_iter = 25; /* fixed budget: re-shift regularly */
             }
-            int n = apgd(&run, gamma, &res);
+            int n = apgd(&run, gamma, &res, &u_kept);
             total += n;
             double prev = dres;
             dres = shift_r(&run, gamma, theta);

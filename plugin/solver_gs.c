@@ -450,6 +450,6 @@ void rf__solve_gs(rf_problem *p, const rf_config *cfg, int threads,
         }
         rf__tracker_update(&tr, p, g, u);
     }
-    rf__tracker_finish(&tr, p, gamma, g, it, out);
+    rf__tracker_finish(&tr, p, gamma, g, NULL, it, out);
     out->colors = colored ? w->ncolor : 0;
 }

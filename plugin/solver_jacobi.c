@@ -90,6 +90,6 @@ void rf__solve_jacobi(rf_problem *p, const rf_config *cfg, int threads,
         ++it;
         rf__tracker_update(&tr, p, g, u);
     }
-    rf__tracker_finish(&tr, p, gamma, g, it, out);
+    rf__tracker_finish(&tr, p, gamma, g, u, it, out); /* u = N' g + r' */
     rf__scale_vec(p, scale, 1, gamma, gamma, threads);
 }
