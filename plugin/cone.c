@@ -26,20 +26,30 @@
 #include <float.h>
 #include <string.h>
 
-/* Insertion sort of at most three (breakpoint, part) pairs. */
-static void sort_breakpoints(int n, double b[3], int k[3])
+/* Order pairs i < j of (breakpoint, part) by breakpoint; equal ones keep
+   their order. */
+static inline void order_pair(double b[3], int k[3], int i, int j)
 {
-    for (int i = 1; i < n; ++i) {
-        double bi = b[i];
-        int ki = k[i];
-        int j = i - 1;
-        while (j >= 0 && b[j] > bi) {
-            b[j + 1] = b[j];
-            k[j + 1] = k[j];
-            --j;
-        }
-        b[j + 1] = bi;
-        k[j + 1] = ki;
+    if (b[i] > b[j]) {
+        const double tb = b[i];
+        const int tk = k[i];
+        b[i] = b[j];
+        k[i] = k[j];
+        b[j] = tb;
+        k[j] = tk;
+    }
+}
+
+/* Stable sort of at most three (breakpoint, part) pairs: the network
+   (0,1) (1,2) (0,1), which is bubble sort, so ties keep their order. */
+static inline void sort_breakpoints(int n, double b[3], int k[3])
+{
+    if (n >= 2) {
+        order_pair(b, k, 0, 1);
+    }
+    if (n == 3) {
+        order_pair(b, k, 1, 2);
+        order_pair(b, k, 0, 1);
     }
 }
 
@@ -97,7 +107,6 @@ minimise_psi_impl(double x0, const double a[3], const double c[3], int huge)
             num += cf * (a[k[m]] * f);
             den += cf * cf;
         }
-        double y = num / den; /* den >= 1 (f = 1) or >= (cmax f)^2 >= 1 */
         double hi = (j < nb) ? b[j] : INFINITY;
         /* Decide by the sign of psi'/2 at the breakpoint hi (without the
            part ending there), not by comparing y with hi: with a huge
@@ -118,6 +127,9 @@ minimise_psi_impl(double x0, const double a[3], const double c[3], int huge)
             }
         }
         if (j == nb || hi == INFINITY || d >= 0.0) {
+            /* den >= 1 (f = 1) or >= (cmax f)^2 >= 1; divided only here,
+               in the interval that holds the minimiser */
+            double y = num / den;
             y = y < lo ? lo : y;
             return y > hi ? hi : y;
         }

@@ -93,12 +93,17 @@ double rf__residual(const rf_problem *p, rf_model model, const double *gamma,
             hi = ncon;
         }
         for (int i = lo; i < hi; ++i) {
-            double g[6], ui[6], ri[6];
+            double g[6], ui[6], ri[6], inv[4] = {1.0, 1.0, 1.0, 1.0};
+            if (scale) { /* one division per part, not per component */
+                for (int c = 0; c < 4; ++c) {
+                    inv[c] = 1.0 / scale[4 * i + c];
+                }
+            }
             for (int c = 0; c < 6; ++c) { /* back to the original variables */
                 double sc = scale ? scale[4 * i + RF_PART[c]] : 1.0;
                 g[c] = gamma[6 * i + c] * sc;
-                ui[c] = u[6 * i + c] / sc;
-                ri[c] = r[6 * i + c] / sc;
+                ui[c] = u[6 * i + c] * inv[RF_PART[c]];
+                ri[c] = r[6 * i + c] * inv[RF_PART[c]];
             }
             s[0] += contact_defect2(p, model, i, g, ui);
             for (int c = 0; c < 6; ++c) {

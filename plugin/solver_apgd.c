@@ -193,7 +193,9 @@ static int apgd(const apgd_run *run, double *gamma, double *res,
        larger after 10 warm-started iterations on a settled pile.) */
     const int track = run->tol > 0.0;
     double best_gm = INFINITY;
-    int best_is_x = 1; /* the kept iterate is the current x (Ux valid) */
+    /* the kept iterate is the current x (Ux valid), else it is in
+       w->best */
+    int best_is_x = 1;
     double L = initial_L(run, gamma);
     memcpy(x, gamma, bytes);
     apply_op(run, x, rr, Ux);
@@ -246,10 +248,13 @@ static int apgd(const apgd_run *run, double *gamma, double *res,
             const double gm = s[2] * L * L;
             if (gm < best_gm) { /* a NaN mapping is never kept */
                 best_gm = gm;
-                best_is_x = it == run->max_iter; /* last: no copy needed */
-                if (!best_is_x) {
-                    memcpy(w->best, xn, bytes);
-                }
+                best_is_x = 1; /* xn, which becomes x below */
+            } else if (best_is_x) {
+                /* the kept iterate is x, whose array the next iteration
+                   overwrites: copied only now (an improving iteration,
+                   the usual case, copies nothing) */
+                memcpy(w->best, x, bytes);
+                best_is_x = 0;
             }
         }
         double *t = x; /* x <- xn */
