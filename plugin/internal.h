@@ -423,6 +423,7 @@ typedef struct rf_solve_out {
        variables): the energy check then reads it instead of forming the
        product again.  Set by a solver that has it at no cost. */
     int u_valid;
+    double lipschitz; /* APGD: rf_stats.lipschitz */
 } rf_solve_out;
 
 /* Convergence tracking shared by the solvers: keeps the iterate of least

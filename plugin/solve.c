@@ -43,9 +43,14 @@ rf_status rf_config_validate(const rf_config *cfg, rf_error *err)
                         (int)cfg->model);
     }
     if (!isfinite(cfg->tol) || !isfinite(cfg->omega) ||
-        !isfinite(cfg->lambda)) {
+        !isfinite(cfg->lambda) || !isfinite(cfg->lipschitz)) {
         return rf__fail(err, RF_ERR_NONFINITE,
-                        "%s: tol, omega or lambda is not finite", fn);
+                        "%s: tol, omega, lambda or lipschitz is not finite",
+                        fn);
+    }
+    if (cfg->lipschitz < 0.0) {
+        return rf__fail(err, RF_ERR_INVALID, "%s: lipschitz = %g < 0", fn,
+                        cfg->lipschitz);
     }
     if (cfg->max_iter < 1) {
         return rf__fail(err, RF_ERR_INVALID, "%s: max_iter = %d < 1", fn,
@@ -489,7 +494,7 @@ rf_status rf_solve(rf_problem *p, const rf_config *cfg_in, double *gamma,
     const int threads = rf__threads(cfg->threads);
     p->threads = threads;
     rf_work *w = &p->work;
-    rf_solve_out out = {0, 0.0, 0, 0, 0.0, 1.0, 0};
+    rf_solve_out out = {0, 0.0, 0, 0, 0.0, 1.0, 0, 0.0};
 
     const int cohesive = rf__has_cohesion(p);
     if (cohesive) {
@@ -550,6 +555,7 @@ rf_status rf_solve(rf_problem *p, const rf_config *cfg_in, double *gamma,
         stats->colors = out.colors;
         stats->energy_change = out.energy_change;
         stats->energy_scale = out.energy_scale;
+        stats->lipschitz = out.lipschitz;
         stats->skipped_bodies = 0;
         stats->skipped_contacts = 0;
         stats->skipped_rows = 0;

@@ -17,6 +17,14 @@
  *   (with tol > 0; a fixed iteration count keeps the iterate of least
  *   gradient mapping, or the start if its residual is smaller: apgd()).
  *
+ * The first L is rf_config.lipschitz when given (the previous time step's
+ * rf_stats.lipschitz, 0.9 x its largest accepted L), else Mazhar's
+ * estimate |N (x0 - 1)| / |x0 - 1|, one product more.  A given start
+ * is taken as at least 1: part scaling gives every normal diagonal entry
+ * of N' the value 1, so L_max(N') >= 1, and a start far below (it comes
+ * down by 0.9 per iterating solve while the solves are easy) would need
+ * more doublings than backtracking allows.
+ *
  * One iteration costs one N product (plus one per backtracking step): we
  * keep U_x = N x + r, and N y + r follows from U_x by the same linear
  * combination as y.
@@ -55,6 +63,8 @@ typedef struct apgd_run {
     double tol;          /* on the associated residual of (N, rr) */
     int max_iter;
     int threads;
+    double L0;   /* the step constant to start from; 0: estimate it */
+    double Lmax; /* out: the largest step constant accepted so far */
 } apgd_run;
 
 /* out = S N S x + rr (rr may be NULL). */
@@ -171,7 +181,7 @@ static double initial_L(const apgd_run *run, const double *x0)
    gradient mapping, or the start, when tol = 0), *res its associated
    residual, *u_kept the work array holding its S N S gamma + rr, or NULL
    where that was not kept (tol > 0, or the start returned). */
-static int apgd(const apgd_run *run, double *gamma, double *res,
+static int apgd(apgd_run *run, double *gamma, double *res,
                 const double **u_kept)
 {
     rf_problem *p = run->p;
@@ -196,7 +206,11 @@ static int apgd(const apgd_run *run, double *gamma, double *res,
     /* the kept iterate is the current x (Ux valid), else it is in
        w->best */
     int best_is_x = 1;
-    double L = initial_L(run, gamma);
+    /* a start from the previous solve (rf_config.lipschitz) saves
+       initial_L's product; on a settled pile Mazhar's estimate was 4x
+       too small and cost three backtracking products per solve */
+    double L = run->L0 > 0.0 ? fmax(run->L0, 1.0) : initial_L(run, gamma);
+    run->Lmax = L > run->Lmax ? L : run->Lmax;
     memcpy(x, gamma, bytes);
     apply_op(run, x, rr, Ux);
     /* the start's residual: with tol > 0 the first kept iterate; with tol
@@ -228,6 +242,7 @@ static int apgd(const apgd_run *run, double *gamma, double *res,
             L *= 2.0;
         }
         ++it;
+        run->Lmax = L > run->Lmax ? L : run->Lmax;
         double theta_n =
             0.5 * (-theta * theta + theta * sqrt(theta * theta + 4.0));
         double beta = theta * (1.0 - theta) / (theta * theta + theta_n);
@@ -327,7 +342,8 @@ void rf__solve_apgd(rf_problem *p, const rf_config *cfg, int threads,
     rf__part_scaling(p, w->wscale, NULL, threads);
     rf__scale_vec(p, w->wscale, 1, w->r, w->rs, threads);
     rf__scale_vec(p, w->wscale, -1, gamma, gamma, threads);
-    apgd_run run = {p, w->wscale, w->rs, cfg->tol, cfg->max_iter, threads};
+    apgd_run run = {p,       w->wscale,      w->rs, cfg->tol, cfg->max_iter,
+                    threads, cfg->lipschitz, 0.0};
     double res = 0.0;
     const double *u_kept = NULL;
     if (cfg->model == RF_MODEL_ASSOCIATED) {
@@ -352,6 +368,9 @@ void rf__solve_apgd(rf_problem *p, const rf_config *cfg, int threads,
                 run.max_iter = 25; /* fixed budget: re-shift regularly */
             }
             int n = apgd(&run, gamma, &res, &u_kept);
+            if (run.Lmax > 0.0) { /* the next inner solve starts here */
+                run.L0 = 0.9 * run.Lmax;
+            }
             total += n;
             double prev = dres;
             dres = shift_r(&run, gamma, theta);
@@ -369,6 +388,11 @@ void rf__solve_apgd(rf_problem *p, const rf_config *cfg, int threads,
         res = dres;
     }
     rf__scale_vec(p, w->wscale, 1, gamma, gamma, threads);
+    /* the next solve's start: 0.9 of the largest accepted L, or the start
+       unchanged when nothing was learnt (no iteration); 0 (estimate
+       again) if it overflowed */
+    const double Lnext = out->iterations > 0 ? 0.9 * run.Lmax : run.Lmax;
+    out->lipschitz = isfinite(Lnext) ? Lnext : 0.0;
     out->residual = res;
     out->converged = cfg->tol > 0.0 && res <= cfg->tol;
 }

@@ -252,6 +252,7 @@ void ConeSolver::reset()
     warm_index_.clear();
     warm_.clear();
     points_valid_ = false;
+    apgd_lipschitz_ = 0.0;
     joint_warm_index_.clear();
     joint_warm_.clear();
 }
@@ -1271,7 +1272,17 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
     }
     const double t_solve = wall_now();
     if (st == RF_OK) {
-        st = rf_solve(problem_, &cfg, gamma_.data(), &stats, &err);
+        // APGD starts from the last step's step constant (rf_stats.
+        // lipschitz) unless the application set one: one N product and
+        // most backtracking saved per step
+        rf_config step_cfg = cfg;
+        if (step_cfg.solver == RF_SOLVER_APGD && step_cfg.lipschitz == 0.0) {
+            step_cfg.lipschitz = apgd_lipschitz_;
+        }
+        st = rf_solve(problem_, &step_cfg, gamma_.data(), &stats, &err);
+        if (st == RF_OK) {
+            apgd_lipschitz_ = stats.lipschitz;
+        }
     }
     timing.build = t_solve - step_start_;
     timing.solve = wall_now() - t_solve;

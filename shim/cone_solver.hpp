@@ -149,6 +149,8 @@ class ConeSolver final : public btConstraintSolver {
     void verbose_line(double seconds);
 
     rf_bullet_mode step_mode_ = RF_BULLET_CONE;
+    // rf_stats.lipschitz of the last cone step (0: none yet), APGD's start
+    double apgd_lipschitz_ = 0.0;
     rf_problem *problem_ = nullptr;
 
     // collected by solveGroup for this step

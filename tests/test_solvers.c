@@ -509,6 +509,13 @@ static int test_bad_input(void)
     rf_config_default(&cfg);
     cfg.omega = NAN;
     ENSURE(rf_solve(p, &cfg, g, NULL, &err) == RF_ERR_NONFINITE);
+    rf_config_default(&cfg);
+    cfg.lipschitz = -2.0;
+    ENSURE(rf_solve(p, &cfg, g, NULL, &err) == RF_ERR_INVALID);
+    ENSURE(strstr(err.message, "lipschitz") != NULL);
+    cfg.lipschitz = INFINITY;
+    ENSURE(rf_solve(p, &cfg, g, NULL, &err) == RF_ERR_NONFINITE);
+    ENSURE(strstr(err.message, "lipschitz") != NULL);
     g[3] = NAN;
     ENSURE(rf_solve(p, NULL, g, NULL, &err) == RF_ERR_NONFINITE);
     ENSURE(strstr(err.message, "warm start") != NULL);
@@ -526,6 +533,83 @@ static int test_bad_input(void)
     ENSURE(strstr(err.message, "contact 0") != NULL);
     ENSURE(memcmp(g, keep, sizeof g) == 0);
     rf_problem_destroy(e);
+    rf_problem_destroy(p);
+    return 0;
+}
+
+/* APGD's start step constant (rf_config.lipschitz / rf_stats.lipschitz,
+   rollfric.h): on a random pile (the energy test's generator),
+     - a solve from Mazhar's estimate reports 0.9 x its largest accepted
+       L, finite and >= 0.9 (L_max(N') >= 1: part scaling puts 1 on every
+       normal diagonal entry of N');
+     - the next solve started from it reaches the same tolerance (1e-8)
+       and does not need more than 1.5x the iterations (it starts where
+       the first one's backtracking ended; measured 0.94x);
+     - a start far too small (1e-300, taken as 1) and one far too large
+       (1e6: tiny steps, L comes down by 0.9 per iteration) both still
+       converge: backtracking and the decay recover;
+     - a solve that does no iteration (tol met at the start) reports its
+       start unchanged: nothing was learnt;
+     - the other solvers report 0. */
+static int test_lipschitz_start(void)
+{
+    rf_rng r = {91};
+    enum { NB = 40, NC = 3 * NB };
+    double J[9 * NB];
+    rf_problem *p;
+    ENSURE(rf_problem_create(&p, NULL) == RF_OK);
+    ENSURE(rf_problem_begin_bodies(p, NB, NC, NULL) == RF_OK);
+    for (int b = 0; b < NB; ++b) {
+        rf_body_desc bd;
+        gen_body(&r, &bd, J + 9 * b);
+        bd.v[1] -= 0.5;
+        ENSURE(rf_problem_set_body(p, b, &bd, NULL) == RF_OK);
+    }
+    for (int i = 0; i < NC; ++i) {
+        rf_contact_desc c;
+        gen_pile_contact(&r, i, NB, &c);
+        ENSURE(rf_problem_set_contact(p, i, &c, NULL) == RF_OK);
+    }
+    rf_config cfg;
+    rf_config_default(&cfg);
+    cfg.solver = RF_SOLVER_APGD;
+    cfg.warm_start = 0;
+    cfg.tol = 1e-8;
+    cfg.max_iter = 20000;
+    double g[6 * NC];
+    rf_stats st0, st;
+    ENSURE(rf_solve(p, &cfg, g, &st0, NULL) == RF_OK);
+    ENSURE(st0.converged);
+    printf("  estimated start: %d iterations, next start L = %.4g\n",
+           st0.iterations, st0.lipschitz);
+    ENSURE(isfinite(st0.lipschitz) && st0.lipschitz >= 0.9);
+    const double starts[3] = {st0.lipschitz, 1e-300, 1e6};
+    for (int k = 0; k < 3; ++k) {
+        cfg.lipschitz = starts[k];
+        ENSURE(rf_solve(p, &cfg, g, &st, NULL) == RF_OK);
+        printf("  start L = %.4g: %d iterations, residual %.3e\n", starts[k],
+               st.iterations, st.residual);
+        ENSURE(st.converged);
+        ENSURE_LE(st.residual, 1e-8);
+        ENSURE(isfinite(st.lipschitz) && st.lipschitz >= 0.9);
+        if (k == 0) {
+            ENSURE_LE(st.iterations, 1.5 * st0.iterations);
+        }
+    }
+    /* no iteration: the start comes back unchanged */
+    cfg.lipschitz = 5.0;
+    cfg.tol = 1e300;
+    ENSURE(rf_solve(p, &cfg, g, &st, NULL) == RF_OK);
+    ENSURE(st.iterations == 0);
+    ENSURE(st.lipschitz == 5.0);
+    for (int s = 0; s < 3; ++s) { /* Jacobi, GS, GS coloured */
+        rf_config_default(&cfg);
+        cfg.solver = SOLVERS[s];
+        cfg.max_iter = 5;
+        cfg.tol = 0.0;
+        ENSURE(rf_solve(p, &cfg, g, &st, NULL) == RF_OK);
+        ENSURE(st.lipschitz == 0.0);
+    }
     rf_problem_destroy(p);
     return 0;
 }
@@ -574,5 +658,6 @@ int main(void)
     RUN_TEST(test_energy_check);
     RUN_TEST(test_bad_input);
     RUN_TEST(test_no_contacts);
+    RUN_TEST(test_lipschitz_start);
     return TEST_SUMMARY();
 }

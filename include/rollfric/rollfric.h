@@ -476,6 +476,15 @@ typedef struct rf_config {
                               Delassus block, not by the model's local
                               law (issue #8); other contacts as usual.
                               default 0 */
+    double lipschitz;      /* APGD: the step constant L (1 / step, in the
+                              part-scaled variables) to start from, >= 0;
+                              0 = estimate it with one N product (Mazhar
+                              et al. 2015, Alg. 2).  Pass
+                              rf_stats.lipschitz of the previous solve of
+                              a similar problem (the next time step):
+                              that saves the product, and backtracking
+                              raises a start that is too small.  The
+                              Bullet shim does this itself.  default 0 */
 } rf_config;
 
 /* Fill cfg with the defaults documented above.  NULL is ignored. */
@@ -504,6 +513,11 @@ typedef struct rf_stats {
        residual is that of the scaled gamma.  energy_scale = 1: untouched. */
     double energy_change;
     double energy_scale;
+    /* APGD: 0.9 times the largest step constant L it accepted (after
+       backtracking), the start for a next solve of a similar problem
+       (rf_config.lipschitz): high enough that the next solve seldom
+       backtracks, 0.9 so that it can come down.  0 for other solvers. */
+    double lipschitz;
     /* What the Bullet shim left out of its last step because the data
        were not finite or not valid (bodies with a non-finite state, a
        negative inverse mass or inertia; manifold points with a
