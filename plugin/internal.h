@@ -310,6 +310,16 @@ void rf__apply_N(rf_problem *p, const double *gamma, double *out, int add_r,
    with S applied inside the two passes (no scaled copy of x). */
 void rf__apply_scaled_body(rf_problem *p, const double *scale, const double *x,
                            const double *rr, double *out, int threads);
+/* Body form: rf__apply_scaled_body (rr not NULL) with APGD's trial sums
+   taken in its contact pass (no separate sweep):
+     s[0] = x.(out + rr), s[1] = uy.(x - y), s[2] = |x - y|^2,
+     s[3] = uy.(x - xp),
+   added per fixed block of contacts, then the rows: the same for any
+   thread count. */
+void rf__apply_scaled_trial(rf_problem *p, const double *scale,
+                            const double *x, const double *rr, double *out,
+                            const double *xp, const double *y,
+                            const double *uy, double s[4], int threads);
 /* The 6x6 diagonal block W_ii = D_i^T M^-1 D_i (row-major). */
 void rf__diag_block(const rf_problem *p, int i, double blk[36]);
 /* The diagonal of W_ii alone (what the part scaling needs). */

@@ -332,6 +332,37 @@ void rf__apply_N(rf_problem *p, const double *gamma, double *out, int add_r,
     }
 }
 
+/* Contact i's part of the scaled product: o = S (D_i^T bv + C S x) + rr. */
+static inline void scaled_contact_out(const rf_problem *p, const double *scale,
+                                      const double *bv, const double *x,
+                                      const double *rr, int i, double o[6])
+{
+    double u[6];
+    contact_velocity_nobias(p, i, bv, u);
+    const double *s = scale + 4 * i;
+    if (p->cfm_on) { /* c gamma, gamma = S x */
+        const double *cfm = p->con_cfm + 6 * i;
+        for (int k = 0; k < 6; ++k) {
+            u[k] += cfm[k] * x[6 * i + k] * s[RF_PART[k]];
+        }
+    }
+    for (int k = 0; k < 6; ++k) {
+        o[k] = u[k] * s[RF_PART[k]] + (rr ? rr[6 * i + k] : 0.0);
+    }
+}
+
+/* Row j's part of the scaled product. */
+static inline double scaled_row_out(const rf_problem *p, const double *scale,
+                                    const double *bv, const double *x,
+                                    const double *rr, int j)
+{
+    const int ncon = p->ncon, m6 = 6 * ncon;
+    const double sj = scale[4 * ncon + j];
+    const double u = rf__row_velocity(p, j, bv) - p->row_bias[j] +
+                     p->row_cfm[j] * x[m6 + j] * sj;
+    return u * sj + (rr ? rr[m6 + j] : 0.0);
+}
+
 void rf__apply_scaled_body(rf_problem *p, const double *scale, const double *x,
                            const double *rr, double *out, int threads)
 {
@@ -342,27 +373,64 @@ void rf__apply_scaled_body(rf_problem *p, const double *scale, const double *x,
     double *bv = p->work.bv0;
     body_pass(p, x, scale, NULL, bv, threads);
     const int ncon = p->ncon, nrow = p->nrow, m6 = 6 * ncon;
-    const double *cfm = p->cfm_on ? p->con_cfm : NULL;
 #pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
     for (int i = 0; i < ncon; ++i) {
-        double u[6];
-        contact_velocity_nobias(p, i, bv, u);
-        const double *s = scale + 4 * i;
-        double *o = out + 6 * i;
-        for (int k = 0; cfm != NULL && k < 6; ++k) { /* c gamma, gamma = S x */
-            u[k] += cfm[6 * i + k] * x[6 * i + k] * s[RF_PART[k]];
-        }
-        for (int k = 0; k < 6; ++k) {
-            o[k] = u[k] * s[RF_PART[k]] + (rr ? rr[6 * i + k] : 0.0);
-        }
+        scaled_contact_out(p, scale, bv, x, rr, i, out + 6 * i);
     }
 #pragma omp parallel for schedule(static) num_threads(threads) if (nrow > 2048)
     for (int j = 0; j < nrow; ++j) {
-        const double sj = scale[4 * ncon + j];
-        const double u = rf__row_velocity(p, j, bv) - p->row_bias[j] +
-                         p->row_cfm[j] * x[m6 + j] * sj;
-        out[m6 + j] = u * sj + (rr ? rr[m6 + j] : 0.0);
+        out[m6 + j] = scaled_row_out(p, scale, bv, x, rr, j);
     }
+}
+
+/* The four trial sums of one entry (rf__apply_scaled_trial). */
+static inline void trial_terms(double x, double o, double rr, double xp,
+                               double y, double uy, double a[4])
+{
+    const double d = x - y;
+    a[0] += x * (o + rr);
+    a[1] += uy * d;
+    a[2] += d * d;
+    a[3] += uy * (x - xp);
+}
+
+void rf__apply_scaled_trial(rf_problem *p, const double *scale, const double *x,
+                            const double *rr, double *out, const double *xp,
+                            const double *y, const double *uy, double s[4],
+                            int threads)
+{
+    double *bv = p->work.bv0, *part = p->work.partial;
+    body_pass(p, x, scale, NULL, bv, threads);
+    const int ncon = p->ncon, nrow = p->nrow, m6 = 6 * ncon;
+    const int nblk = rf__num_blocks(ncon);
+    /* The contact pass by fixed blocks of contacts, each with its
+       partial sums: the sums do not depend on the thread count. */
+#pragma omp parallel for schedule(static) num_threads(threads) if (nblk > 2)
+    for (int b = 0; b < nblk; ++b) {
+        int lo, hi;
+        rf__block_range(b, ncon, &lo, &hi);
+        double a[4] = {0.0, 0.0, 0.0, 0.0};
+        for (int i = lo; i < hi; ++i) {
+            double *o = out + 6 * i;
+            scaled_contact_out(p, scale, bv, x, rr, i, o);
+            for (int k = 6 * i; k < 6 * i + 6; ++k) {
+                trial_terms(x[k], out[k], rr[k], xp[k], y[k], uy[k], a);
+            }
+        }
+        memcpy(part + 4 * b, a, sizeof a);
+    }
+    double a[4] = {0.0, 0.0, 0.0, 0.0};
+    for (int b = 0; b < nblk; ++b) {
+        for (int c = 0; c < 4; ++c) {
+            a[c] += part[4 * b + c];
+        }
+    }
+    for (int j = 0; j < nrow; ++j) { /* rows: after the contacts, in order */
+        const int k = m6 + j;
+        out[k] = scaled_row_out(p, scale, bv, x, rr, j);
+        trial_terms(x[k], out[k], rr[k], xp[k], y[k], uy[k], a);
+    }
+    memcpy(s, a, sizeof a);
 }
 
 void rf__free_velocity(rf_problem *p, double *r, int threads)

@@ -159,6 +159,63 @@ static double extrapolate(const rf_problem *p, const double *x,
     return 0.5 * f;
 }
 
+/* extrapolate and the next iteration's first project_step in one sweep
+   (body form, apgd()): with x = x_{k+1} and xo = x_k,
+     y = x + beta (x - xo), Uy = Ux + beta (Ux - Uxo)   (written),
+     xo <- Proj(y - t Uy)                              (the trial xn),
+   each contact's entries of xo read before they are written; returns
+   f(y) = 1/2 y.(Uy + rr), summed per fixed block of contacts, then the
+   rows (whose bounds may read any contact's y: done after them). */
+static double extrapolate_project(const apgd_run *run, const double *x,
+                                  double *xo, const double *Ux,
+                                  const double *Uxo, double beta, double t,
+                                  double *y, double *Uy)
+{
+    const rf_problem *p = run->p;
+    const double *rr = run->rr;
+    double *part = p->work.partial;
+    const int ncon = p->ncon, nrow = p->nrow, m6 = 6 * ncon;
+    const int nblk = rf__num_blocks(ncon);
+#pragma omp parallel for schedule(static)                                      \
+    num_threads(run->threads) if (nblk > 2)
+    for (int b = 0; b < nblk; ++b) {
+        int lo, hi;
+        rf__block_range(b, ncon, &lo, &hi);
+        double f = 0.0;
+        for (int i = lo; i < hi; ++i) {
+            double z[6];
+            for (int k = 0; k < 6; ++k) {
+                const int e = 6 * i + k;
+                const double yk = x[e] + beta * (x[e] - xo[e]);
+                const double uk = Ux[e] + beta * (Ux[e] - Uxo[e]);
+                y[e] = yk;
+                Uy[e] = uk;
+                f += yk * (uk + rr[e]);
+                z[k] = yk - t * uk;
+            }
+            const rf__cone cone = rf__scaled_cone(p, run->scale, i);
+            rf__project6(z, &cone, xo + 6 * i);
+        }
+        part[b] = f;
+    }
+    double f = 0.0;
+    for (int b = 0; b < nblk; ++b) {
+        f += part[b];
+    }
+    for (int j = 0; j < nrow; ++j) {
+        const int e = m6 + j;
+        y[e] = x[e] + beta * (x[e] - xo[e]);
+        Uy[e] = Ux[e] + beta * (Ux[e] - Uxo[e]);
+        f += y[e] * (Uy[e] + rr[e]);
+    }
+    for (int j = 0; j < nrow; ++j) { /* rows: clamp on [lo, hi] */
+        double lo, hi;
+        rf__row_bounds(p, run->scale, j, y, &lo, &hi);
+        xo[m6 + j] = rf__clamp(y[m6 + j] - t * Uy[m6 + j], lo, hi);
+    }
+    return 0.5 * f;
+}
+
 /* Initial Lipschitz estimate |N (x0 - 1)| / |x0 - 1| (Mazhar Alg. 2).
    Scratch: g1, u1 (free before the first iteration). */
 static double initial_L(const apgd_run *run, const double *x0)
@@ -225,14 +282,31 @@ static int apgd(apgd_run *run, double *gamma, double *res,
     memcpy(Uy, Ux, bytes);
     double fy = 0.5 * rf__dot(p, y, Uy, run->threads) +
                 0.5 * rf__dot(p, y, rr, run->threads);
-    double theta = 1.0;
+    double theta = 1.0, beta = 0.0;
     int it = 0;
+    /* Body form: the sweeps are fused (extrapolate_project,
+       rf__apply_scaled_trial), three per iteration instead of five; the
+       extrapolation is then pending until the next iteration's first
+       trial (and skipped after the last). */
+    const int fused = p->kind == RF_KIND_BODY;
+    int pending = 0;
     while (it < run->max_iter && !(track && best <= run->tol)) {
         double s[4];
         for (int bt = 0; bt < 60; ++bt) {
-            project_step(run, y, Uy, 1.0 / L, xn);
-            apply_op(run, xn, rr, Uxn);
-            trial_sums(p, x, xn, y, Uxn, Uy, rr, run->threads, s);
+            if (pending) { /* y, Uy and the first trial in one sweep */
+                fy = extrapolate_project(run, x, xn, Ux, Uxn, beta, 1.0 / L, y,
+                                         Uy);
+                pending = 0;
+            } else {
+                project_step(run, y, Uy, 1.0 / L, xn);
+            }
+            if (fused) { /* the trial sums in the product's contact pass */
+                rf__apply_scaled_trial(p, run->scale, xn, rr, Uxn, x, y, Uy, s,
+                                       run->threads);
+            } else {
+                apply_op(run, xn, rr, Uxn);
+                trial_sums(p, x, xn, y, Uxn, Uy, rr, run->threads, s);
+            }
             double fx = 0.5 * s[0];
             double bound = fy + s[1] + 0.5 * L * s[2];
             /* slack for rounding in f near the optimum */
@@ -245,12 +319,16 @@ static int apgd(apgd_run *run, double *gamma, double *res,
         run->Lmax = L > run->Lmax ? L : run->Lmax;
         double theta_n =
             0.5 * (-theta * theta + theta * sqrt(theta * theta + 4.0));
-        double beta = theta * (1.0 - theta) / (theta * theta + theta_n);
+        beta = theta * (1.0 - theta) / (theta * theta + theta_n);
         if (s[3] > 0.0) { /* adaptive restart: momentum points uphill */
             beta = 0.0;
             theta_n = 1.0;
         }
-        fy = extrapolate(p, x, xn, Ux, Uxn, beta, rr, y, Uy, run->threads);
+        if (fused) {
+            pending = 1; /* from x and xn after the swap below */
+        } else {
+            fy = extrapolate(p, x, xn, Ux, Uxn, beta, rr, y, Uy, run->threads);
+        }
         if (track) {
             double r = rf__residual(p, RF_MODEL_ASSOCIATED, xn, Uxn, rr,
                                     run->scale, run->threads);
