@@ -599,17 +599,19 @@ static const traffic JACOBI_TRAFFIC[] = {
 };
 
 /* solver_apgd.c, one outer iteration without backtracking, tol = 0 (no
-   residual per iteration). */
+   residual per iteration), body form: extrapolate_project (y, Uy and the
+   first trial x+ in one sweep), then the N product of x+ with the trial
+   sums in its contact pass (rf__apply_scaled_trial).  Names as at the
+   start of an iteration: g0 = x, g1 = the previous x (overwritten by
+   x+), u0, u1 their products, g2 = y, u2 = Uy. */
 static const traffic APGD_TRAFFIC[] = {
-    {"project_step", "g2 (y)", PER_CONTACT, 48, 0},
-    {"project_step", "u2 (Uy)", PER_CONTACT, 48, 0},
-    {"project_step", "wscale", PER_CONTACT, 32, 0},
-    CONE("project_step"),
-    {"project_step", "g1 (xn)", PER_CONTACT, 48, 1},
+    {"extrapolate_project", "g0, g1, u0, u1, rs", PER_CONTACT, 240, 0},
+    {"extrapolate_project", "wscale", PER_CONTACT, 32, 0},
+    CONE("extrapolate_project"),
+    {"extrapolate_project", "g2 (y), u2 (Uy)", PER_CONTACT, 96, 1},
+    {"extrapolate_project", "g1 (x+)", PER_CONTACT, 48, 1},
     N_PRODUCT("g1", "u1", "rs"),
-    {"trial_sums", "g0, g1, g2, u1, u2, rs", PER_CONTACT, 288, 0},
-    {"extrapolate", "g1, g0, u1, u0, rs", PER_CONTACT, 240, 0},
-    {"extrapolate", "g2, u2", PER_CONTACT, 96, 1},
+    {"N: contact pass (trial sums)", "g1, g0, g2, u2", PER_CONTACT, 192, 0},
 };
 
 /* solver_gs.c, one sequential sweep, visit() on the stick-test path. */
@@ -657,9 +659,10 @@ static const traffic_table TRAFFIC[NSOLVER] = {
      "as gs; and a body's data is counted once per sweep though each "
      "colour is a pass of its own"},
     {APGD_TRAFFIC, (int)(sizeof APGD_TRAFFIC / sizeof APGD_TRAFFIC[0]),
-     "backtracking steps (each another project_step, N product and "
-     "trial_sums); the copy of the kept iterate when the gradient "
-     "mapping improves (96 bytes per contact); reduction partials"},
+     "backtracking steps (each a project_step - y, Uy read, x+ written - "
+     "and another N product with the sums); the copy of the kept "
+     "iterate after an iteration that does not improve the gradient "
+     "mapping (96 bytes per contact); reduction partials"},
 };
 
 /* Bytes per contact-iteration of solver s on pack pk, and its parts. */
