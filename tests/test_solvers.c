@@ -366,6 +366,34 @@ static double kinetic_energy(int nb, const double *mass, const double *J,
        unscaled energy change is positive, or the test would prove
        nothing);
      - a converged solve is left alone (scale 1) and removes energy. */
+/* A random pile of nb bodies (falling at 0.5 m/s on top of their random
+   velocities) and nc contacts with zero biases, for the energy and
+   step-constant tests; fills mass, J (inertia), v0, w0 and coef (mu, rho,
+   sigma per contact). */
+static int random_pile(rf_rng *r, int nb, int nc, rf_problem *p, double *mass,
+                       double *J, double *v0, double *w0, double *coef)
+{
+    ENSURE(rf_problem_begin_bodies(p, nb, nc, NULL) == RF_OK);
+    for (int b = 0; b < nb; ++b) {
+        rf_body_desc bd;
+        gen_body(r, &bd, J + 9 * b);
+        bd.v[1] -= 0.5;
+        mass[b] = 1.0 / bd.inv_mass;
+        memcpy(v0 + 3 * b, bd.v, sizeof bd.v);
+        memcpy(w0 + 3 * b, bd.w, sizeof bd.w);
+        ENSURE(rf_problem_set_body(p, b, &bd, NULL) == RF_OK);
+    }
+    for (int i = 0; i < nc; ++i) {
+        rf_contact_desc c;
+        gen_pile_contact(r, i, nb, &c); /* biases 0 */
+        coef[3 * i] = c.mu;
+        coef[3 * i + 1] = c.rho;
+        coef[3 * i + 2] = c.sigma;
+        ENSURE(rf_problem_set_contact(p, i, &c, NULL) == RF_OK);
+    }
+    return 0;
+}
+
 static int test_energy_check(void)
 {
     rf_rng r = {77};
@@ -373,24 +401,7 @@ static int test_energy_check(void)
     double mass[NB], J[9 * NB], v0[3 * NB], w0[3 * NB], coef[3 * NC];
     rf_problem *p;
     ENSURE(rf_problem_create(&p, NULL) == RF_OK);
-    ENSURE(rf_problem_begin_bodies(p, NB, NC, NULL) == RF_OK);
-    for (int b = 0; b < NB; ++b) {
-        rf_body_desc bd;
-        gen_body(&r, &bd, J + 9 * b);
-        bd.v[1] -= 0.5;
-        mass[b] = 1.0 / bd.inv_mass;
-        memcpy(v0 + 3 * b, bd.v, sizeof bd.v);
-        memcpy(w0 + 3 * b, bd.w, sizeof bd.w);
-        ENSURE(rf_problem_set_body(p, b, &bd, NULL) == RF_OK);
-    }
-    for (int i = 0; i < NC; ++i) {
-        rf_contact_desc c;
-        gen_pile_contact(&r, i, NB, &c); /* biases 0 */
-        coef[3 * i] = c.mu;
-        coef[3 * i + 1] = c.rho;
-        coef[3 * i + 2] = c.sigma;
-        ENSURE(rf_problem_set_contact(p, i, &c, NULL) == RF_OK);
-    }
+    ENSURE(random_pile(&r, NB, NC, p, mass, J, v0, w0, coef) == 0);
     const double ke0 = kinetic_energy(NB, mass, J, v0, w0);
     /* a converged solve, for its normal impulses */
     double gsol[6 * NC] = {0};
@@ -555,21 +566,10 @@ static int test_lipschitz_start(void)
 {
     rf_rng r = {91};
     enum { NB = 40, NC = 3 * NB };
-    double J[9 * NB];
+    double mass[NB], J[9 * NB], v0[3 * NB], w0[3 * NB], coef[3 * NC];
     rf_problem *p;
     ENSURE(rf_problem_create(&p, NULL) == RF_OK);
-    ENSURE(rf_problem_begin_bodies(p, NB, NC, NULL) == RF_OK);
-    for (int b = 0; b < NB; ++b) {
-        rf_body_desc bd;
-        gen_body(&r, &bd, J + 9 * b);
-        bd.v[1] -= 0.5;
-        ENSURE(rf_problem_set_body(p, b, &bd, NULL) == RF_OK);
-    }
-    for (int i = 0; i < NC; ++i) {
-        rf_contact_desc c;
-        gen_pile_contact(&r, i, NB, &c);
-        ENSURE(rf_problem_set_contact(p, i, &c, NULL) == RF_OK);
-    }
+    ENSURE(random_pile(&r, NB, NC, p, mass, J, v0, w0, coef) == 0);
     rf_config cfg;
     rf_config_default(&cfg);
     cfg.solver = RF_SOLVER_APGD;
