@@ -467,9 +467,12 @@ void rf__solve_apgd(rf_problem *p, const rf_config *cfg, int threads,
     }
     rf__scale_vec(p, w->wscale, 1, gamma, gamma, threads);
     /* the next solve's start: 0.9 of the largest accepted L, or the start
-       unchanged when nothing was learnt (no iteration); 0 (estimate
-       again) if it overflowed */
-    const double Lnext = out->iterations > 0 ? 0.9 * run.Lmax : run.Lmax;
+       unchanged when nothing was learnt (no iteration; the given start
+       when no inner solve ran); 0 (estimate again) if it overflowed */
+    double Lnext = out->iterations > 0 ? 0.9 * run.Lmax : run.Lmax;
+    if (run.Lmax == 0.0) { /* no APGD run at all (De Saxce, met at once) */
+        Lnext = cfg->lipschitz;
+    }
     out->lipschitz = isfinite(Lnext) ? Lnext : 0.0;
     out->residual = res;
     out->converged = cfg->tol > 0.0 && res <= cfg->tol;

@@ -516,7 +516,9 @@ typedef struct rf_stats {
     /* APGD: 0.9 times the largest step constant L it accepted (after
        backtracking), the start for a next solve of a similar problem
        (rf_config.lipschitz): high enough that the next solve seldom
-       backtracks, 0.9 so that it can come down.  0 for other solvers. */
+       backtracks, 0.9 so that it can come down.  After no iteration the
+       start unchanged (rf_config.lipschitz, or the estimate when it was
+       formed).  0 for other solvers. */
     double lipschitz;
     /* What the Bullet shim left out of its last step because the data
        were not finite or not valid (bodies with a non-finite state, a

@@ -551,6 +551,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         cfg.tol = (opts & 0x80) ? 0.0 : 1e-8;
         cfg.threads = 1;
         cfg.warm_start = (head >> 5) & 1;
+        if ((head >> 6) & 1) { /* APGD's start step constant, any size */
+            const double L = g.b.n > 0 ? fabs(num(&g, 1)) : 1e-300;
+            cfg.lipschitz = isfinite(L) ? L : 0.0;
+        }
         /* the warm start: part of the bytes, or a fixed pattern */
         for (int j = 0; j < m; ++j) {
             gamma[j] = g.b.n > 0 ? num(&g, 0) : (double)(j % 3) - 1.0;
@@ -570,6 +574,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             continue;
         }
         FUZZ_CHECK(st == RF_OK);
+        /* the next solve's start is a valid configuration */
+        FUZZ_CHECK(isfinite(stats.lipschitz) && stats.lipschitz >= 0.0);
+        FUZZ_CHECK(s == RF_SOLVER_APGD ? stats.iterations == 0 ||
+                                             stats.lipschitz > 0.0
+                                       : stats.lipschitz == 0.0);
         check_solution(p, &cfg, gamma, &stats, !g.wild && psd);
     }
     free(gamma);
