@@ -310,16 +310,32 @@ void rf__apply_N(rf_problem *p, const double *gamma, double *out, int add_r,
    with S applied inside the two passes (no scaled copy of x). */
 void rf__apply_scaled_body(rf_problem *p, const double *scale, const double *x,
                            const double *rr, double *out, int threads);
-/* Body form: rf__apply_scaled_body (rr not NULL) with APGD's trial sums
-   taken in its contact pass (no separate sweep):
+/* APGD's product with its trial sums (solver_apgd.c): out = S N S x + rr
+   (rr not NULL) and
      s[0] = x.(out + rr), s[1] = uy.(x - y), s[2] = |x - y|^2,
      s[3] = uy.(x - xp),
    added per fixed block of contacts, then the rows: the same for any
-   thread count. */
+   thread count.  Body form takes the sums in the product's contact pass
+   (rf__apply_scaled_trial_body, no separate sweep). */
 void rf__apply_scaled_trial(rf_problem *p, const double *scale,
                             const double *x, const double *rr, double *out,
                             const double *xp, const double *y,
                             const double *uy, double s[4], int threads);
+void rf__apply_scaled_trial_body(rf_problem *p, const double *scale,
+                                 const double *x, const double *rr,
+                                 double *out, const double *xp,
+                                 const double *y, const double *uy,
+                                 double s[4], int threads);
+/* One entry's terms of the trial sums above, added to a[4]. */
+static inline void rf__trial_terms(double x, double o, double rr, double xp,
+                                   double y, double uy, double a[4])
+{
+    const double d = x - y;
+    a[0] += x * (o + rr);
+    a[1] += uy * d;
+    a[2] += d * d;
+    a[3] += uy * (x - xp);
+}
 /* The 6x6 diagonal block W_ii = D_i^T M^-1 D_i (row-major). */
 void rf__diag_block(const rf_problem *p, int i, double blk[36]);
 /* The diagonal of W_ii alone (what the part scaling needs). */

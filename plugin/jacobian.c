@@ -383,21 +383,10 @@ void rf__apply_scaled_body(rf_problem *p, const double *scale, const double *x,
     }
 }
 
-/* The four trial sums of one entry (rf__apply_scaled_trial). */
-static inline void trial_terms(double x, double o, double rr, double xp,
-                               double y, double uy, double a[4])
-{
-    const double d = x - y;
-    a[0] += x * (o + rr);
-    a[1] += uy * d;
-    a[2] += d * d;
-    a[3] += uy * (x - xp);
-}
-
-void rf__apply_scaled_trial(rf_problem *p, const double *scale, const double *x,
-                            const double *rr, double *out, const double *xp,
-                            const double *y, const double *uy, double s[4],
-                            int threads)
+void rf__apply_scaled_trial_body(rf_problem *p, const double *scale,
+                                 const double *x, const double *rr, double *out,
+                                 const double *xp, const double *y,
+                                 const double *uy, double s[4], int threads)
 {
     double *bv = p->work.bv0, *part = p->work.partial;
     body_pass(p, x, scale, NULL, bv, threads);
@@ -414,7 +403,7 @@ void rf__apply_scaled_trial(rf_problem *p, const double *scale, const double *x,
             double *o = out + 6 * i;
             scaled_contact_out(p, scale, bv, x, rr, i, o);
             for (int k = 6 * i; k < 6 * i + 6; ++k) {
-                trial_terms(x[k], out[k], rr[k], xp[k], y[k], uy[k], a);
+                rf__trial_terms(x[k], out[k], rr[k], xp[k], y[k], uy[k], a);
             }
         }
         memcpy(part + 4 * b, a, sizeof a);
@@ -428,7 +417,7 @@ void rf__apply_scaled_trial(rf_problem *p, const double *scale, const double *x,
     for (int j = 0; j < nrow; ++j) { /* rows: after the contacts, in order */
         const int k = m6 + j;
         out[k] = scaled_row_out(p, scale, bv, x, rr, j);
-        trial_terms(x[k], out[k], rr[k], xp[k], y[k], uy[k], a);
+        rf__trial_terms(x[k], out[k], rr[k], xp[k], y[k], uy[k], a);
     }
     memcpy(s, a, sizeof a);
 }

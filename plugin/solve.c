@@ -143,8 +143,8 @@ void rf__tracker_finish(rf_tracker *tr, rf_problem *p, double *gamma,
             }
             u_g = u;
         }
-        out->residual = rf__residual(p, tr->model, gamma, u_g, tr->r,
-                                     tr->scale, tr->threads);
+        out->residual = rf__residual(p, tr->model, gamma, u_g, tr->r, tr->scale,
+                                     tr->threads);
         /* u for the energy check, in the original variables */
         if (tr->scale) {
             rf__scale_vec(p, tr->scale, -1, u_g, u, tr->threads);
@@ -274,6 +274,42 @@ void rf__apply_scaled(rf_problem *p, const double *scale, const double *x,
         out[m6 + j] =
             out[m6 + j] * scale[4 * ncon + j] + (rr ? rr[m6 + j] : 0.0);
     }
+}
+
+void rf__apply_scaled_trial(rf_problem *p, const double *scale, const double *x,
+                            const double *rr, double *out, const double *xp,
+                            const double *y, const double *uy, double s[4],
+                            int threads)
+{
+    if (p->kind == RF_KIND_BODY) {
+        rf__apply_scaled_trial_body(p, scale, x, rr, out, xp, y, uy, s,
+                                    threads);
+        return;
+    }
+    rf__apply_scaled(p, scale, x, rr, out, threads);
+    double *part = p->work.partial;
+    const int ncon = p->ncon, ndof = rf__ndof(p);
+    const int nblk = rf__num_blocks(ncon);
+#pragma omp parallel for schedule(static) num_threads(threads) if (nblk > 2)
+    for (int b = 0; b < nblk; ++b) {
+        int lo, hi;
+        rf__block_range(b, ncon, &lo, &hi);
+        double a[4] = {0.0, 0.0, 0.0, 0.0};
+        for (int e = 6 * lo; e < 6 * hi; ++e) {
+            rf__trial_terms(x[e], out[e], rr[e], xp[e], y[e], uy[e], a);
+        }
+        memcpy(part + 4 * b, a, sizeof a);
+    }
+    double a[4] = {0.0, 0.0, 0.0, 0.0};
+    for (int b = 0; b < nblk; ++b) {
+        for (int c = 0; c < 4; ++c) {
+            a[c] += part[4 * b + c];
+        }
+    }
+    for (int e = 6 * ncon; e < ndof; ++e) { /* rows, in order */
+        rf__trial_terms(x[e], out[e], rr[e], xp[e], y[e], uy[e], a);
+    }
+    memcpy(s, a, sizeof a);
 }
 
 /* ------------------------------------------------------------------ */

@@ -98,69 +98,8 @@ static void project_step(const apgd_run *run, const double *y, const double *Uy,
     }
 }
 
-/* Sums for the backtracking test and the restart test, in one pass:
-   s[0] = xn.(Uxn + rr), s[1] = Uy.(xn - y), s[2] = |xn - y|^2,
-   s[3] = Uy.(xn - x). */
-static void trial_sums(const rf_problem *p, const double *x, const double *xn,
-                       const double *y, const double *Uxn, const double *Uy,
-                       const double *rr, int threads, double s[4])
-{
-    double *part = p->work.partial;
-    const int ndof = rf__ndof(p), nblk = rf__dof_blocks(ndof);
-#pragma omp parallel for schedule(static) num_threads(threads) if (nblk > 2)
-    for (int b = 0; b < nblk; ++b) {
-        int lo, hi;
-        rf__dof_block_range(b, ndof, &lo, &hi);
-        double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;
-        for (int j = lo; j < hi; ++j) {
-            double d = xn[j] - y[j];
-            a0 += xn[j] * (Uxn[j] + rr[j]);
-            a1 += Uy[j] * d;
-            a2 += d * d;
-            a3 += Uy[j] * (xn[j] - x[j]);
-        }
-        part[4 * b] = a0;
-        part[4 * b + 1] = a1;
-        part[4 * b + 2] = a2;
-        part[4 * b + 3] = a3;
-    }
-    s[0] = s[1] = s[2] = s[3] = 0.0;
-    for (int b = 0; b < nblk; ++b) {
-        for (int c = 0; c < 4; ++c) {
-            s[c] += part[4 * b + c];
-        }
-    }
-}
-
-/* y = xn + beta (xn - x), Uy likewise; returns f(y) = 1/2 y.(Uy + rr). */
-static double extrapolate(const rf_problem *p, const double *x,
-                          const double *xn, const double *Ux, const double *Uxn,
-                          double beta, const double *rr, double *y, double *Uy,
-                          int threads)
-{
-    double *part = p->work.partial;
-    const int ndof = rf__ndof(p), nblk = rf__dof_blocks(ndof);
-#pragma omp parallel for schedule(static) num_threads(threads) if (nblk > 2)
-    for (int b = 0; b < nblk; ++b) {
-        int lo, hi;
-        rf__dof_block_range(b, ndof, &lo, &hi);
-        double f = 0.0;
-        for (int j = lo; j < hi; ++j) {
-            y[j] = xn[j] + beta * (xn[j] - x[j]);
-            Uy[j] = Uxn[j] + beta * (Uxn[j] - Ux[j]);
-            f += y[j] * (Uy[j] + rr[j]);
-        }
-        part[b] = f;
-    }
-    double f = 0.0;
-    for (int b = 0; b < nblk; ++b) {
-        f += part[b];
-    }
-    return 0.5 * f;
-}
-
-/* extrapolate and the next iteration's first project_step in one sweep
-   (body form, apgd()): with x = x_{k+1} and xo = x_k,
+/* The extrapolation and the next iteration's first trial in one sweep
+   (apgd()): with x = x_{k+1} and xo = x_k,
      y = x + beta (x - xo), Uy = Ux + beta (Ux - Uxo)   (written),
      xo <- Proj(y - t Uy)                              (the trial xn),
    each contact's entries of xo read before they are written; returns
@@ -253,7 +192,7 @@ static int apgd(apgd_run *run, double *gamma, double *res,
        per iteration).  With tol = 0 (a fixed iteration count) it is the
        x_{k+1} of least gradient mapping |y_k - x_{k+1}| / t_k, the
        natural-map defect at y_k with step t_k (Mazhar et al. 2015, §3.2,
-       use it as APGD's own residual): trial_sums already has it, so the
+       use it as APGD's own residual): the trial sums already have it, so the
        choice is free; the kept iterate's true residual is computed once at
        the end and compared with the start's, and the better of the two is
        returned.  (Returning the last iterate instead left a residual 3x
@@ -284,11 +223,11 @@ static int apgd(apgd_run *run, double *gamma, double *res,
                 0.5 * rf__dot(p, y, rr, run->threads);
     double theta = 1.0, beta = 0.0;
     int it = 0;
-    /* Body form: the sweeps are fused (extrapolate_project,
-       rf__apply_scaled_trial), three per iteration instead of five; the
-       extrapolation is then pending until the next iteration's first
-       trial (and skipped after the last). */
-    const int fused = p->kind == RF_KIND_BODY;
+    /* Per iteration: extrapolate_project (y, Uy and the first trial x+),
+       then the product of x+ with the trial sums (rf__apply_scaled_trial;
+       body form takes the sums in the product's own contact pass).  The
+       extrapolation is pending until the next iteration's first trial,
+       and skipped after the last. */
     int pending = 0;
     while (it < run->max_iter && !(track && best <= run->tol)) {
         double s[4];
@@ -300,13 +239,9 @@ static int apgd(apgd_run *run, double *gamma, double *res,
             } else {
                 project_step(run, y, Uy, 1.0 / L, xn);
             }
-            if (fused) { /* the trial sums in the product's contact pass */
-                rf__apply_scaled_trial(p, run->scale, xn, rr, Uxn, x, y, Uy, s,
-                                       run->threads);
-            } else {
-                apply_op(run, xn, rr, Uxn);
-                trial_sums(p, x, xn, y, Uxn, Uy, rr, run->threads, s);
-            }
+            /* Uxn and the sums for the backtracking and restart tests */
+            rf__apply_scaled_trial(p, run->scale, xn, rr, Uxn, x, y, Uy, s,
+                                   run->threads);
             double fx = 0.5 * s[0];
             double bound = fy + s[1] + 0.5 * L * s[2];
             /* slack for rounding in f near the optimum */
@@ -324,11 +259,7 @@ static int apgd(apgd_run *run, double *gamma, double *res,
             beta = 0.0;
             theta_n = 1.0;
         }
-        if (fused) {
-            pending = 1; /* from x and xn after the swap below */
-        } else {
-            fy = extrapolate(p, x, xn, Ux, Uxn, beta, rr, y, Uy, run->threads);
-        }
+        pending = 1; /* y from x and xn after the swap below */
         if (track) {
             double r = rf__residual(p, RF_MODEL_ASSOCIATED, xn, Uxn, rr,
                                     run->scale, run->threads);
