@@ -1179,24 +1179,20 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
         if (!dyn_a && !dyn_b) {
             continue; // two fixed objects: no response (as in stock)
         }
-        manifold_sides_.push_back({m, a, b});
+        const int first = dyn_a && dyn_b ? std::min(a, b) : (dyn_a ? a : b);
+        manifold_sides_.push_back({m, a, b, first});
     }
     const size_t nms = manifold_sides_.size();
-    auto first_dynamic = [this](const ManifoldSides &ms) {
-        const bool dyn_a = ms.a != RF_WORLD && body_dynamic_[ms.a];
-        const bool dyn_b = ms.b != RF_WORLD && body_dynamic_[ms.b];
-        return dyn_a && dyn_b ? std::min(ms.a, ms.b) : (dyn_a ? ms.a : ms.b);
-    };
     order_count_.assign(body_desc_.size() + 1, 0);
     for (const ManifoldSides &ms : manifold_sides_) {
-        ++order_count_[first_dynamic(ms) + 1];
+        ++order_count_[ms.first + 1];
     }
     for (size_t k = 1; k < order_count_.size(); ++k) {
         order_count_[k] += order_count_[k - 1];
     }
     manifold_order_.resize(nms);
     for (const ManifoldSides &ms : manifold_sides_) {
-        manifold_order_[order_count_[first_dynamic(ms)]++] = ms;
+        manifold_order_[order_count_[ms.first]++] = ms;
     }
     for (size_t k = 0; k < nms; ++k) {
         if (k + kPrefetchAhead < nms) {

@@ -165,7 +165,8 @@ class ConeSolver final : public btConstraintSolver {
     void order_bodies();
     struct ManifoldSides {
         btPersistentManifold *m;
-        int a, b; // side indices (RF_WORLD or a body)
+        int a, b;  // side indices (RF_WORLD or a body)
+        int first; // the first dynamic side: the sort key
     };
     std::vector<btCollisionObject *> body_slots_;
     std::vector<ManifoldSides> manifold_sides_, manifold_order_;
