@@ -371,6 +371,21 @@ rf_status rf__check_complete(const rf_problem *p, const char *fn,
                              rf_error *err);
 
 /* --- reductions (residual.c) --- */
+/* sum[c] = sum over blocks b, in block order, of part[width b + c]
+   (c < width): the fixed-order second stage of every deterministic
+   reduction. */
+static inline void rf__sum_partials(const double *part, int nblk, int width,
+                                    double *sum)
+{
+    for (int c = 0; c < width; ++c) {
+        sum[c] = 0.0;
+    }
+    for (int b = 0; b < nblk; ++b) {
+        for (int c = 0; c < width; ++c) {
+            sum[c] += part[width * b + c];
+        }
+    }
+}
 /* Number of reduction blocks for n items (RF_REDUCE_BLOCK per block). */
 static inline int rf__num_blocks(int n)
 {

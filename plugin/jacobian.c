@@ -408,12 +408,8 @@ void rf__apply_scaled_trial_body(rf_problem *p, const double *scale,
         }
         memcpy(part + 4 * b, a, sizeof a);
     }
-    double a[4] = {0.0, 0.0, 0.0, 0.0};
-    for (int b = 0; b < nblk; ++b) {
-        for (int c = 0; c < 4; ++c) {
-            a[c] += part[4 * b + c];
-        }
-    }
+    double a[4];
+    rf__sum_partials(part, nblk, 4, a);
     for (int j = 0; j < nrow; ++j) { /* rows: after the contacts, in order */
         const int k = m6 + j;
         out[k] = scaled_row_out(p, scale, bv, x, rr, j);

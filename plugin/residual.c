@@ -32,10 +32,8 @@ double rf__dot(const rf_problem *p, const double *a, const double *b,
         }
         part[k] = s;
     }
-    double s = 0.0;
-    for (int k = 0; k < nblk; ++k) {
-        s += part[k];
-    }
+    double s;
+    rf__sum_partials(part, nblk, 1, &s);
     return s;
 }
 
@@ -114,12 +112,8 @@ double rf__residual(const rf_problem *p, rf_model model, const double *gamma,
         }
         memcpy(part + 4 * k, s, sizeof s);
     }
-    double s[4] = {0.0, 0.0, 0.0, 0.0};
-    for (int k = 0; k < nblk; ++k) {
-        for (int c = 0; c < 4; ++c) {
-            s[c] += part[4 * k + c];
-        }
-    }
+    double s[4];
+    rf__sum_partials(part, nblk, 4, s);
     double den = sqrt(fmax(s[1], fmax(s[2], s[3])));
     if (!(den > RF_MINVAL)) {
         den = 1.0; /* all zero: report the absolute defect */

@@ -300,12 +300,8 @@ void rf__apply_scaled_trial(rf_problem *p, const double *scale, const double *x,
         }
         memcpy(part + 4 * b, a, sizeof a);
     }
-    double a[4] = {0.0, 0.0, 0.0, 0.0};
-    for (int b = 0; b < nblk; ++b) {
-        for (int c = 0; c < 4; ++c) {
-            a[c] += part[4 * b + c];
-        }
-    }
+    double a[4];
+    rf__sum_partials(part, nblk, 4, a);
     for (int e = 6 * ncon; e < ndof; ++e) { /* rows, in order */
         rf__trial_terms(x[e], out[e], rr[e], xp[e], y[e], uy[e], a);
     }

@@ -137,10 +137,8 @@ static double extrapolate_project(const apgd_run *run, const double *x,
         }
         part[b] = f;
     }
-    double f = 0.0;
-    for (int b = 0; b < nblk; ++b) {
-        f += part[b];
-    }
+    double f;
+    rf__sum_partials(part, nblk, 1, &f);
     for (int j = 0; j < nrow; ++j) {
         const int e = m6 + j;
         y[e] = x[e] + beta * (x[e] - xo[e]);
