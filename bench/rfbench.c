@@ -553,15 +553,14 @@ typedef struct traffic {
 
 /* rf__apply_scaled in body form (rf__apply_scaled_body, jacobian.c): the
    part scaling S is applied inside the two passes.  Body pass (per body
-   over its index entries: contact_impulse reads the frame, the lever-arm
-   rows, x and S; apply M^-1); contact pass (frame, lever-arm rows, both
+   over its index entries: contact_impulse reads the frame, the lever
+   arms, x and S; apply M^-1); contact pass (frame, lever arms, both
    bodies' velocities, no bias: out = S D^T bv + r'). */
 #define N_PRODUCT(x, out, rr)                                                  \
     {"N: body pass", "bc_ptr", PER_BODY, 4, 0},                                \
         {"N: body pass", "bc_ent", PER_ENTRY, 4, 0},                           \
         {"N: body pass", "con_frame", PER_CONTACT, 72, 0},                     \
-        {"N: body pass", "con_jac_a", PER_CONTACT, 72, 0},                     \
-        {"N: body pass", "con_jac_b", PER_CONTACT, 72, 0},                     \
+        {"N: body pass", "con_arm", PER_CONTACT, 48, 0},                       \
         {"N: body pass", x, PER_CONTACT, 48, 0},                               \
         {"N: body pass", "wscale", PER_CONTACT, 32, 0},                        \
         {"N: body pass", "body_inv_mass", PER_BODY, 24, 0},                    \
@@ -569,8 +568,7 @@ typedef struct traffic {
         {"N: body pass", "bv0", PER_BODY, 48, 1},                              \
         {"N: contact pass", "con_body", PER_CONTACT, 8, 0},                    \
         {"N: contact pass", "con_frame", PER_CONTACT, 72, 0},                  \
-        {"N: contact pass", "con_jac_a", PER_CONTACT, 72, 0},                  \
-        {"N: contact pass", "con_jac_b", PER_CONTACT, 72, 0},                  \
+        {"N: contact pass", "con_arm", PER_CONTACT, 48, 0},                    \
         {"N: contact pass", "bv0", PER_BODY, 48, 0},                           \
         {"N: contact pass", "wscale", PER_CONTACT, 32, 0},                     \
         {"N: contact pass", rr, PER_CONTACT, 48, 0},                           \
@@ -618,8 +616,7 @@ static const traffic APGD_TRAFFIC[] = {
 #define GS_VISIT                                                               \
     {"visit: contact velocity", "con_body", PER_CONTACT, 8, 0},                \
         {"visit: contact velocity", "con_frame", PER_CONTACT, 72, 0},          \
-        {"visit: contact velocity", "con_jac_a", PER_CONTACT, 72, 0},          \
-        {"visit: contact velocity", "con_jac_b", PER_CONTACT, 72, 0},          \
+        {"visit: contact velocity", "con_arm", PER_CONTACT, 48, 0},            \
         {"visit: contact velocity", "con_bias", PER_CONTACT, 48, 0},           \
         {"visit: contact velocity", "bv1 (vel)", PER_BODY, 48, 0},             \
         {"visit: local solve", "g0 (gamma)", PER_CONTACT, 48, 0},              \
@@ -933,9 +930,8 @@ static int run_convergence(const options *o, conv_out *co)
         co->t4_seconds = st.seconds;
         printf("  target 4: jacobi with cap 5 x %d = %d: %s, best residual "
                "%.3e, %.1f s\n",
-               apgd_iters, co->t4_cap,
-               st.converged ? "reached" : "not reached", st.residual,
-               st.seconds);
+               apgd_iters, co->t4_cap, st.converged ? "reached" : "not reached",
+               st.residual, st.seconds);
     }
     free(g);
     rf_problem_destroy(p);
@@ -1020,10 +1016,10 @@ static int memory_items(const pack_info *pk, int gs, mem_item *it)
     const double nblk = ceil(nc / 256.0);
     int n = 0;
     it[n++] = (mem_item){"problem, per contact: con_body 2 int, con_frame 9 "
-                         "double, con_jac_a 9, con_jac_b 9, con_bias 6, "
-                         "mu/rho/sigma 3, con_flags 1 int, con_set 1 byte "
-                         "(301 B)",
-                         301.0 * nc};
+                         "double, con_arm 6, con_bias 6, mu/rho/sigma 3, "
+                         "cohesion, normal_max, con_flags 1 int, con_set 1 "
+                         "byte (221 B)",
+                         221.0 * nc};
     it[n++] = (mem_item){"problem, per body: flags 1 int, inv_mass 3 double, "
                          "inv_inertia 9, free velocity 6, set 1 byte (149 B)",
                          149.0 * nb};

@@ -114,8 +114,8 @@ struct rf_problem {
        coefficients only. */
     int *con_body;     /* (ncon x 2): A, B; RF_WORLD = -1 */
     double *con_frame; /* (ncon x 9): n, t1, t2 */
-    double *con_jac_a; /* (ncon x 9): r_a x n, r_a x t1, r_a x t2 */
-    double *con_jac_b; /* (ncon x 9): r_b x n, r_b x t1, r_b x t2 */
+    double *con_arm;   /* (ncon x 6): lever arms r_a, r_b (m); the sliding
+                          rows' angular parts r x e_k are formed on the fly */
     double *con_bias;  /* (ncon x 6) */
     double *con_mu, *con_rho, *con_sigma; /* (ncon) */
     int *con_flags;                       /* (ncon): RF_CONTACT_* */
@@ -127,7 +127,7 @@ struct rf_problem {
        reads the array only then) */
     double *con_cfm;
     int cap_cfm, cfm_on;
-    unsigned char *con_set;               /* (ncon) */
+    unsigned char *con_set; /* (ncon) */
 
     /* rows (body form only), SoA */
     int nrow, cap_row;
@@ -192,6 +192,15 @@ static inline void rf__row_bounds(const rf_problem *p, const double *scale,
         *hi = p->row_hi[j] / sj;
     }
 }
+
+/* c = a x b */
+static inline void rf__cross3(const double a[3], const double b[3], double c[3])
+{
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
 static inline double rf__clamp(double x, double lo, double hi)
 {
     return x < lo ? lo : (x > hi ? hi : x);
@@ -317,15 +326,14 @@ void rf__apply_scaled_body(rf_problem *p, const double *scale, const double *x,
    added per fixed block of contacts, then the rows: the same for any
    thread count.  Body form takes the sums in the product's contact pass
    (rf__apply_scaled_trial_body, no separate sweep). */
-void rf__apply_scaled_trial(rf_problem *p, const double *scale,
-                            const double *x, const double *rr, double *out,
-                            const double *xp, const double *y,
-                            const double *uy, double s[4], int threads);
+void rf__apply_scaled_trial(rf_problem *p, const double *scale, const double *x,
+                            const double *rr, double *out, const double *xp,
+                            const double *y, const double *uy, double s[4],
+                            int threads);
 void rf__apply_scaled_trial_body(rf_problem *p, const double *scale,
-                                 const double *x, const double *rr,
-                                 double *out, const double *xp,
-                                 const double *y, const double *uy,
-                                 double s[4], int threads);
+                                 const double *x, const double *rr, double *out,
+                                 const double *xp, const double *y,
+                                 const double *uy, double s[4], int threads);
 /* One entry's terms of the trial sums above, added to a[4]. */
 static inline void rf__trial_terms(double x, double o, double rr, double xp,
                                    double y, double uy, double a[4])

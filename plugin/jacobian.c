@@ -86,17 +86,22 @@ static inline void mat3_vec(const double *M, const double x[3], double y[3])
 }
 
 /* Impulse (force F, torque T) that gamma_i applies to side s of contact i,
-   sign included (+ for A, - for B). */
+   sign included (+ for A, - for B): F = sg E^T g_{0:3}, T = r_s x F + sg
+   E^T g_{3:6} (Tasora (20)-(21): the sliding rows' angular parts r x e_k
+   summed are one cross product with the lever arm, 6 multiplies instead
+   of 9 stored entries). */
 static inline void contact_impulse(const rf_problem *p, int i, int s,
                                    const double *g, double F[3], double T[3])
 {
     const double *e = p->con_frame + 9 * i;
-    const double *j = (s == 0 ? p->con_jac_a : p->con_jac_b) + 9 * i;
+    const double *r = p->con_arm + 6 * i + 3 * s;
     const double sg = s == 0 ? 1.0 : -1.0;
     for (int c = 0; c < 3; ++c) {
         F[c] = sg * (g[0] * e[c] + g[1] * e[3 + c] + g[2] * e[6 + c]);
-        T[c] = sg * (g[0] * j[c] + g[1] * j[3 + c] + g[2] * j[6 + c] +
-                     g[3] * e[c] + g[4] * e[3 + c] + g[5] * e[6 + c]);
+    }
+    rf__cross3(r, F, T);
+    for (int c = 0; c < 3; ++c) {
+        T[c] += sg * (g[3] * e[c] + g[4] * e[3 + c] + g[5] * e[6 + c]);
     }
 }
 
@@ -178,25 +183,29 @@ static void body_pass(const rf_problem *p, const double *gamma,
     }
 }
 
-/* u = D_i^T vel (no bias) for one contact. */
+/* u = D_i^T vel (no bias) for one contact: the sliding rows read the
+   relative velocity of the contact point, (v_a + w_a x r_a) - (v_b + w_b x
+   r_b), since (r x e_k) . w = e_k . (w x r) (Tasora (20)); the spin and
+   rolling rows the relative angular velocity. */
 static inline void contact_velocity_nobias(const rf_problem *p, int i,
                                            const double *vel, double u[6])
 {
     const double *e = p->con_frame + 9 * i;
-    const double *ja = p->con_jac_a + 9 * i;
-    const double *jb = p->con_jac_b + 9 * i;
+    const double *ra = p->con_arm + 6 * i, *rb = ra + 3;
     static const double zero[6] = {0, 0, 0, 0, 0, 0};
     const int a = p->con_body[2 * i], b = p->con_body[2 * i + 1];
     const double *va = a == RF_WORLD ? zero : vel + 6 * a;
     const double *vb = b == RF_WORLD ? zero : vel + 6 * b;
-    const double dv[3] = {va[0] - vb[0], va[1] - vb[1], va[2] - vb[2]};
+    double pa[3], pb[3];
+    rf__cross3(va + 3, ra, pa);
+    rf__cross3(vb + 3, rb, pb);
+    const double dv[3] = {va[0] + pa[0] - vb[0] - pb[0],
+                          va[1] + pa[1] - vb[1] - pb[1],
+                          va[2] + pa[2] - vb[2] - pb[2]};
     const double dw[3] = {va[3] - vb[3], va[4] - vb[4], va[5] - vb[5]};
     for (int k = 0; k < 3; ++k) {
         const double *ek = e + 3 * k;
-        const double *jak = ja + 3 * k, *jbk = jb + 3 * k;
-        u[k] = ek[0] * dv[0] + ek[1] * dv[1] + ek[2] * dv[2] + jak[0] * va[3] +
-               jak[1] * va[4] + jak[2] * va[5] - jbk[0] * vb[3] -
-               jbk[1] * vb[4] - jbk[2] * vb[5];
+        u[k] = ek[0] * dv[0] + ek[1] * dv[1] + ek[2] * dv[2];
         u[3 + k] = ek[0] * dw[0] + ek[1] * dw[1] + ek[2] * dw[2];
     }
 }
@@ -447,8 +456,12 @@ static void jacobian_rows(const rf_problem *p, int i, int s, double lin[6][3],
                           double ang[6][3])
 {
     const double *e = p->con_frame + 9 * i;
-    const double *j = (s == 0 ? p->con_jac_a : p->con_jac_b) + 9 * i;
+    const double *r = p->con_arm + 6 * i + 3 * s;
     const double sg = s == 0 ? 1.0 : -1.0;
+    double j[9]; /* r_s x e_k */
+    for (int k = 0; k < 3; ++k) {
+        rf__cross3(r, e + 3 * k, j + 3 * k);
+    }
     for (int k = 0; k < 3; ++k) {
         for (int c = 0; c < 3; ++c) {
             lin[k][c] = sg * e[3 * k + c];
@@ -547,7 +560,11 @@ void rf__diag_entries(const rf_problem *p, int i, double d[6])
         if (!dynamic_body(p, b)) {
             continue;
         }
-        const double *j = (s == 0 ? p->con_jac_a : p->con_jac_b) + 9 * i;
+        const double *r = p->con_arm + 6 * i + 3 * s;
+        double j[9]; /* r_s x e_k, as jacobian_rows forms them */
+        for (int k = 0; k < 3; ++k) {
+            rf__cross3(r, e + 3 * k, j + 3 * k);
+        }
         const double *im = p->body_inv_mass + 3 * b;
         const double *I = p->body_inv_inertia + 9 * b;
         /* summed in add_coupling's order, so the scaling is bit for bit

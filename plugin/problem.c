@@ -96,8 +96,7 @@ static void free_arrays(rf_problem *p)
     free(p->body_set);
     free(p->con_body);
     free(p->con_frame);
-    free(p->con_jac_a);
-    free(p->con_jac_b);
+    free(p->con_arm);
     free(p->con_bias);
     free(p->con_mu);
     free(p->con_rho);
@@ -136,8 +135,7 @@ static rf_status reserve_contacts(rf_problem *p, int ncon, rf_error *err)
     const rf_grow_item items[] = {
         {(void **)&p->con_body, 2 * sizeof(int)},
         {(void **)&p->con_frame, 9 * sizeof(double)},
-        {(void **)&p->con_jac_a, 9 * sizeof(double)},
-        {(void **)&p->con_jac_b, 9 * sizeof(double)},
+        {(void **)&p->con_arm, 6 * sizeof(double)},
         {(void **)&p->con_bias, 6 * sizeof(double)},
         {(void **)&p->con_mu, sizeof(double)},
         {(void **)&p->con_rho, sizeof(double)},
@@ -356,13 +354,6 @@ rf_status rf_problem_set_body(rf_problem *p, int i, const rf_body_desc *b,
     return RF_OK;
 }
 
-static void cross3(const double a[3], const double b[3], double out[3])
-{
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
-
 static double dot3(const double a[3], const double b[3])
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -496,10 +487,8 @@ rf_status rf_problem_set_contact(rf_problem *p, int i, const rf_contact_desc *c,
     memcpy(f, c->n, 3 * sizeof(double));
     memcpy(f + 3, c->t1, 3 * sizeof(double));
     memcpy(f + 6, c->t2, 3 * sizeof(double));
-    for (int k = 0; k < 3; ++k) {
-        cross3(c->r_a, f + 3 * k, p->con_jac_a + 9 * i + 3 * k);
-        cross3(c->r_b, f + 3 * k, p->con_jac_b + 9 * i + 3 * k);
-    }
+    memcpy(p->con_arm + 6 * i, c->r_a, 3 * sizeof(double));
+    memcpy(p->con_arm + 6 * i + 3, c->r_b, 3 * sizeof(double));
     memcpy(p->con_bias + 6 * i, c->bias, 6 * sizeof(double));
     p->con_mu[i] = c->mu;
     p->con_rho[i] = c->rho;
@@ -1036,7 +1025,7 @@ size_t rf_problem_memory(const rf_problem *p, const rf_config *cfg)
     const size_t at_least1_con = ncon > 0 ? ncon : 1;
     /* problem arrays */
     bytes += at_least1_con *
-             (2 * in + 9 * d + 9 * d + 9 * d + 6 * d + 3 * d + 2 * d + in + 1);
+             (2 * in + 9 * d + 6 * d + 6 * d + 3 * d + 2 * d + in + 1);
     if (p->kind == RF_KIND_BODY) {
         const size_t nb = nbody > 0 ? nbody : 1;
         bytes += nb * (in + 3 * d + 9 * d + 6 * d + 1);

@@ -2,7 +2,7 @@
  * rf_problem_memory: the bytes a problem and its solver work hold.
  *
  * The expected counts are derived here from the layout documented in
- * rollfric.h (317 bytes per contact, 149 per body and per row, the dof
+ * rollfric.h (221 bytes per contact, 149 per body and per row, the dof
  * vectors each solver uses (APGD 11, Jacobi 9, Gauss-Seidel 6, one more
  * for APGD and Jacobi in local form), 56 per item, 100 per body, the body ->
  * items index, the reduction partials, 577 per contact for Gauss-Seidel),
@@ -101,7 +101,7 @@ static int test_body_form(void)
             return 1;
         }
         const size_t problem =
-            317 * (size_t)nc + 149 * (size_t)nb + 149 * (size_t)nr;
+            221 * (size_t)nc + 149 * (size_t)nb + 149 * (size_t)nr;
         const size_t work = expected_work(11, nc, nr, nb);
         rf_config cfg;
         rf_config_default(&cfg);
@@ -156,7 +156,7 @@ static int test_local_form(void)
     const size_t base = rf_problem_memory(p, NULL);
     ENSURE(rf_problem_set_local_csr(p, nc, row_ptr, col, val, q, mu, rho, sigma,
                                     NULL) == RF_OK);
-    const size_t expect = base + 317 * (size_t)nc + 4 * (size_t)(m + 1) +
+    const size_t expect = base + 221 * (size_t)nc + 4 * (size_t)(m + 1) +
                           12 * (size_t)nnz + 8 * (size_t)m +
                           expected_work(12, nc, 0, 0);
     const size_t got = rf_problem_memory(p, NULL);

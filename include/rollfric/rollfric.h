@@ -562,8 +562,8 @@ RF_API rf_status rf_residual(rf_problem *p, rf_model model, const double *gamma,
  * and never shrink, so a reused problem may hold more).  Counted, with
  * int 4 and double 8 bytes:
  *   - the rf_problem struct itself;
- *   - per contact (at least 1), 317: bodies 2 ints, frame 9 doubles, the
- *     two lever-arm rows 9 + 9, bias 6, mu, rho, sigma, cohesion,
+ *   - per contact (at least 1), 221: bodies 2 ints, frame 9 doubles, the
+ *     two lever arms 3 + 3, bias 6, mu, rho, sigma, cohesion,
  *     normal_max, flags 1 int, a set byte;
  *   - body form: per body (at least 1), 149: flags 1 int, inverse mass 3
  *     doubles, inverse inertia 9, free velocity 6, a set byte; per row,

@@ -261,6 +261,15 @@ static void check_set_status(rf_status st, int wild)
     }
 }
 
+/* |a| x |b| with every product taken positive: a bound on the terms of
+   a x b. */
+static void abs_cross(const double a[3], const double b[3], double c[3])
+{
+    c[0] = fabs(a[1] * b[2]) + fabs(a[2] * b[1]);
+    c[1] = fabs(a[2] * b[0]) + fabs(a[0] * b[2]);
+    c[2] = fabs(a[0] * b[1]) + fabs(a[1] * b[0]);
+}
+
 /* A bound on the rounding of the local velocities u = D^T (v* + M^-1 D
    gamma) + b + C gamma, however they are evaluated: the same sums with
    every term made non-negative, bound (6 ncon + nrow).  The matrix-free
@@ -281,14 +290,20 @@ static void abs_velocity_bound(const rf_problem *p, const double *gamma,
                 continue;
             }
             const double *f = p->con_frame + 9 * j;
-            const double *J = (t == 0 ? p->con_jac_a : p->con_jac_b) + 9 * j;
             const double *g = gamma + 6 * j;
+            double F[3] = {0.0, 0.0, 0.0}, T[3];
             for (int k = 0; k < 3; ++k) {
                 for (int c = 0; c < 3; ++c) {
-                    lin[b][c] += fabs(f[3 * k + c] * g[k]);
-                    ang[b][c] += fabs(J[3 * k + c] * g[k]) +
-                                 fabs(f[3 * k + c] * g[3 + k]);
+                    F[c] += fabs(f[3 * k + c] * g[k]);
+                    ang[b][c] += fabs(f[3 * k + c] * g[3 + k]);
                 }
+            }
+            /* the torque of the sliding impulse is r x F: its terms
+               are bounded by |r| x |F| componentwise */
+            abs_cross(p->con_arm + 6 * j + 3 * t, F, T);
+            for (int c = 0; c < 3; ++c) {
+                lin[b][c] += F[c];
+                ang[b][c] += T[c];
             }
         }
     }
@@ -326,11 +341,12 @@ static void abs_velocity_bound(const rf_problem *p, const double *gamma,
                 if (b < 0) {
                     continue;
                 }
-                const double *J =
-                    (t == 0 ? p->con_jac_a : p->con_jac_b) + 9 * i;
+                /* sliding rows: e_k . (v + w x r), terms bounded by
+                   |e_k| . (|v| + |w| x |r|) */
+                double wr[3];
+                abs_cross(V[b] + 3, p->con_arm + 6 * i + 3 * t, wr);
                 for (int c = 0; c < 3; ++c) {
-                    s += k < 3 ? fabs(f[3 * k + c]) * V[b][c] +
-                                     fabs(J[3 * k + c]) * V[b][3 + c]
+                    s += k < 3 ? fabs(f[3 * k + c]) * (V[b][c] + wr[c])
                                : fabs(f[3 * (k - 3) + c]) * V[b][3 + c];
                 }
             }
@@ -576,9 +592,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(st == RF_OK);
         /* the next solve's start is a valid configuration */
         FUZZ_CHECK(isfinite(stats.lipschitz) && stats.lipschitz >= 0.0);
-        FUZZ_CHECK(s == RF_SOLVER_APGD ? stats.iterations == 0 ||
-                                             stats.lipschitz > 0.0
-                                       : stats.lipschitz == 0.0);
+        FUZZ_CHECK(s == RF_SOLVER_APGD
+                       ? stats.iterations == 0 || stats.lipschitz > 0.0
+                       : stats.lipschitz == 0.0);
         check_solution(p, &cfg, gamma, &stats, !g.wild && psd);
     }
     free(gamma);
