@@ -92,9 +92,11 @@ echo "== build/tsan: ThreadSanitizer (clang-14, libomp + Archer), -Werror"
 # synchronise; loaded with OMP_TOOL_LIBRARIES, with TSan told to ignore
 # the accesses inside the uninstrumented libomp itself
 # (ignore_noninstrumented_modules=1, as Archer asks).  So this pass
-# builds with clang-14, whose -fopenmp is libomp.  Only the solver core's
-# tests (tests/test_*.c, which link librollfric.a) are built and run:
-# the core is where the OpenMP loops are; the Bullet shim is serial.
+# builds with clang-14, whose -fopenmp is libomp.  Built and run: the
+# solver core's tests (tests/test_*.c, which link librollfric.a), where
+# most OpenMP loops are, and the two Bullet tests that run the shim's own
+# parallel loops (contact slots and write-back, cone_solver.cpp) on 2 and
+# 4 threads: test_bullet_determinism_api, test_bullet_faults_api.
 # A race makes TSan report and the test exit with status 66 (checked
 # once with a deliberately racy test, see issue #7).
 # OMP_WAIT_POLICY=passive (set above) matters even more here: libomp's
@@ -102,8 +104,9 @@ echo "== build/tsan: ThreadSanitizer (clang-14, libomp + Archer), -Werror"
 # parallel region, starving the working threads under TSan.
 tsan_tests=""
 tsan_regex=""
-for f in tests/test_*.c; do
-    t=$(basename "$f" .c)
+for f in tests/test_*.c tests/test_bullet_determinism_api.cpp \
+    tests/test_bullet_faults_api.cpp; do
+    t=$(basename "${f%.*}")
     tsan_tests="$tsan_tests $t"
     tsan_regex="$tsan_regex${tsan_regex:+|}$t"
 done

@@ -282,6 +282,26 @@ void delete_world(void *wh, World *w)
     drop_handle(wh);
 }
 
+// Helpers that return Bullet types stay out of the extern "C" block below
+// (a C-linkage function cannot return btVector3; clang says so).
+btVector3 vec(const plVector3 v)
+{
+    return btVector3(v[0], v[1], v[2]);
+}
+
+// A unit tangent orthogonal to n: dir if it is one, else Bullet's plane
+// space of n.
+btVector3 tangent_of(const btVector3 &n, const btVector3 &dir)
+{
+    btVector3 t = dir - n * n.dot(dir);
+    if (t.length2() > (btScalar)1e-6) {
+        return t.normalized();
+    }
+    btVector3 t1, t2;
+    btPlaneSpace1(n, t1, t2);
+    return t1.normalized();
+}
+
 } // namespace
 
 // Body and world lookups in every entry point below.
@@ -1280,11 +1300,6 @@ plConstraintHandle register_constraint(btTypedConstraint *tc, Body *a, Body *b)
     return (plConstraintHandle)c->handle;
 }
 
-btVector3 vec(const plVector3 v)
-{
-    return btVector3(v[0], v[1], v[2]);
-}
-
 btHingeConstraint *hinge_of(plConstraintHandle h, const char *fn, plStatus *st)
 {
     Constraint *c = lookup<Constraint>(h, K_CONSTRAINT, fn, "hinge", st);
@@ -1592,19 +1607,6 @@ plStatus plDeleteConstraint(plConstraintHandle c)
 // --------------------------------------------------------------------
 
 namespace {
-// A unit tangent orthogonal to n: dir if it is one, else Bullet's plane
-// space of n.
-btVector3 tangent_of(const btVector3 &n, const btVector3 &dir)
-{
-    btVector3 t = dir - n * n.dot(dir);
-    if (t.length2() > (btScalar)1e-6) {
-        return t.normalized();
-    }
-    btVector3 t1, t2;
-    btPlaneSpace1(n, t1, t2);
-    return t1.normalized();
-}
-
 // One manifold point seen from `self` (body 0 or body 1 of its manifold).
 void fill_contact(const rf_plugin *plugin, const btManifoldPoint &pt,
                   bool self_is_a, plContactInfo *out)

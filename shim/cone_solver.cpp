@@ -7,6 +7,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 namespace rfshim {
 
@@ -111,6 +114,17 @@ void prefetch_manifold(const btPersistentManifold *m)
                   "a point cache and a tail");
     prefetch_object(p + size - 48, 48);
     prefetch_object(p, sizeof(btManifoldPoint) + 16);
+}
+
+// The first manifold pass (sides and point count) reads only the tail:
+// fetching the whole manifold there too cost more than it saved the
+// second pass (5k pile: 1 ms more per step at 1 thread), and it runs
+// farther ahead (4 kPrefetchAhead) because a tail line is all it waits for.
+void prefetch_manifold_tail(const btPersistentManifold *m)
+{
+    const char *p = reinterpret_cast<const char *>(m);
+    const size_t size = sizeof(btPersistentManifold);
+    prefetch_object(p + size - 48, 48);
 }
 
 // What an object is to the solver.  A dynamic object (not static, not
@@ -223,8 +237,7 @@ btScalar WorldSolver::solveGroup(btCollisionObject **bodies, int num_bodies,
                                       num_constraints, info, draw, dispatcher);
 }
 
-void WorldSolver::allSolved(const btContactSolverInfo &info,
-                            btIDebugDraw *draw)
+void WorldSolver::allSolved(const btContactSolverInfo &info, btIDebugDraw *draw)
 {
     plugin->solver->allSolved(info, draw);
 }
@@ -349,6 +362,23 @@ void ConeSolver::stock_step(const btContactSolverInfo &info, btIDebugDraw *draw)
 }
 
 void ConeSolver::report(const char *what)
+{
+#pragma omp critical(rfshim_report)
+    report_unlocked(what);
+}
+
+void ConeSolver::report_once(bool &flag, const char *what)
+{
+#pragma omp critical(rfshim_report)
+    {
+        if (!flag) {
+            flag = true;
+            report_unlocked(what);
+        }
+    }
+}
+
+void ConeSolver::report_unlocked(const char *what)
 {
     if (reported_ < 5) {
         std::fprintf(stderr, "rollfric: %s\n", what);
@@ -505,6 +535,11 @@ void ConeSolver::hold_bad_mass(btRigidBody *rb)
 void ConeSolver::skip_point(btManifoldPoint &cp, const char *why)
 {
     ++skipped_contacts_;
+    clear_point(cp, why);
+}
+
+void ConeSolver::clear_point(btManifoldPoint &cp, const char *why)
+{
     cp.m_appliedImpulse = 0;
     cp.m_appliedImpulseLateral1 = 0;
     cp.m_appliedImpulseLateral2 = 0;
@@ -636,12 +671,10 @@ void ConeSolver::rolling_anisotropy(const btCollisionObject *o0,
             return;
         }
         if (nonzero != 1) {
-            if (!general_anisotropy_reported_) {
-                general_anisotropy_reported_ = true;
-                report("anisotropic rolling friction with a scaling other "
-                       "than one body axis is not modelled by the cone "
-                       "solver: that rolling cone stays round");
-            }
+            report_once(general_anisotropy_reported_,
+                        "anisotropic rolling friction with a scaling other "
+                        "than one body axis is not modelled by the cone "
+                        "solver: that rolling cone stays round");
             continue;
         }
         const btVector3 e = o->getWorldTransform().getBasis().getColumn(k_axis);
@@ -719,8 +752,10 @@ double ConeSolver::pair_cohesion(const btCollisionObject *o0,
     return i0->second < i1->second ? i0->second : i1->second;
 }
 
-void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
-                           WarmSpan warm, const btContactSolverInfo &info)
+ConeSolver::PointState ConeSolver::add_point(btPersistentManifold *m, int j,
+                                             int a, int b, WarmSpan warm,
+                                             const btContactSolverInfo &info,
+                                             size_t slot)
 {
     btManifoldPoint &cp = m->getContactPoint(j);
     const btCollisionObject *o0 = m->getBody0();
@@ -732,9 +767,9 @@ void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
     c.body_b = b;
     to3(cp.m_normalWorldOnB, c.n);
     if (!normalize3(c.n)) {
-        skip_point(cp, "a manifold point with a zero or non-finite normal "
-                       "was skipped");
-        return;
+        clear_point(cp, "a manifold point with a zero or non-finite normal "
+                        "was skipped");
+        return kSkipped;
     }
     // Frame: the point's own lateral directions when it has them (from
     // the last step, or set by the application for a conveyor), so the
@@ -763,16 +798,15 @@ void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
         cp.getPositionWorldOnB() - o1->getWorldTransform().getOrigin();
     to3(ra, c.r_a);
     to3(rb, c.r_b);
-    if (!anisotropy_reported_ &&
-        (o0->hasAnisotropicFriction(
-             btCollisionObject::CF_ANISOTROPIC_FRICTION) ||
-         o1->hasAnisotropicFriction(
-             btCollisionObject::CF_ANISOTROPIC_FRICTION))) {
+    if (o0->hasAnisotropicFriction(
+            btCollisionObject::CF_ANISOTROPIC_FRICTION) ||
+        o1->hasAnisotropicFriction(
+            btCollisionObject::CF_ANISOTROPIC_FRICTION)) {
         // The sliding cone is round (Tasora-Anitescu); Bullet's anisotropic
         // scaling of its sliding rows' axes has no counterpart yet.
-        anisotropy_reported_ = true;
-        report("anisotropic sliding friction is not modelled by the cone "
-               "solver: its sliding cone stays isotropic");
+        report_once(anisotropy_reported_,
+                    "anisotropic sliding friction is not modelled by the "
+                    "cone solver: its sliding cone stays isotropic");
     }
     int bad = 0;
     c.mu = coefficient(cp.m_combinedFriction, &bad);
@@ -891,9 +925,9 @@ void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
         c.bias[2] = -(double)cp.m_contactMotion2;
     }
     if (!finite_contact(c)) {
-        skip_point(cp, "a manifold point with a non-finite position, "
-                       "distance, restitution or motion was skipped");
-        return;
+        clear_point(cp, "a manifold point with a non-finite position, "
+                        "distance, restitution or motion was skipped");
+        return kSkipped;
     }
 
     // Warm start: normal and sliding impulses from the point (Bullet moves
@@ -918,11 +952,12 @@ void ConeSolver::add_point(btPersistentManifold *m, int j, int a, int b,
             }
         }
     }
-    con_desc_.push_back(c);
-    con_point_.push_back(&cp);
-    con_manifold_.push_back(m);
-    con_plastic_.push_back(plastic);
-    gamma_.insert(gamma_.end(), g, g + 6);
+    con_desc_[slot] = c;
+    con_point_[slot] = &cp;
+    con_manifold_[slot] = m;
+    con_plastic_[slot] = plastic;
+    std::memcpy(&gamma_[6 * slot], g, sizeof g);
+    return kAdded;
 }
 
 // One joint: its rows from getInfo1/getInfo2, filled exactly as
@@ -1090,6 +1125,107 @@ void ConeSolver::order_bodies()
     }
 }
 
+int ConeSolver::build_threads() const
+{
+#ifdef _OPENMP
+    return cfg.threads > 0 ? cfg.threads : omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
+// Below this many manifold points the contact slots are filled (and the
+// impulses written back) on one thread: a parallel region costs a few
+// microseconds, a point 0.1-0.5.  The core's own threshold is 512 items.
+constexpr size_t kParallelPoints = 512;
+
+void ConeSolver::add_points(const btContactSolverInfo &info)
+{
+    const size_t nms = manifold_order_.size();
+    point_first_.resize(nms + 1);
+    size_t total = 0;
+    for (size_t k = 0; k < nms; ++k) {
+        point_first_[k] = total;
+        total += (size_t)manifold_order_[k].n;
+    }
+    point_first_[nms] = total;
+    con_desc_.resize(total);
+    con_point_.resize(total);
+    con_manifold_.resize(total);
+    con_plastic_.resize(total);
+    gamma_.resize(6 * total);
+    point_state_.resize(total);
+    const bool find_warm_spans = cfg.warm_start || !yield.empty();
+    const int threads = total >= kParallelPoints ? build_threads() : 1;
+    // Each thread takes a contiguous run of manifolds (so the fetch ahead
+    // stays within its run) and writes only their slots and points.
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+        size_t lo = 0, hi = nms;
+#ifdef _OPENMP
+        const size_t nt = (size_t)omp_get_num_threads();
+        const size_t t = (size_t)omp_get_thread_num();
+        lo = nms * t / nt;
+        hi = nms * (t + 1) / nt;
+#endif
+        for (size_t k = lo; k < hi; ++k) {
+            if (k + 2 * kPrefetchAhead < hi) {
+                prefetch_manifold(manifold_order_[k + 2 * kPrefetchAhead].m);
+            }
+            if (k + kPrefetchAhead < hi) {
+                warm_index_.prefetch(manifold_order_[k + kPrefetchAhead].m);
+            }
+            btPersistentManifold *m = manifold_order_[k].m;
+            const int a = manifold_order_[k].a, b = manifold_order_[k].b;
+            const int n = manifold_order_[k].n;
+            // the manifold's cache entries, looked up once for its points:
+            // the warm start's, and the yielding points' indentation, which
+            // must be carried whether or not the solve is warm-started
+            WarmSpan warm{0, 0};
+            if (find_warm_spans) {
+                if (const WarmSpan *w = warm_index_.find(m)) {
+                    warm = *w;
+                }
+            }
+            const btScalar threshold = m->getContactProcessingThreshold();
+            for (int j = 0; j < n; ++j) {
+                const size_t slot = point_first_[k] + (size_t)j;
+                btManifoldPoint &cp = m->getContactPoint(j);
+                PointState st = kBeyond;
+                if (cp.getDistance() <= threshold) {
+                    st = add_point(m, j, a, b, warm, info, slot);
+                } else if (std::isnan((double)cp.getDistance())) {
+                    clear_point(cp, "a manifold point with a non-finite "
+                                    "distance was skipped");
+                    st = kSkipped;
+                }
+                point_state_[slot] = st;
+            }
+        }
+    }
+    // Drop the slots that hold no contact, keeping the order.
+    size_t kept = 0;
+    for (size_t i = 0; i < total; ++i) {
+        if (point_state_[i] != kAdded) {
+            skipped_contacts_ += point_state_[i] == kSkipped;
+            continue;
+        }
+        if (kept != i) {
+            con_desc_[kept] = con_desc_[i];
+            con_point_[kept] = con_point_[i];
+            con_manifold_[kept] = con_manifold_[i];
+            con_plastic_[kept] = con_plastic_[i];
+            std::memcpy(&gamma_[6 * kept], &gamma_[6 * i], 6 * sizeof(double));
+        }
+        ++kept;
+    }
+    con_desc_.resize(kept);
+    con_point_.resize(kept);
+    con_manifold_.resize(kept);
+    con_plastic_.resize(kept);
+    gamma_.resize(6 * kept);
+}
+
 bool ConeSolver::cone_step(const btContactSolverInfo &info)
 {
     const btScalar h = info.m_timeStep;
@@ -1115,11 +1251,9 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
     body_desc_.clear();
     body_dynamic_.clear();
     fixed_index_.clear();
-    con_desc_.clear();
-    con_point_.clear();
-    con_manifold_.clear();
-    con_plastic_.clear();
-    gamma_.clear();
+    // con_desc_, con_point_, con_manifold_, con_plastic_ and gamma_ are
+    // sized by add_points (not cleared: resizing keeps their elements, so
+    // the slots are not zero-filled every step)
     row_desc_.clear();
     row_gamma_.clear();
     prune_cohesion();
@@ -1153,8 +1287,8 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
     manifold_sides_.clear();
     const size_t nm = in_manifolds_.size();
     for (size_t k = 0; k < nm; ++k) {
-        if (k + kPrefetchAhead < nm) {
-            prefetch_manifold(in_manifolds_[k + kPrefetchAhead]);
+        if (k + 4 * kPrefetchAhead < nm) {
+            prefetch_manifold_tail(in_manifolds_[k + 4 * kPrefetchAhead]);
         }
         btPersistentManifold *m = in_manifolds_[k];
         const btCollisionObject *o0 = m->getBody0();
@@ -1180,7 +1314,7 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
             continue; // two fixed objects: no response (as in stock)
         }
         const int first = dyn_a && dyn_b ? std::min(a, b) : (dyn_a ? a : b);
-        manifold_sides_.push_back({m, a, b, first});
+        manifold_sides_.push_back({m, a, b, first, n});
     }
     const size_t nms = manifold_sides_.size();
     order_count_.assign(body_desc_.size() + 1, 0);
@@ -1194,36 +1328,7 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
     for (const ManifoldSides &ms : manifold_sides_) {
         manifold_order_[order_count_[ms.first]++] = ms;
     }
-    for (size_t k = 0; k < nms; ++k) {
-        if (k + kPrefetchAhead < nms) {
-            prefetch_manifold(manifold_order_[k + kPrefetchAhead].m);
-        }
-        if (k + kPrefetchAhead / 2 < nms) {
-            warm_index_.prefetch(manifold_order_[k + kPrefetchAhead / 2].m);
-        }
-        btPersistentManifold *m = manifold_order_[k].m;
-        const int a = manifold_order_[k].a, b = manifold_order_[k].b;
-        const int n = m->getNumContacts();
-        // the manifold's cache entries, looked up once for its points: the
-        // warm start's, and the yielding points' indentation, which must
-        // be carried whether or not the solve is warm-started
-        WarmSpan warm{0, 0};
-        if (cfg.warm_start || !yield.empty()) {
-            if (const WarmSpan *w = warm_index_.find(m)) {
-                warm = *w;
-            }
-        }
-        const btScalar threshold = m->getContactProcessingThreshold();
-        for (int j = 0; j < n; ++j) {
-            btManifoldPoint &cp = m->getContactPoint(j);
-            if (cp.getDistance() <= threshold) {
-                add_point(m, j, a, b, warm, info);
-            } else if (std::isnan((double)cp.getDistance())) {
-                skip_point(cp, "a manifold point with a non-finite distance "
-                               "was skipped");
-            }
-        }
-    }
+    add_points(info);
 
     // Joints, as convertJoints: every constraint handed over is reset
     // (buildJacobian, applied impulse 0, feedback 0); enabled ones give
@@ -1349,6 +1454,11 @@ double ConeSolver::normal_velocity(const rf_contact_desc &c) const
 void ConeSolver::write_back(const btContactSolverInfo &info)
 {
     const int nb = (int)body_desc_.size();
+    const int nc = (int)con_desc_.size();
+    const int threads = (size_t)nc >= kParallelPoints ? build_threads() : 1;
+    int bad_bodies = 0;
+#pragma omp parallel for schedule(static) num_threads(threads) \
+    if (threads > 1) reduction(+ : bad_bodies)
     for (int i = 0; i < nb; ++i) {
         btRigidBody *rb = body_rb_[i];
         if (body_dynamic_[i]) {
@@ -1359,7 +1469,7 @@ void ConeSolver::write_back(const btContactSolverInfo &info)
                 // velocity and the step says so
                 v = body_desc_[i].v;
                 w = body_desc_[i].w;
-                ++last.skipped_bodies;
+                ++bad_bodies;
                 report("the solve gave a body a non-finite velocity: it "
                        "kept its free velocity (please report this)");
             }
@@ -1370,18 +1480,33 @@ void ConeSolver::write_back(const btContactSolverInfo &info)
             rb->setCompanionId(-1);
         }
     }
+    last.skipped_bodies += bad_bodies;
 
     // Points: impulses and frame for Bullet's readers, the extras for the
     // next warm start.  Entries are grouped by manifold (points of one
     // manifold are consecutive), so the index takes one insert per
     // manifold: at the first of its points, the span starts there (a
     // manifold seen before keeps its start and gains the count, as the
-    // per-point map did).
-    const int nc = (int)con_desc_.size();
+    // per-point map did).  A manifold handed over twice would list its
+    // points twice: then the points are written on one thread, in order,
+    // so the last contact's impulse is the one Bullet keeps.
     warm_next_.resize((size_t)nc);
     warm_index_next_.clear();
     const btPersistentManifold *span_m = nullptr;
     WarmSpan *span = nullptr;
+    bool repeated = false;
+    for (int i = 0; i < nc; ++i) {
+        const btPersistentManifold *m = con_manifold_[i];
+        if (m != span_m) {
+            span_m = m;
+            span = &warm_index_next_.insert(m, WarmSpan{i, 0});
+            repeated = repeated || span->first != i;
+        }
+        ++span->count;
+    }
+    const double h = info.m_timeStep;
+#pragma omp parallel for schedule(static)                                      \
+    num_threads(threads) if (threads > 1 && !repeated)
     for (int i = 0; i < nc; ++i) {
         btManifoldPoint &cp = *con_point_[i];
         const rf_contact_desc &c = con_desc_[i];
@@ -1409,18 +1534,12 @@ void ConeSolver::write_back(const btContactSolverInfo &info)
             // at the yield cap the velocity defect -u_n is the plastic
             // flow rate (slides: y_P += h ydot_P): u_n = n.v_rel +
             // compliance gamma_n + bias_n, from the new velocities
-            const double un = normal_velocity(c) + c.compliance[0] * g[0] +
-                              c.bias[0];
+            const double un =
+                normal_velocity(c) + c.compliance[0] * g[0] + c.bias[0];
             if (un < 0.0) {
-                e.plastic -= info.m_timeStep * un;
+                e.plastic -= h * un;
             }
         }
-        const btPersistentManifold *m = con_manifold_[i];
-        if (m != span_m) {
-            span_m = m;
-            span = &warm_index_next_.insert(m, WarmSpan{i, 0});
-        }
-        ++span->count;
     }
     warm_.swap(warm_next_);
     warm_index_.swap(warm_index_next_);
@@ -1432,7 +1551,6 @@ void ConeSolver::write_back(const btContactSolverInfo &info)
     // h, with the bodies' factors), the applied impulse (stock leaves the
     // last row's), and breaking: a row at or above the threshold disables
     // the joint.
-    const double h = info.m_timeStep;
     const double *lam = gamma_.data() + 6 * (size_t)nc;
     joint_warm_next_.clear();
     joint_warm_index_next_.clear();

@@ -122,15 +122,31 @@ class ConeSolver final : public btConstraintSolver {
     // hold_body for a dynamic body whose inverse mass is negative or not
     // finite (Kind::kBad), unless already held this step.
     void hold_bad_mass(btRigidBody *rb);
+    // skip_point counts the point as skipped and clears its impulses;
+    // clear_point only clears them (and reports why, if not nullptr): the
+    // parallel build counts its skipped slots afterwards.
     void skip_point(btManifoldPoint &cp, const char *why);
+    void clear_point(btManifoldPoint &cp, const char *why);
     void release_held(bool write);
     void stock_step(const btContactSolverInfo &info, btIDebugDraw *draw);
     int dynamic_index(btRigidBody *rb, btScalar h); // or kHeld
     int side_index(const btCollisionObject *obj, btScalar h);
     void rolling_anisotropy(const btCollisionObject *o0,
                             const btCollisionObject *o1, rf_contact_desc &c);
-    void add_point(btPersistentManifold *m, int j, int a, int b,
-                   WarmSpan warm, const btContactSolverInfo &info);
+    // Point j of manifold m into contact slot `slot` of con_desc_,
+    // con_point_, con_manifold_, con_plastic_ and gamma_ (sized by the
+    // caller).  Runs on several threads at once for different slots: it
+    // writes only its slot and its own point, and reports through the
+    // locked report functions.
+    enum PointState : unsigned char { kAdded, kSkipped, kBeyond };
+    PointState add_point(btPersistentManifold *m, int j, int a, int b,
+                         WarmSpan warm, const btContactSolverInfo &info,
+                         size_t slot);
+    // the manifolds of manifold_order_ into the contact slots (parallel
+    // over manifolds), then the slots compacted
+    void add_points(const btContactSolverInfo &info);
+    // threads for the shim's own loops: rf_config.threads, 0 = OpenMP's
+    int build_threads() const;
     // cohesion: drop objects that left the world; the pair's force
     void prune_cohesion();
     double pair_cohesion(const btCollisionObject *o0,
@@ -145,7 +161,11 @@ class ConeSolver final : public btConstraintSolver {
     void add_joint(btTypedConstraint *c, const btContactSolverInfo &info);
     void write_back(const btContactSolverInfo &info);
     double normal_velocity(const rf_contact_desc &c) const;
+    // report and report_once may be called from several threads (one
+    // lock); report_once says what once per plugin, flag remembering it
     void report(const char *what);
+    void report_once(bool &flag, const char *what);
+    void report_unlocked(const char *what);
     void verbose_line(double seconds);
 
     rf_bullet_mode step_mode_ = RF_BULLET_CONE;
@@ -167,10 +187,15 @@ class ConeSolver final : public btConstraintSolver {
         btPersistentManifold *m;
         int a, b;  // side indices (RF_WORLD or a body)
         int first; // the first dynamic side: the sort key
+        int n;     // its point count (read once: each read is a cache miss)
     };
     std::vector<btCollisionObject *> body_slots_;
     std::vector<ManifoldSides> manifold_sides_, manifold_order_;
     std::vector<int> order_count_;
+    // contact slots: manifold_order_[k]'s points start at point_first_[k]
+    // (one slot per manifold point); point_state_ says what became of each
+    std::vector<size_t> point_first_;
+    std::vector<unsigned char> point_state_;
 
     // the problem of this step
     std::vector<btRigidBody *> body_rb_; // nullptr for non-rigid objects
@@ -244,7 +269,9 @@ constexpr int kHeld = -3;
 // The cone solver itself stays the plugin's.
 class WorldSolver final : public btConstraintSolver {
   public:
-    explicit WorldSolver(rf_plugin *p) : plugin(p) {}
+    explicit WorldSolver(rf_plugin *p) : plugin(p)
+    {
+    }
     ~WorldSolver() override;
 
     void prepareSolve(int num_bodies, int num_manifolds) override;

@@ -14,12 +14,13 @@
 #include <cstdio>
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 namespace {
 
 const double kDt = 1.0 / 60.0;
-const double kR = 0.5;           // sphere radius, m
-const double kRestTol = 0.01;    // resting height tolerance, m (see top)
+const double kR = 0.5;        // sphere radius, m
+const double kRestTol = 0.01; // resting height tolerance, m (see top)
 
 bool finite_vec(const btVector3 &v)
 {
@@ -100,8 +101,8 @@ btManifoldPoint resting_point(const btRigidBody *sphere)
     const btVector3 c = sphere->getWorldTransform().getOrigin();
     const btVector3 on_a = c - btVector3(0, (btScalar)kR, 0);
     const btVector3 on_b(on_a.x(), 0, on_a.z());
-    btManifoldPoint pt(btVector3(0, -(btScalar)kR, 0), on_b,
-                       btVector3(0, 1, 0), (btScalar)(on_a.y() - on_b.y()));
+    btManifoldPoint pt(btVector3(0, -(btScalar)kR, 0), on_b, btVector3(0, 1, 0),
+                       (btScalar)(on_a.y() - on_b.y()));
     pt.m_positionWorldOnA = on_a;
     pt.m_positionWorldOnB = on_b;
     pt.m_combinedFriction = 0.5;
@@ -217,8 +218,8 @@ int test_bad_contacts()
         bool skipped;
     };
     const Case cases[] = {
-        {"NaN normal", [](btManifoldPoint &pt) { pt.m_normalWorldOnB.setX(NAN); },
-         true},
+        {"NaN normal",
+         [](btManifoldPoint &pt) { pt.m_normalWorldOnB.setX(NAN); }, true},
         {"zero normal",
          [](btManifoldPoint &pt) { pt.m_normalWorldOnB.setZero(); }, true},
         {"NaN distance", [](btManifoldPoint &pt) { pt.m_distance1 = NAN; },
@@ -248,8 +249,7 @@ int test_bad_contacts()
         r.s.step(kDt, 1);
         rf_stats st = r.stats();
         std::printf("  %-24s: %d contacts, %d skipped, energy scale %g\n",
-                    c.name, st.contacts, st.skipped_contacts,
-                    st.energy_scale);
+                    c.name, st.contacts, st.skipped_contacts, st.energy_scale);
         ENSURE(st.skipped_contacts == (c.skipped ? 1 : 0));
         ENSURE(m->getContactPoint(0).m_appliedImpulse == 0 || !c.skipped);
         ENSURE(world_finite(r.s));
@@ -279,6 +279,114 @@ int test_bad_contacts()
         ENSURE(r.rests(r.a));
         r.s.dispatcher.releaseManifold(m);
     }
+    return 0;
+}
+
+// The shim fills one contact slot per manifold point on several threads
+// (cone_solver.cpp add_points, from 512 points on) and then drops the
+// slots of points it skipped or that lie beyond their manifold's
+// processing threshold.  576 spheres float 1 m above the ground, each
+// held by one hand-made point at distance 0 under it; every tenth point
+// has a NaN distance (k % 10 == 3, skipped), a NaN normal (5, skipped),
+// or lies beyond its manifold's threshold (7, not a contact).  After one
+// step: the counts are exact, every skipped point has impulse 0, every
+// held sphere has vertical velocity 0 (the contact's Signorini condition
+// u_n = 0 at distance 0, to the solve's tolerance 1e-10 relative of g h)
+// and every other sphere falls freely, v_y = -g h (to 1e-6 relative:
+// Bullet computes it in float, FLT_EPSILON 1.2e-7): a slot
+// dropped out of order would hold the wrong sphere.  Threads 1 and 2 give
+// bitwise the same velocities.
+int run_floating_points(int threads, std::vector<double> &vel)
+{
+    const int grid = 24, n = grid * grid;
+    const double g = 9.81, h = kDt;
+    Scene s;
+    const btRigidBody *ground = s.ground(0.5);
+    std::vector<btRigidBody *> spheres;
+    for (int i = 0; i < n; ++i) {
+        const btVector3 c((btScalar)(3.0 * (i % grid)), (btScalar)(kR + 1.0),
+                          (btScalar)(3.0 * (i / grid)));
+        spheres.push_back(s.sphere(kR, 1.0, c, 0.5, 0.01));
+    }
+    rf_config cfg;
+    rf_config_default(&cfg);
+    cfg.threads = threads;
+    cfg.tol = 1e-12;
+    cfg.max_iter = 2000;
+    rf_plugin *p = rf_bullet_attach(&s.world, &cfg);
+    ENSURE(p != nullptr);
+    std::vector<btPersistentManifold *> ms;
+    int skipped = 0, held = 0;
+    for (int i = 0; i < n; ++i) {
+        btPersistentManifold *m =
+            s.dispatcher.getNewManifold(spheres[i], ground);
+        const btVector3 c = spheres[i]->getWorldTransform().getOrigin();
+        const btVector3 at = c - btVector3(0, (btScalar)kR, 0);
+        btManifoldPoint pt(btVector3(0, -(btScalar)kR, 0), at,
+                           btVector3(0, 1, 0), 0);
+        pt.m_positionWorldOnA = at;
+        pt.m_positionWorldOnB = at;
+        pt.m_combinedFriction = 0.5;
+        switch (i % 10) {
+        case 3:
+            pt.m_distance1 = NAN;
+            ++skipped;
+            break;
+        case 5:
+            pt.m_normalWorldOnB.setValue(NAN, 1, 0);
+            ++skipped;
+            break;
+        case 7:
+            m->setContactProcessingThreshold(-1); // distance 0 is beyond
+            break;
+        default: ++held;
+        }
+        pt.m_appliedImpulse = 1; // a skipped point's must be cleared
+        m->addManifoldPoint(pt);
+        ms.push_back(m);
+    }
+    s.step(h, 1);
+    rf_stats st;
+    rf_bullet_stats(p, &st);
+    std::printf("  threads %d: %d contacts, %d skipped, %d iterations, "
+                "residual %.2e\n",
+                threads, st.contacts, st.skipped_contacts, st.iterations,
+                st.residual);
+    ENSURE(st.contacts == held);
+    ENSURE(st.skipped_contacts == skipped);
+    for (int i = 0; i < n; ++i) {
+        const double vy = (double)spheres[i]->getLinearVelocity().y();
+        const int kind = i % 10;
+        if (kind == 3 || kind == 5) {
+            ENSURE(ms[i]->getContactPoint(0).m_appliedImpulse == 0);
+        }
+        if (kind == 3 || kind == 5 || kind == 7) {
+            // Bullet's float arithmetic (btScalar): a few ulps of g h
+            ENSURE(std::fabs(vy + g * h) <= 1e-6 * g * h);
+        } else {
+            ENSURE(std::fabs(vy) <= 1e-10 * g * h);
+        }
+        const btVector3 &v = spheres[i]->getLinearVelocity();
+        const btVector3 &w = spheres[i]->getAngularVelocity();
+        for (int k = 0; k < 3; ++k) {
+            vel.push_back((double)v[k]);
+            vel.push_back((double)w[k]);
+        }
+    }
+    rf_bullet_detach(p);
+    for (btPersistentManifold *m : ms) {
+        s.dispatcher.releaseManifold(m);
+    }
+    return 0;
+}
+
+int test_bad_points_parallel()
+{
+    std::vector<double> v1, v2;
+    ENSURE(run_floating_points(1, v1) == 0);
+    ENSURE(run_floating_points(2, v2) == 0);
+    ENSURE(v1.size() == v2.size() &&
+           std::memcmp(v1.data(), v2.data(), v1.size() * sizeof(double)) == 0);
     return 0;
 }
 
@@ -338,8 +446,7 @@ int test_removed_body()
             b.reset();
         }
     }
-    r.s.bodies.erase(std::remove(r.s.bodies.begin(), r.s.bodies.end(),
-                                 nullptr),
+    r.s.bodies.erase(std::remove(r.s.bodies.begin(), r.s.bodies.end(), nullptr),
                      r.s.bodies.end());
     r.s.step(kDt, 10);
     ENSURE(world_finite(r.s));
@@ -421,6 +528,7 @@ int main()
     RUN_TEST(test_nan_position);
     RUN_TEST(test_bad_mass);
     RUN_TEST(test_bad_contacts);
+    RUN_TEST(test_bad_points_parallel);
     RUN_TEST(test_bad_joint);
     RUN_TEST(test_bad_dt);
     RUN_TEST(test_removed_body);
