@@ -461,7 +461,9 @@ typedef struct rf_config {
     int warm_start;        /* 1: gamma passed to rf_solve is the start
                               (projected onto Y first); 0: start at 0.
                               default 1 */
-    int threads;           /* OpenMP threads, 0 = OpenMP's default */
+    int threads;           /* OpenMP threads, 0 = OpenMP's default; the
+                              Bullet shim also fills and writes back its
+                              contacts on them (from 512 points on) */
     double omega;          /* Jacobi/GS step scale; 0 = automatic: 1/lambda
                               for Jacobi (lambda estimated by power
                               iteration on the scaled, B-preconditioned
