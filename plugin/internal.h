@@ -93,9 +93,10 @@ typedef struct rf_work {
     double *partial; /* reduction partials, 4 per block */
     /* cohesion (solve.c): the shift -s (ndof + 1), the caller's free
        velocities while shifted and a scratch (max(6 nbody, 6 ncon) + 1
-       each); reserved only when some contact is cohesive */
-    double *coh_shift, *coh_saved, *coh_tmp;
-    int cap_coh_shift, cap_coh_vel;
+       each), the caller's normal biases while shifted (ncon + 1, body
+       form with compliance); reserved only when some contact is cohesive */
+    double *coh_shift, *coh_saved, *coh_tmp, *coh_bias;
+    int cap_coh_shift, cap_coh_vel, cap_coh_bias;
 } rf_work;
 
 struct rf_problem {

@@ -1056,7 +1056,7 @@ size_t rf_problem_memory(const rf_problem *p, const rf_config *cfg)
     }
     if (rf__has_cohesion(p)) { /* rf__work_reserve_cohesion */
         const size_t nvel = 6 * (nbody > ncon ? nbody : ncon) + 1;
-        bytes += (ndof + 1) * d + 2 * nvel * d;
+        bytes += (ndof + 1) * d + 2 * nvel * d + (ncon + 1) * d;
     }
     return bytes;
 }

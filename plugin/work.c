@@ -71,8 +71,8 @@ unsigned rf__solver_vecs(const rf_problem *p, rf_solver_kind solver)
 
 static double **dof_vec_slot(rf_work *w, int k)
 {
-    double **slot[RF__NVEC] = {&w->g0, &w->g1, &w->g2, &w->g3,
-                               &w->u0, &w->u1, &w->u2, &w->u3,
+    double **slot[RF__NVEC] = {&w->g0, &w->g1,   &w->g2, &w->g3,
+                               &w->u0, &w->u1,   &w->u2, &w->u3,
                                &w->r,  &w->best, &w->rs, &w->sx};
     return slot[k];
 }
@@ -106,9 +106,9 @@ rf_status rf__work_reserve(rf_problem *p, unsigned vecs, rf_error *err)
     /* color_ptr needs ncolor + 1 <= nitem + 1 entries. */
     if (!vec_ok ||
         !rf__grow_all(item, (int)(sizeof item / sizeof item[0]), &w->cap_item,
-                  nitem + 1) ||
+                      nitem + 1) ||
         !rf__grow_all(body, (int)(sizeof body / sizeof body[0]), &w->cap_body,
-                  p->nbody + 1) ||
+                      p->nbody + 1) ||
         !rf__grow((void **)&w->bc_ent, &w->cap_ent, 2 * nitem + 1,
                   sizeof(int)) ||
         !rf__grow((void **)&w->partial, &w->cap_partial, 4 * nblocks + 4,
@@ -144,8 +144,10 @@ rf_status rf__work_reserve_cohesion(rf_problem *p, rf_error *err)
         {(void **)&w->coh_saved, sizeof(double)},
         {(void **)&w->coh_tmp, sizeof(double)},
     };
-    if (!rf__grow((void **)&w->coh_shift, &w->cap_coh_shift,
-                  rf__ndof(p) + 1, sizeof(double)) ||
+    if (!rf__grow((void **)&w->coh_shift, &w->cap_coh_shift, rf__ndof(p) + 1,
+                  sizeof(double)) ||
+        !rf__grow((void **)&w->coh_bias, &w->cap_coh_bias, p->ncon + 1,
+                  sizeof(double)) ||
         !rf__grow_all(vel, 2, &w->cap_coh_vel, nvel)) {
         return rf__fail(err, RF_ERR_NOMEM,
                         "out of memory for the cohesion shift of %d contacts",
@@ -198,6 +200,7 @@ void rf__work_free(rf_work *w)
     free(w->coh_shift);
     free(w->coh_saved);
     free(w->coh_tmp);
+    free(w->coh_bias);
     memset(w, 0, sizeof *w);
 }
 

@@ -33,7 +33,7 @@ static const double G = 9.81, H = 1.0 / 60.0, HALF = 0.1;
    block, A: a positive normal impulse pushes the block down, away).
    Free velocity: gravity, and a lateral force fx (N) along x, over h. */
 static rf_status make_block(rf_problem *p, double m, double fx, double mu,
-                            double cohesion_force)
+                            double cohesion_force, double compliance)
 {
     rf_error err;
     rf_status st = rf_problem_begin_bodies(p, 1, 1, &err);
@@ -57,6 +57,7 @@ static rf_status make_block(rf_problem *p, double m, double fx, double mu,
     c.r_a[1] = HALF;
     c.mu = mu;
     c.cohesion = cohesion_force * H;
+    c.compliance[0] = compliance;
     if (st == RF_OK) {
         st = rf_problem_set_contact(p, 0, &c, &err);
     }
@@ -93,7 +94,7 @@ static int test_hang(void)
     const double ratios[2] = {0.95, 1.05}; /* m g / c */
     for (int k = 0; k < 2; ++k) {
         const double c = m * G / ratios[k];
-        ENSURE(make_block(p, m, 0.0, 0.5, c) == RF_OK);
+        ENSURE(make_block(p, m, 0.0, 0.5, c, 0.0) == RF_OK);
         for (int s = 0; s < 4; ++s) {
             for (int model = 0; model < 2; ++model) {
                 double gam[6], v[3];
@@ -112,7 +113,7 @@ static int test_hang(void)
             }
         }
         /* without cohesion the same block simply falls: gamma = 0 */
-        ENSURE(make_block(p, m, 0.0, 0.5, 0.0) == RF_OK);
+        ENSURE(make_block(p, m, 0.0, 0.5, 0.0, 0.0) == RF_OK);
         double gam[6], v[3];
         ENSURE(solve_block(p, RF_SOLVER_APGD, RF_MODEL_DESAXCE, gam, v) == 0);
         ENSURE_SMALL(gam[RF_N], 1e-12);
@@ -133,7 +134,7 @@ static int test_friction(void)
     const double f_over_mg[2] = {0.4, 0.6};
     for (int k = 0; k < 2; ++k) {
         const double fx = f_over_mg[k] * m * G;
-        ENSURE(make_block(p, m, fx, mu, c) == RF_OK);
+        ENSURE(make_block(p, m, fx, mu, c, 0.0) == RF_OK);
         for (int s = 0; s < 4; ++s) {
             double gam[6], v[3];
             ENSURE(solve_block(p, SOLVERS[s], RF_MODEL_DESAXCE, gam, v) == 0);
@@ -154,6 +155,51 @@ static int test_friction(void)
             ENSURE_SMALL(fric_x + (sticks ? fx * H : limit), 1e-9 * m * G * H);
         }
     }
+    rf_problem_destroy(p);
+    return 0;
+}
+
+/* Cohesion on a compliant contact (Tasora 6.2's soft contact, normal
+   compliance k, m/s per N s): the block held by c = 2 m g stretches the
+   contact instead of staying put.  u_n = G h + gamma_n / m + k gamma_n =
+   0 with gamma_n inside the shifted cone gives gamma_n = -m g h / (1 + m
+   k) and v_y = -g h m k / (1 + m k); at m k = 1: gamma_n = -m g h / 2,
+   v_y = -g h / 2.  The local form (rf_problem_to_local: W holds k) gives
+   the same impulse.  (The shift once left C s out of the body form's free
+   velocity: gamma_n came out -1.5 m g h, found by fuzz_body_solve.) */
+static int test_compliant_cohesion(void)
+{
+    const double m = M_KG, k = 1.0 / M_KG, c = 2.0 * m * G;
+    const double gn = -m * G * H / (1.0 + m * k);
+    const double vy = -G * H * m * k / (1.0 + m * k);
+    rf_problem *p, *loc;
+    ENSURE(rf_problem_create(&p, NULL) == RF_OK);
+    ENSURE(rf_problem_create(&loc, NULL) == RF_OK);
+    ENSURE(make_block(p, m, 0.0, 0.5, c, k) == RF_OK);
+    ENSURE(rf_problem_to_local(p, loc, NULL) == RF_OK);
+    ENSURE(rf_problem_set_cohesion(loc, (const double[]){c * H}, NULL) ==
+           RF_OK);
+    for (int s = 0; s < 4; ++s) {
+        for (int model = 0; model < 2; ++model) {
+            double gam[6], v[3];
+            ENSURE(solve_block(p, SOLVERS[s], (rf_model)model, gam, v) == 0);
+            printf("  compliant, %-10s model %d: gamma_n %.9f (%.9f), v_y "
+                   "%.6f (%.6f)\n",
+                   SOLVER_NAMES[s], model, gam[RF_N], gn, v[1], vy);
+            ENSURE_SMALL(gam[RF_N] - gn, 1e-9 * m * G * H);
+            ENSURE_SMALL(v[1] - vy, 1e-9 * G * H);
+            rf_config cfg;
+            rf_config_default(&cfg);
+            cfg.solver = SOLVERS[s];
+            cfg.model = (rf_model)model;
+            cfg.tol = 1e-12;
+            cfg.max_iter = 20000;
+            double gl[6] = {0};
+            ENSURE(rf_solve(loc, &cfg, gl, NULL, NULL) == RF_OK);
+            ENSURE_SMALL(gl[RF_N] - gn, 1e-9 * m * G * H);
+        }
+    }
+    rf_problem_destroy(loc);
     rf_problem_destroy(p);
     return 0;
 }
@@ -248,7 +294,7 @@ static int test_bad_cohesion(void)
     ENSURE(rf_problem_create(&p, NULL) == RF_OK);
     double c1[1] = {0.5};
     ENSURE(rf_problem_set_cohesion(p, c1, &err) == RF_ERR_STATE);
-    ENSURE(make_block(p, 1.0, 0.0, 0.5, 1.0) == RF_OK);
+    ENSURE(make_block(p, 1.0, 0.0, 0.5, 1.0, 0.0) == RF_OK);
     rf_contact_desc c;
     memset(&c, 0, sizeof c);
     c.body_a = 0;
@@ -291,6 +337,7 @@ int main(void)
 {
     RUN_TEST(test_hang);
     RUN_TEST(test_friction);
+    RUN_TEST(test_compliant_cohesion);
     RUN_TEST(test_forms_and_warm_start);
     RUN_TEST(test_bad_cohesion);
     return TEST_SUMMARY();

@@ -407,7 +407,9 @@ typedef enum rf_model {
      * says.  A reference and A/B model for small problems: at most
      * RF_PYRAMID_MAX_CONTACTS contacts, no joint rows, no normal_max.
      * rf_stats.iterations counts pivots; residual is the LCP's
-     * |min(z, M z + q)| / max(1, |q|); rf_residual refuses this model.
+     * |min(z, M z + q)| / max(1, |q|) (when the energy check scales the
+     * answer, energy_scale < 1, it stays the unscaled solution's and
+     * converged is 0); rf_residual refuses this model.
      * Ray termination: rf_solve returns RF_ERR_LCP, gamma untouched. */
     RF_MODEL_PYRAMID = 2
 } rf_model;
@@ -512,7 +514,8 @@ typedef struct rf_stats {
        restitution, conveyor and motor targets: max(0, -gamma . bias));
        an iterate that would is scaled by energy_scale in [0, 1) until it
        does not (so a solve stopped early never injects energy), and the
-       residual is that of the scaled gamma.  energy_scale = 1: untouched. */
+       residual is that of the scaled gamma (the pyramid model: see
+       RF_MODEL_PYRAMID).  energy_scale = 1: untouched. */
     double energy_change;
     double energy_scale;
     /* APGD: 0.9 times the largest step constant L it accepted (after
@@ -586,8 +589,9 @@ RF_API rf_status rf_residual(rf_problem *p, rf_model model, const double *gamma,
  *     each) and a flag byte;
  *   - with a compliant contact (body form): 48 per contact (+ 1);
  *   - with a cohesive contact (cohesion > 0), the shift: (6 ncon + nrow
- *     + 1) doubles for it and 2 (max(6 nbody, 6 ncon) + 1) for the free
- *     velocities it changes (body form: 6 nbody; local form: 6 ncon).
+ *     + 1) doubles for it, 2 (max(6 nbody, 6 ncon) + 1) for the free
+ *     velocities it changes (body form: 6 nbody; local form: 6 ncon) and
+ *     ncon + 1 for the normal biases it changes under compliance.
  * Not counted: allocator overhead, the OpenMP runtime, the caller's gamma.
  * 0 for NULL p; the struct's size for an empty problem. */
 RF_API size_t rf_problem_memory(const rf_problem *p, const rf_config *cfg);
