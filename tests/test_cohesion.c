@@ -64,8 +64,8 @@ static rf_status make_block(rf_problem *p, double m, double fx, double mu,
     return st;
 }
 
-static int solve_block(rf_problem *p, rf_solver_kind solver, rf_model model,
-                       double gam[6], double v[3])
+/* The solves of these tests: to residual 1e-12. */
+static rf_config block_config(rf_solver_kind solver, rf_model model)
 {
     rf_config cfg;
     rf_config_default(&cfg);
@@ -73,6 +73,13 @@ static int solve_block(rf_problem *p, rf_solver_kind solver, rf_model model,
     cfg.model = model;
     cfg.tol = 1e-12;
     cfg.max_iter = 20000;
+    return cfg;
+}
+
+static int solve_block(rf_problem *p, rf_solver_kind solver, rf_model model,
+                       double gam[6], double v[3])
+{
+    const rf_config cfg = block_config(solver, model);
     rf_stats st;
     memset(gam, 0, 6 * sizeof(double));
     ENSURE(rf_solve(p, &cfg, gam, &st, NULL) == RF_OK);
@@ -188,12 +195,7 @@ static int test_compliant_cohesion(void)
                    SOLVER_NAMES[s], model, gam[RF_N], gn, v[1], vy);
             ENSURE_SMALL(gam[RF_N] - gn, 1e-9 * m * G * H);
             ENSURE_SMALL(v[1] - vy, 1e-9 * G * H);
-            rf_config cfg;
-            rf_config_default(&cfg);
-            cfg.solver = SOLVERS[s];
-            cfg.model = (rf_model)model;
-            cfg.tol = 1e-12;
-            cfg.max_iter = 20000;
+            const rf_config cfg = block_config(SOLVERS[s], (rf_model)model);
             double gl[6] = {0};
             ENSURE(rf_solve(loc, &cfg, gl, NULL, NULL) == RF_OK);
             ENSURE_SMALL(gl[RF_N] - gn, 1e-9 * m * G * H);
