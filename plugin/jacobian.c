@@ -450,18 +450,27 @@ void rf__body_velocity(rf_problem *p, const double *gamma, double *vel,
     body_pass(p, gamma, NULL, p->body_vel, vel, threads);
 }
 
+/* The sliding rows' angular parts of contact i on side s, without the
+   side's sign: j[3 k ..] = r_s x e_k (the problem keeps r_s only). */
+static inline void sliding_angular_rows(const rf_problem *p, int i, int s,
+                                        double j[9])
+{
+    const double *e = p->con_frame + 9 * i;
+    const double *r = p->con_arm + 6 * i + 3 * s;
+    for (int k = 0; k < 3; ++k) {
+        rf__cross3(r, e + 3 * k, j + 3 * k);
+    }
+}
+
 /* Jacobian rows of contact i on side s with the side's sign: lin[k] and
    ang[k] (k = 0..5) such that u_k gets lin[k].v_s + ang[k].w_s. */
 static void jacobian_rows(const rf_problem *p, int i, int s, double lin[6][3],
                           double ang[6][3])
 {
     const double *e = p->con_frame + 9 * i;
-    const double *r = p->con_arm + 6 * i + 3 * s;
     const double sg = s == 0 ? 1.0 : -1.0;
-    double j[9]; /* r_s x e_k */
-    for (int k = 0; k < 3; ++k) {
-        rf__cross3(r, e + 3 * k, j + 3 * k);
-    }
+    double j[9];
+    sliding_angular_rows(p, i, s, j);
     for (int k = 0; k < 3; ++k) {
         for (int c = 0; c < 3; ++c) {
             lin[k][c] = sg * e[3 * k + c];
@@ -560,11 +569,8 @@ void rf__diag_entries(const rf_problem *p, int i, double d[6])
         if (!dynamic_body(p, b)) {
             continue;
         }
-        const double *r = p->con_arm + 6 * i + 3 * s;
-        double j[9]; /* r_s x e_k, as jacobian_rows forms them */
-        for (int k = 0; k < 3; ++k) {
-            rf__cross3(r, e + 3 * k, j + 3 * k);
-        }
+        double j[9]; /* as jacobian_rows forms them */
+        sliding_angular_rows(p, i, s, j);
         const double *im = p->body_inv_mass + 3 * b;
         const double *I = p->body_inv_inertia + 9 * b;
         /* summed in add_coupling's order, so the scaling is bit for bit
