@@ -348,6 +348,41 @@ static double kinetic_energy(int nb, const double *mass, const double *J,
     return e;
 }
 
+/* A random pile of PILE_NB bodies (falling at 0.5 m/s on top of their
+   random velocities) and PILE_NC contacts with zero biases, for the
+   energy and step-constant tests, with what the energy test measures:
+   masses, inertias (J), velocities v0, w0 and per contact mu, rho, sigma
+   (coef). */
+enum { PILE_NB = 40, PILE_NC = 3 * PILE_NB };
+typedef struct pile {
+    double mass[PILE_NB], J[9 * PILE_NB], v0[3 * PILE_NB], w0[3 * PILE_NB];
+    double coef[3 * PILE_NC];
+} pile;
+
+static int random_pile(rf_rng *r, rf_problem *p, pile *pl)
+{
+    const int nb = PILE_NB, nc = PILE_NC;
+    ENSURE(rf_problem_begin_bodies(p, nb, nc, NULL) == RF_OK);
+    for (int b = 0; b < nb; ++b) {
+        rf_body_desc bd;
+        gen_body(r, &bd, pl->J + 9 * b);
+        bd.v[1] -= 0.5;
+        pl->mass[b] = 1.0 / bd.inv_mass;
+        memcpy(pl->v0 + 3 * b, bd.v, sizeof bd.v);
+        memcpy(pl->w0 + 3 * b, bd.w, sizeof bd.w);
+        ENSURE(rf_problem_set_body(p, b, &bd, NULL) == RF_OK);
+    }
+    for (int i = 0; i < nc; ++i) {
+        rf_contact_desc c;
+        gen_pile_contact(r, i, nb, &c); /* biases 0 */
+        pl->coef[3 * i] = c.mu;
+        pl->coef[3 * i + 1] = c.rho;
+        pl->coef[3 * i + 2] = c.sigma;
+        ENSURE(rf_problem_set_contact(p, i, &c, NULL) == RF_OK);
+    }
+    return 0;
+}
+
 /* The energy check (rf_stats.energy_change / energy_scale, rf_solve's doc,
    solve.c energy_check).  A pile with zero biases, warm-started from
    normal impulses 50 times what stops every approach and stopped after
@@ -366,43 +401,15 @@ static double kinetic_energy(int nb, const double *mass, const double *J,
        unscaled energy change is positive, or the test would prove
        nothing);
      - a converged solve is left alone (scale 1) and removes energy. */
-/* A random pile of nb bodies (falling at 0.5 m/s on top of their random
-   velocities) and nc contacts with zero biases, for the energy and
-   step-constant tests; fills mass, J (inertia), v0, w0 and coef (mu, rho,
-   sigma per contact). */
-static int random_pile(rf_rng *r, int nb, int nc, rf_problem *p, double *mass,
-                       double *J, double *v0, double *w0, double *coef)
-{
-    ENSURE(rf_problem_begin_bodies(p, nb, nc, NULL) == RF_OK);
-    for (int b = 0; b < nb; ++b) {
-        rf_body_desc bd;
-        gen_body(r, &bd, J + 9 * b);
-        bd.v[1] -= 0.5;
-        mass[b] = 1.0 / bd.inv_mass;
-        memcpy(v0 + 3 * b, bd.v, sizeof bd.v);
-        memcpy(w0 + 3 * b, bd.w, sizeof bd.w);
-        ENSURE(rf_problem_set_body(p, b, &bd, NULL) == RF_OK);
-    }
-    for (int i = 0; i < nc; ++i) {
-        rf_contact_desc c;
-        gen_pile_contact(r, i, nb, &c); /* biases 0 */
-        coef[3 * i] = c.mu;
-        coef[3 * i + 1] = c.rho;
-        coef[3 * i + 2] = c.sigma;
-        ENSURE(rf_problem_set_contact(p, i, &c, NULL) == RF_OK);
-    }
-    return 0;
-}
-
 static int test_energy_check(void)
 {
     rf_rng r = {77};
-    enum { NB = 40, NC = 3 * NB };
-    double mass[NB], J[9 * NB], v0[3 * NB], w0[3 * NB], coef[3 * NC];
+    enum { NB = PILE_NB, NC = PILE_NC };
+    pile pl;
     rf_problem *p;
     ENSURE(rf_problem_create(&p, NULL) == RF_OK);
-    ENSURE(random_pile(&r, NB, NC, p, mass, J, v0, w0, coef) == 0);
-    const double ke0 = kinetic_energy(NB, mass, J, v0, w0);
+    ENSURE(random_pile(&r, p, &pl) == 0);
+    const double ke0 = kinetic_energy(NB, pl.mass, pl.J, pl.v0, pl.w0);
     /* a converged solve, for its normal impulses */
     double gsol[6 * NC] = {0};
     rf_config cfg;
@@ -416,7 +423,7 @@ static int test_energy_check(void)
     double vs[3 * NB], ws[3 * NB];
     ENSURE(rf_problem_body_velocity(p, gsol, vs, ws, NULL) == RF_OK);
     ENSURE(st.energy_scale == 1.0);
-    const double dke_sol = kinetic_energy(NB, mass, J, vs, ws) - ke0;
+    const double dke_sol = kinetic_energy(NB, pl.mass, pl.J, vs, ws) - ke0;
     printf("  converged apgd: energy_change %+.6e J (measured %+.6e)\n",
            st.energy_change, dke_sol);
     ENSURE_SMALL(st.energy_change - dke_sol, 1e-9 * ke0);
@@ -434,7 +441,7 @@ static int test_energy_check(void)
             }
             /* the warm start itself adds energy */
             ENSURE(rf_problem_body_velocity(p, g, v, w, NULL) == RF_OK);
-            ENSURE(kinetic_energy(NB, mass, J, v, w) > ke0);
+            ENSURE(kinetic_energy(NB, pl.mass, pl.J, v, w) > ke0);
             rf_config_default(&cfg);
             cfg.solver = SOLVERS[s];
             cfg.model = (rf_model)model;
@@ -443,7 +450,7 @@ static int test_energy_check(void)
             cfg.tol = 0.0;
             ENSURE(rf_solve(p, &cfg, g, &st, NULL) == RF_OK);
             ENSURE(rf_problem_body_velocity(p, g, v, w, NULL) == RF_OK);
-            const double dke = kinetic_energy(NB, mass, J, v, w) - ke0;
+            const double dke = kinetic_energy(NB, pl.mass, pl.J, v, w) - ke0;
             printf("  %-10s %-11s energy_change %+.6e J (measured %+.6e), "
                    "scale %.4f\n",
                    SOLVER_NAMES[SOLVERS[s]], MODEL_NAMES[model],
@@ -456,8 +463,9 @@ static int test_energy_check(void)
                 ENSURE(st.energy_scale < 1.0);
             }
             for (int i = 0; i < NC; ++i) {
-                ENSURE_LE(rf_cone_violation(g + 6 * i, coef[3 * i],
-                                            coef[3 * i + 1], coef[3 * i + 2]),
+                ENSURE_LE(rf_cone_violation(g + 6 * i, pl.coef[3 * i],
+                                            pl.coef[3 * i + 1],
+                                            pl.coef[3 * i + 2]),
                           1e-12 * nmax);
             }
             double res;
@@ -479,7 +487,7 @@ static int test_energy_check(void)
             cfg.tol = 0.0;
             ENSURE(rf_solve(p, &cfg, g, &st, NULL) == RF_OK);
             ENSURE(rf_problem_body_velocity(p, g, v, w, NULL) == RF_OK);
-            const double dke = kinetic_energy(NB, mass, J, v, w) - ke0;
+            const double dke = kinetic_energy(NB, pl.mass, pl.J, v, w) - ke0;
             ENSURE(st.energy_scale == 1.0);
             ENSURE(dke < -1e-3 * ke0); /* the test measures something */
             ENSURE_SMALL(st.energy_change - dke, 1e-9 * ke0);
@@ -565,11 +573,11 @@ static int test_bad_input(void)
 static int test_lipschitz_start(void)
 {
     rf_rng r = {91};
-    enum { NB = 40, NC = 3 * NB };
-    double mass[NB], J[9 * NB], v0[3 * NB], w0[3 * NB], coef[3 * NC];
+    enum { NC = PILE_NC };
+    pile pl;
     rf_problem *p;
     ENSURE(rf_problem_create(&p, NULL) == RF_OK);
-    ENSURE(random_pile(&r, NB, NC, p, mass, J, v0, w0, coef) == 0);
+    ENSURE(random_pile(&r, p, &pl) == 0);
     rf_config cfg;
     rf_config_default(&cfg);
     cfg.solver = RF_SOLVER_APGD;
