@@ -552,17 +552,20 @@ typedef struct traffic {
 } traffic;
 
 /* rf__apply_scaled in body form (rf__apply_scaled_body, jacobian.c): the
-   part scaling S is applied inside the two passes.  Body pass (per body
-   over its index entries: contact_impulse reads the frame, the lever
-   arms, x and S; apply M^-1); contact pass (frame, lever arms, both
-   bodies' velocities, no bias: out = S D^T bv + r'). */
+   part scaling S is applied inside the passes.  Impulse pass (per contact,
+   in order: the frame, x and S give the world impulse, written to cimp);
+   body pass (per body over its index entries: cimp and the lever arms;
+   apply M^-1); contact pass (frame, lever arms, both bodies' velocities,
+   no bias: out = S D^T bv + r'). */
 #define N_PRODUCT(x, out, rr)                                                  \
-    {"N: body pass", "bc_ptr", PER_BODY, 4, 0},                                \
+    {"N: impulse pass", "con_frame", PER_CONTACT, 72, 0},                      \
+        {"N: impulse pass", x, PER_CONTACT, 48, 0},                            \
+        {"N: impulse pass", "wscale", PER_CONTACT, 32, 0},                     \
+        {"N: impulse pass", "cimp", PER_CONTACT, 48, 1},                       \
+        {"N: body pass", "bc_ptr", PER_BODY, 4, 0},                            \
         {"N: body pass", "bc_ent", PER_ENTRY, 4, 0},                           \
-        {"N: body pass", "con_frame", PER_CONTACT, 72, 0},                     \
+        {"N: body pass", "cimp", PER_CONTACT, 48, 0},                          \
         {"N: body pass", "con_arm", PER_CONTACT, 48, 0},                       \
-        {"N: body pass", x, PER_CONTACT, 48, 0},                               \
-        {"N: body pass", "wscale", PER_CONTACT, 32, 0},                        \
         {"N: body pass", "body_inv_mass", PER_BODY, 24, 0},                    \
         {"N: body pass", "body_inv_inertia", PER_BODY, 72, 0},                 \
         {"N: body pass", "bv0", PER_BODY, 48, 1},                              \
@@ -1010,8 +1013,17 @@ typedef struct mem_item {
     double bytes; /* total */
 } mem_item;
 
-static int memory_items(const pack_info *pk, int gs, mem_item *it)
+static int memory_items(const pack_info *pk, int solver, mem_item *it)
 {
+    /* the dof vectors each solver reserves in body form (rollfric.h):
+       Jacobi, GS, coloured GS, APGD */
+    static const int NVEC[NSOLVER] = {9, 6, 6, 11};
+    static const char *VEC_NAMES[NSOLVER] = {
+        "work: 9 dof vectors (g0-g3, u0, u3, r, rs, best)",
+        "work: 6 dof vectors (g0, g2, u0, u3, r, best)",
+        "work: 6 dof vectors (g0, g2, u0, u3, r, best)",
+        "work: 11 dof vectors (g0-g3, u0-u3, r, rs, best)"};
+    const int gs = solver == 1 || solver == 2;
     const double nc = pk->contacts, nb = pk->bodies;
     const double nblk = ceil(nc / 256.0);
     int n = 0;
@@ -1023,9 +1035,11 @@ static int memory_items(const pack_info *pk, int gs, mem_item *it)
     it[n++] = (mem_item){"problem, per body: flags 1 int, inv_mass 3 double, "
                          "inv_inertia 9, free velocity 6, set 1 byte (149 B)",
                          149.0 * nb};
-    it[n++] = (mem_item){"work: 12 dof vectors (g0-g3, u0-u3, r, rs, sx, "
-                         "best) of 6 ncon + 1 doubles (576 B per contact)",
-                         96.0 * (6.0 * nc + 1.0)};
+    it[n++] = (mem_item){VEC_NAMES[solver], /* 48 B per contact each */
+                         8.0 * NVEC[solver] * (6.0 * nc + 1.0)};
+    it[n++] = (mem_item){"work: world impulses cimp, 6 ncon + 1 double "
+                         "(48 B per contact)",
+                         8.0 * (6.0 * nc + 1.0)};
     it[n++] = (mem_item){"work, per contact + 1: wscale 4 double, step 1, "
                          "colouring 4 int (56 B)",
                          56.0 * (nc + 1.0)};
@@ -1384,7 +1398,7 @@ static void write_memory(FILE *f, const report *rp)
             mo->pk.contacts, mo->pk.bodies);
     for (int s = 0; s < NSOLVER; ++s) {
         mem_item it[16];
-        const int n = memory_items(&mo->pk, s == 1 || s == 2, it);
+        const int n = memory_items(&mo->pk, s, it);
         double sum = 0.0;
         for (int k = 0; k < n; ++k) {
             sum += it[k].bytes;

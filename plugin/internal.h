@@ -82,6 +82,10 @@ typedef struct rf_work {
     unsigned char *chol_ok;
     /* per body, (nbody x 6) each: linear then angular velocity */
     double *bv0, *bv1;
+    /* per contact (ncon x 6, body form): the world impulse of the body
+       pass's input, force then torque without lever arm (jacobian.c) */
+    double *cimp;
+    int cap_cimp;
     /* body -> items index over dynamic bodies: bc_ptr (nbody + 1),
        bc_ent (2 nitem), entry = 2 * item + side (0 = A, 1 = B), in
        increasing item order */

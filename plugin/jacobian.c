@@ -132,53 +132,91 @@ double rf__row_velocity(const rf_problem *p, int j, const double *vel)
     return u;
 }
 
+/* The world impulse of contact i, force then torque without the lever
+   arm: f[0:3] = E^T g_{0:3}, f[3:6] = E^T g_{3:6} (Tasora (20)-(21)); side
+   s receives sg f[0:3] and r_s x (sg f[0:3]) + sg f[3:6] (sg = +1 for A, -1
+   for B), the same bits contact_impulse forms. */
+static inline void contact_world_impulse(const rf_problem *p, int i,
+                                         const double *g, double f[6])
+{
+    const double *e = p->con_frame + 9 * i;
+    for (int c = 0; c < 3; ++c) {
+        f[c] = g[0] * e[c] + g[1] * e[3 + c] + g[2] * e[6 + c];
+        f[3 + c] = g[3] * e[c] + g[4] * e[3 + c] + g[5] * e[6 + c];
+    }
+}
+
 /* bv[b] = base[b] + M_b^-1 (sum of impulses of S gamma on b); base may
    be NULL (zero), scale may be NULL (S = I; else the part scaling, so the
    caller's gamma is gamma' and no scaled copy is formed).  Fixed bodies get
-   base (their own velocity) only. */
+   base (their own velocity) only.
+
+   Two phases: each contact's world impulse is formed once, in contact
+   order (a streaming pass over the frames), into work.cimp; the bodies
+   then gather it with their lever arms.  Forming it per visit instead
+   read the frame, gamma and the scaling at random twice per contact (one
+   visit per dynamic side): the gather touched 5 to 6 cache lines per visit,
+   now 2 to 3. */
 static void body_pass(const rf_problem *p, const double *gamma,
                       const double *scale, const double *base, double *bv,
                       int threads)
 {
     const rf_work *w = &p->work;
+    double *cimp = w->cimp;
     const int nbody = p->nbody, ncon = p->ncon, m6 = 6 * p->ncon;
-#pragma omp parallel for schedule(static) num_threads(threads) if (nbody > 512)
-    for (int b = 0; b < nbody; ++b) {
-        double P[3] = {0.0, 0.0, 0.0}, L[3] = {0.0, 0.0, 0.0};
-        for (int k = w->bc_ptr[b]; k < w->bc_ptr[b + 1]; ++k) {
-            int e = w->bc_ent[k];
-            int i = e >> 1;
-            double F[3], T[3];
-            if (i < ncon) {
-                const double *gi = gamma + 6 * i;
-                if (scale != NULL) {
-                    const double *s = scale + 4 * i;
-                    const double g[6] = {gi[0] * s[0], gi[1] * s[1],
-                                         gi[2] * s[1], gi[3] * s[2],
-                                         gi[4] * s[3], gi[5] * s[3]};
-                    contact_impulse(p, i, e & 1, g, F, T);
-                } else {
-                    contact_impulse(p, i, e & 1, gi, F, T);
-                }
+#pragma omp parallel num_threads(threads) if (nbody > 512 || ncon > 512)
+    {
+#pragma omp for schedule(static)
+        for (int i = 0; i < ncon; ++i) {
+            const double *gi = gamma + 6 * i;
+            if (scale != NULL) {
+                const double *s = scale + 4 * i;
+                const double g[6] = {gi[0] * s[0], gi[1] * s[1], gi[2] * s[1],
+                                     gi[3] * s[2], gi[4] * s[3], gi[5] * s[3]};
+                contact_world_impulse(p, i, g, cimp + 6 * i);
             } else {
-                const int j = i - ncon;
-                const double sj = scale != NULL ? scale[4 * ncon + j] : 1.0;
-                row_impulse(p, j, e & 1, gamma[m6 + j] * sj, F, T);
-            }
-            for (int c = 0; c < 3; ++c) {
-                P[c] += F[c];
-                L[c] += T[c];
+                contact_world_impulse(p, i, gi, cimp + 6 * i);
             }
         }
-        double dw[3];
-        mat3_vec(p->body_inv_inertia + 9 * b, L, dw);
-        const double *im = p->body_inv_mass + 3 * b;
-        double *out = bv + 6 * b;
-        for (int c = 0; c < 3; ++c) {
-            double b0 = base ? base[6 * b + c] : 0.0;
-            double b1 = base ? base[6 * b + 3 + c] : 0.0;
-            out[c] = b0 + im[c] * P[c];
-            out[3 + c] = b1 + dw[c];
+#pragma omp for schedule(static)
+        for (int b = 0; b < nbody; ++b) {
+            double P[3] = {0.0, 0.0, 0.0}, L[3] = {0.0, 0.0, 0.0};
+            for (int k = w->bc_ptr[b]; k < w->bc_ptr[b + 1]; ++k) {
+                int e = w->bc_ent[k];
+                int i = e >> 1;
+                double F[3], T[3];
+                if (i < ncon) {
+                    const double *f = cimp + 6 * i;
+                    const double *r = p->con_arm + 6 * i + 3 * (e & 1);
+                    const double sg = (e & 1) == 0 ? 1.0 : -1.0;
+                    for (int c = 0; c < 3; ++c) {
+                        F[c] = sg * f[c];
+                    }
+                    rf__cross3(r, F, T);
+                    for (int c = 0; c < 3; ++c) {
+                        T[c] += sg * f[3 + c];
+                    }
+                } else {
+                    const int j = i - ncon;
+                    const double sj =
+                        scale != NULL ? scale[4 * ncon + j] : 1.0;
+                    row_impulse(p, j, e & 1, gamma[m6 + j] * sj, F, T);
+                }
+                for (int c = 0; c < 3; ++c) {
+                    P[c] += F[c];
+                    L[c] += T[c];
+                }
+            }
+            double dw[3];
+            mat3_vec(p->body_inv_inertia + 9 * b, L, dw);
+            const double *im = p->body_inv_mass + 3 * b;
+            double *out = bv + 6 * b;
+            for (int c = 0; c < 3; ++c) {
+                double b0 = base ? base[6 * b + c] : 0.0;
+                double b1 = base ? base[6 * b + 3 + c] : 0.0;
+                out[c] = b0 + im[c] * P[c];
+                out[3 + c] = b1 + dw[c];
+            }
         }
     }
 }

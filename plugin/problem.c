@@ -1046,6 +1046,9 @@ size_t rf_problem_memory(const rf_problem *p, const rf_config *cfg)
     bytes += nvec * (ndof + 1) * d;
     bytes += (nitem + 1) * (4 * d + d + 4 * in); /* wscale, step, colour */
     bytes += (nbody + 1) * (6 * d + 6 * d + in); /* bv0, bv1, bc_ptr */
+    if (p->kind == RF_KIND_BODY) {
+        bytes += (6 * ncon + 1) * d; /* cimp */
+    }
     bytes += (2 * nitem + 1) * in;               /* bc_ent */
     bytes += (4 * (size_t)rf__num_blocks((int)nitem) + 4) * d; /* partial */
     if (solver == RF_SOLVER_GS || solver == RF_SOLVER_GS_COLORED) {

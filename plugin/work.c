@@ -111,6 +111,8 @@ rf_status rf__work_reserve(rf_problem *p, unsigned vecs, rf_error *err)
                       p->nbody + 1) ||
         !rf__grow((void **)&w->bc_ent, &w->cap_ent, 2 * nitem + 1,
                   sizeof(int)) ||
+        (p->kind == RF_KIND_BODY &&
+         !rf__grow((void **)&w->cimp, &w->cap_cimp, 6 * p->ncon + 1, d)) ||
         !rf__grow((void **)&w->partial, &w->cap_partial, 4 * nblocks + 4,
                   sizeof(double))) {
         return rf__fail(err, RF_ERR_NOMEM,
@@ -191,6 +193,7 @@ void rf__work_free(rf_work *w)
     free(w->color_mark);
     free(w->bv0);
     free(w->bv1);
+    free(w->cimp);
     free(w->bc_ptr);
     free(w->bc_ent);
     free(w->color_ptr);
