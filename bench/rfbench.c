@@ -579,10 +579,10 @@ typedef struct traffic {
         "N: contact pass", out, PER_CONTACT, 48, 1                             \
     }
 
-/* The cone of a contact in scaled variables (rf__scaled_cone): the three
-   coefficients, the flags and the part scaling. */
+/* The cone of a contact in scaled variables (rf__scaled_cone): the scaled
+   coefficients and cap rf__part_scaling left in wcone, and the flags. */
 #define CONE(pass)                                                             \
-    {pass, "con_mu, con_rho, con_sigma", PER_CONTACT, 24, 0},                  \
+    {pass, "wcone", PER_CONTACT, 32, 0},                                       \
     {                                                                          \
         pass, "con_flags", PER_CONTACT, 4, 0                                   \
     }
@@ -592,7 +592,6 @@ typedef struct traffic {
 static const traffic JACOBI_TRAFFIC[] = {
     {"project", "g0 (gamma')", PER_CONTACT, 48, 0},
     {"project", "u0 (u')", PER_CONTACT, 48, 0},
-    {"project", "wscale", PER_CONTACT, 32, 0},
     {"project", "step", PER_CONTACT, 8, 0},
     CONE("project"),
     {"project", "g1 (next gamma')", PER_CONTACT, 48, 1},
@@ -607,7 +606,6 @@ static const traffic JACOBI_TRAFFIC[] = {
    x+), u0, u1 their products, g2 = y, u2 = Uy. */
 static const traffic APGD_TRAFFIC[] = {
     {"extrapolate_project", "g0, g1, u0, u1, rs", PER_CONTACT, 240, 0},
-    {"extrapolate_project", "wscale", PER_CONTACT, 32, 0},
     CONE("extrapolate_project"),
     {"extrapolate_project", "g2 (y), u2 (Uy)", PER_CONTACT, 96, 1},
     {"extrapolate_project", "g1 (x+)", PER_CONTACT, 48, 1},
@@ -1040,9 +1038,9 @@ static int memory_items(const pack_info *pk, int solver, mem_item *it)
     it[n++] = (mem_item){"work: world impulses cimp, 6 ncon + 1 double "
                          "(48 B per contact)",
                          8.0 * (6.0 * nc + 1.0)};
-    it[n++] = (mem_item){"work, per contact + 1: wscale 4 double, step 1, "
-                         "colouring 4 int (56 B)",
-                         56.0 * (nc + 1.0)};
+    it[n++] = (mem_item){"work, per contact + 1: wscale 4 double, wcone 4, "
+                         "step 1, colouring 4 int (88 B)",
+                         88.0 * (nc + 1.0)};
     it[n++] = (mem_item){"work, per body + 1: bv0, bv1 6 double each, bc_ptr "
                          "1 int (100 B)",
                          100.0 * (nb + 1.0)};

@@ -75,6 +75,8 @@ typedef struct rf_work {
     double *best;              /* best iterate so far */
     /* per item, (ncon + nrow) each (wscale: 4 per item reserved) */
     double *wscale; /* part scaling, rf__part_scaling */
+    double *wcone;  /* per item 4: contact i's cone in the scaled variables,
+                       mu', rho', sigma', nmax' (rf__part_scaling) */
     double *step;   /* per item step length */
     /* GS only: the scaled block S W_ii S and its Cholesky factor (ncon x
        36 each, row-major, lower; ok flag in chol_ok (ncon)) */
@@ -447,18 +449,16 @@ static const int RF_PART[6] = {0, 1, 1, 2, 3, 3};
 /* scale (4 per contact, then 1 per row: 1/sqrt(J M^-1 J^T + cfm)) from
    the diagonal blocks; step (per item, may be NULL) gets
    6 / tr(S W_ii S), Jacobi's B_i (0 for an empty block), and 1 for a row
-   (0 for a row with an empty diagonal). */
+   (0 for a row with an empty diagonal); work.wcone gets each contact's
+   scaled cone (the divisions once per solve, not once per projection). */
 void rf__part_scaling(rf_problem *p, double *scale, double *step, int threads);
-/* The cone of contact i in scaled variables (same shape). */
-static inline rf__cone rf__scaled_cone(const rf_problem *p, const double *scale,
-                                       int i)
+/* The cone of contact i in scaled variables (same shape), as the last
+   rf__part_scaling left it in work.wcone. */
+static inline rf__cone rf__scaled_cone(const rf_problem *p, int i)
 {
-    const double *s = scale + 4 * i;
-    rf__cone c = rf__contact_cone(p, i);
-    c.mu = c.mu * s[0] / s[1]; /* (c s0) / s1: same rounding as before */
-    c.sigma = c.sigma * s[0] / s[2];
-    c.rho = c.rho * s[0] / s[3];
-    c.nmax = c.nmax / s[0]; /* gamma_n = s0 x_n */
+    const double *k = p->work.wcone + 4 * i; /* rf__part_scaling */
+    rf__cone c = {k[0], k[1], k[2], (p->con_flags[i] & RF_CONTACT_ROLL_T1) != 0,
+                  k[3]};
     return c;
 }
 /* out = S x (dir > 0) or S^-1 x (dir < 0), per item; out may be x. */

@@ -1044,7 +1044,8 @@ size_t rf_problem_memory(const rf_problem *p, const rf_config *cfg)
         ++nvec;
     }
     bytes += nvec * (ndof + 1) * d;
-    bytes += (nitem + 1) * (4 * d + d + 4 * in); /* wscale, step, colour */
+    /* wscale, wcone, step, colour */
+    bytes += (nitem + 1) * (4 * d + 4 * d + d + 4 * in);
     bytes += (nbody + 1) * (6 * d + 6 * d + in); /* bv0, bv1, bc_ptr */
     if (p->kind == RF_KIND_BODY) {
         bytes += (6 * ncon + 1) * d; /* cimp */

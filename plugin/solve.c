@@ -222,6 +222,14 @@ void rf__part_scaling(rf_problem *p, double *scale, double *step, int threads)
         if (step != NULL) {
             step[i] = tr > RF_MINVAL ? 6.0 / tr : 0.0;
         }
+        /* the cone in scaled variables: (c s0) / s_part, gamma_n = s0 x_n */
+        const double *s = scale + 4 * i;
+        const rf__cone c = rf__contact_cone(p, i);
+        double *k = p->work.wcone + 4 * i;
+        k[0] = c.mu * s[0] / s[1];
+        k[1] = c.rho * s[0] / s[3];
+        k[2] = c.sigma * s[0] / s[2];
+        k[3] = c.nmax / s[0];
     }
     const int nrow = p->nrow;
     for (int j = 0; j < nrow; ++j) { /* rows: unit diagonal of S (N+C) S */

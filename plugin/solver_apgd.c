@@ -84,7 +84,7 @@ static void project_step(const apgd_run *run, const double *y, const double *Uy,
     num_threads(run->threads) if (ncon > 512)
     for (int i = 0; i < ncon; ++i) {
         double z[6];
-        const rf__cone cone = rf__scaled_cone(p, run->scale, i);
+        const rf__cone cone = rf__scaled_cone(p, i);
         for (int k = 0; k < 6; ++k) {
             z[k] = y[6 * i + k] - t * Uy[6 * i + k];
         }
@@ -132,7 +132,7 @@ static double extrapolate_project(const apgd_run *run, const double *x,
                 f += yk * (uk + rr[e]);
                 z[k] = yk - t * uk;
             }
-            const rf__cone cone = rf__scaled_cone(p, run->scale, i);
+            const rf__cone cone = rf__scaled_cone(p, i);
             rf__project6(z, &cone, xo + 6 * i);
         }
         part[b] = f;
@@ -326,7 +326,7 @@ static double shift_r(const apgd_run *run, const double *gamma, double theta)
 #pragma omp parallel for schedule(static)                                      \
     num_threads(run->threads) if (ncon > 512)
     for (int i = 0; i < ncon; ++i) {
-        const rf__cone cone = rf__scaled_cone(p, run->scale, i);
+        const rf__cone cone = rf__scaled_cone(p, i);
         for (int k = 0; k < 6; ++k) {
             rs[6 * i + k] = w->rs[6 * i + k];
         }

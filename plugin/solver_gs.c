@@ -188,7 +188,7 @@ static void local_solve(const rf_problem *p, const rf_config *cfg, double omega,
     const rf_work *w = &p->work;
     const double *s = w->wscale + 4 * i;
     /* mu' = mu s_n / s_t, ... (internal.h) */
-    const rf__cone cone = rf__scaled_cone(p, w->wscale, i);
+    const rf__cone cone = rf__scaled_cone(p, i);
     const double *A = w->wblk + 36 * i;
     double u[6], g[6];
     for (int k = 0; k < 6; ++k) {

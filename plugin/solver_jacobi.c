@@ -59,7 +59,7 @@ void rf__solve_jacobi(rf_problem *p, const rf_config *cfg, int threads,
 #pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
         for (int i = 0; i < ncon; ++i) {
             const double *gi = g + 6 * i, *ui = u + 6 * i;
-            const rf__cone cone = rf__scaled_cone(p, scale, i);
+            const rf__cone cone = rf__scaled_cone(p, i);
             const double t = omega * w->step[i];
             double z[6], pz[6];
             double shift = desaxce ? rf__desaxce_shift(ui, &cone) : 0.0;

@@ -90,6 +90,7 @@ rf_status rf__work_reserve(rf_problem *p, unsigned vecs, rf_error *err)
     }
     const rf_grow_item item[] = {
         {(void **)&w->wscale, 4 * d},
+        {(void **)&w->wcone, 4 * d},
         {(void **)&w->step, d},
         {(void **)&w->color_con, sizeof(int)},
         {(void **)&w->color_of, sizeof(int)},
@@ -190,6 +191,7 @@ void rf__work_free(rf_work *w)
     free(w->wchol);
     free(w->chol_ok);
     free(w->wscale);
+    free(w->wcone);
     free(w->color_mark);
     free(w->bv0);
     free(w->bv1);

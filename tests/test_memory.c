@@ -4,7 +4,7 @@
  * The expected counts are derived here from the layout documented in
  * rollfric.h (221 bytes per contact, 149 per body and per row, the dof
  * vectors each solver uses (APGD 11, Jacobi 9, Gauss-Seidel 6, one more
- * for APGD and Jacobi in local form), 56 per item, 100 per body, the body ->
+ * for APGD and Jacobi in local form), 88 per item, 100 per body, the body ->
  * items index, the reduction partials, 577 per contact for Gauss-Seidel,
  * in body form 6 ncon + 1 doubles of world impulses),
  * written as literal numbers so that a change in the code or in the
@@ -28,7 +28,7 @@ static size_t expected_work(size_t nvec, size_t ncon, size_t nrow, size_t nbody)
 {
     const size_t ndof = 6 * ncon + nrow, nitem = ncon + nrow;
     const size_t nblk = (nitem + RF_TEST_BLOCK - 1) / RF_TEST_BLOCK;
-    return nvec * 8 * (ndof + 1) + 56 * (nitem + 1) + 100 * (nbody + 1) +
+    return nvec * 8 * (ndof + 1) + 88 * (nitem + 1) + 100 * (nbody + 1) +
            4 * (2 * nitem + 1) + 8 * (4 * nblk + 4);
 }
 
