@@ -85,24 +85,44 @@ static inline void mat3_vec(const double *M, const double x[3], double y[3])
     y[2] = M[6] * x[0] + M[7] * x[1] + M[8] * x[2];
 }
 
-/* Impulse (force F, torque T) that gamma_i applies to side s of contact i,
-   sign included (+ for A, - for B): F = sg E^T g_{0:3}, T = r_s x F + sg
-   E^T g_{3:6} (Tasora (20)-(21): the sliding rows' angular parts r x e_k
-   summed are one cross product with the lever arm, 6 multiplies instead
-   of 9 stored entries). */
-static inline void contact_impulse(const rf_problem *p, int i, int s,
-                                   const double *g, double F[3], double T[3])
+/* The world impulse of contact i, force then torque without the lever
+   arm: f[0:3] = E^T g_{0:3}, f[3:6] = E^T g_{3:6} (Tasora (20)-(21)). */
+static inline void contact_world_impulse(const rf_problem *p, int i,
+                                         const double *g, double f[6])
 {
     const double *e = p->con_frame + 9 * i;
+    for (int c = 0; c < 3; ++c) {
+        f[c] = g[0] * e[c] + g[1] * e[3 + c] + g[2] * e[6 + c];
+        f[3 + c] = g[3] * e[c] + g[4] * e[3 + c] + g[5] * e[6 + c];
+    }
+}
+
+/* Impulse (force F, torque T) that the world impulse f of contact i
+   applies to its side s, sign included (+ for A, - for B): F = sg f_{0:3},
+   T = r_s x F + sg f_{3:6} (Tasora (20)-(21): the sliding rows' angular
+   parts r x e_k summed are one cross product with the lever arm, 6
+   multiplies instead of 9 stored entries). */
+static inline void side_impulse(const rf_problem *p, int i, int s,
+                                const double f[6], double F[3], double T[3])
+{
     const double *r = p->con_arm + 6 * i + 3 * s;
     const double sg = s == 0 ? 1.0 : -1.0;
     for (int c = 0; c < 3; ++c) {
-        F[c] = sg * (g[0] * e[c] + g[1] * e[3 + c] + g[2] * e[6 + c]);
+        F[c] = sg * f[c];
     }
     rf__cross3(r, F, T);
     for (int c = 0; c < 3; ++c) {
-        T[c] += sg * (g[3] * e[c] + g[4] * e[3 + c] + g[5] * e[6 + c]);
+        T[c] += sg * f[3 + c];
     }
+}
+
+/* Impulse (force F, torque T) that gamma_i applies to side s of contact i. */
+static inline void contact_impulse(const rf_problem *p, int i, int s,
+                                   const double *g, double F[3], double T[3])
+{
+    double f[6];
+    contact_world_impulse(p, i, g, f);
+    side_impulse(p, i, s, f, F, T);
 }
 
 /* Impulse (force F, torque T) that row j's lambda applies to side s. */
@@ -130,20 +150,6 @@ double rf__row_velocity(const rf_problem *p, int j, const double *vel)
              Js[4] * v[4] + Js[5] * v[5];
     }
     return u;
-}
-
-/* The world impulse of contact i, force then torque without the lever
-   arm: f[0:3] = E^T g_{0:3}, f[3:6] = E^T g_{3:6} (Tasora (20)-(21)); side
-   s receives sg f[0:3] and r_s x (sg f[0:3]) + sg f[3:6] (sg = +1 for A, -1
-   for B), the same bits contact_impulse forms. */
-static inline void contact_world_impulse(const rf_problem *p, int i,
-                                         const double *g, double f[6])
-{
-    const double *e = p->con_frame + 9 * i;
-    for (int c = 0; c < 3; ++c) {
-        f[c] = g[0] * e[c] + g[1] * e[3 + c] + g[2] * e[6 + c];
-        f[3 + c] = g[3] * e[c] + g[4] * e[3 + c] + g[5] * e[6 + c];
-    }
 }
 
 /* bv[b] = base[b] + M_b^-1 (sum of impulses of S gamma on b); base may
@@ -186,16 +192,7 @@ static void body_pass(const rf_problem *p, const double *gamma,
                 int i = e >> 1;
                 double F[3], T[3];
                 if (i < ncon) {
-                    const double *f = cimp + 6 * i;
-                    const double *r = p->con_arm + 6 * i + 3 * (e & 1);
-                    const double sg = (e & 1) == 0 ? 1.0 : -1.0;
-                    for (int c = 0; c < 3; ++c) {
-                        F[c] = sg * f[c];
-                    }
-                    rf__cross3(r, F, T);
-                    for (int c = 0; c < 3; ++c) {
-                        T[c] += sg * f[3 + c];
-                    }
+                    side_impulse(p, i, e & 1, cimp + 6 * i, F, T);
                 } else {
                     const int j = i - ncon;
                     const double sj =
