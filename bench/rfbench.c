@@ -29,7 +29,9 @@
  *   roofline     bytes per contact-iteration counted from the arrays each
  *                solver's iteration reads and writes (the tables below),
  *                times contact-iterations per second, over the triad's
- *                bytes per second at the same thread count.
+ *                bytes per second at the same thread count; and paired:
+ *                a triad before each repeat's solves at the largest size,
+ *                the median of the per-repeat ratios (fraction_paired).
  *   convergence  the residual rf_solve reports after k iterations (tol = 0,
  *                cold start) for k on a Fibonacci grid, and the seconds
  *                that solve took, on the "20k pile"; also a CSV
@@ -468,16 +470,33 @@ static void triad(double *a, const double *b, const double *c, size_t n,
     }
 }
 
-static int run_stream(const options *o, stream_out *so)
+/* The triad's three arrays of o->stream_mib MiB each. */
+typedef struct triad_arrays {
+    double *a, *b, *c;
+    size_t n; /* elements per array */
+} triad_arrays;
+
+static void triad_free(triad_arrays *t)
+{
+    free(t->a);
+    free(t->b);
+    free(t->c);
+    t->a = t->b = t->c = NULL;
+}
+
+static int triad_alloc(const options *o, triad_arrays *t)
 {
     const size_t n = (size_t)o->stream_mib * 1024 * 1024 / sizeof(double);
-    double *a = malloc(n * sizeof(double));
-    double *b = malloc(n * sizeof(double));
-    double *c = malloc(n * sizeof(double));
-    if (a == NULL || b == NULL || c == NULL) {
+    t->n = n;
+    t->a = malloc(n * sizeof(double));
+    t->b = malloc(n * sizeof(double));
+    t->c = malloc(n * sizeof(double));
+    if (t->a == NULL || t->b == NULL || t->c == NULL) {
         fprintf(stderr, "rfbench: out of memory for the triad arrays\n");
+        triad_free(t);
         return 2;
     }
+    double *a = t->a, *b = t->b, *c = t->c;
     const long nn = (long)n;
     /* first touch with all the threads the probe uses, in the same static
        partition as the triad */
@@ -487,6 +506,17 @@ static int run_stream(const options *o, stream_out *so)
         b[i] = 1.0 + 1e-9 * (double)(i % 1000);
         c[i] = 2.0;
     }
+    return 0;
+}
+
+static int run_stream(const options *o, stream_out *so)
+{
+    triad_arrays ta;
+    if (triad_alloc(o, &ta)) {
+        return 2;
+    }
+    double *a = ta.a, *b = ta.b, *c = ta.c;
+    const size_t n = ta.n;
     so->n = n;
     so->repeats = o->repeats * 2 > 5 ? o->repeats * 2 : 5;
     so->nres = o->nthreads;
@@ -514,9 +544,7 @@ static int run_stream(const options *o, stream_out *so)
     so->llc_bytes = sysconf(_SC_LEVEL3_CACHE_SIZE);
 #endif
     free(t);
-    free(a);
-    free(b);
-    free(c);
+    triad_free(&ta);
     return 0;
 }
 
@@ -688,6 +716,14 @@ typedef struct periter {
     double t_lo, t_hi; /* median seconds of the k_lo and k_hi solves */
     double per_iter;   /* (t_hi - t_lo) / (k_hi - k_lo) */
     int fallback;      /* the difference was not positive: t_hi / k_hi */
+    /* paired with a triad (the roofline size only, else NAN / 0): per
+       repeat, a triad at this thread count just before the k_lo and k_hi
+       solves; cit_per_triad_byte = median over the repeats of that
+       repeat's contact-iterations per second over its triad bytes per
+       second (repeats whose difference was not positive left out), and
+       triad_bps the median of those triads' bytes per second */
+    double cit_per_triad_byte, triad_bps;
+    int npaired;
 } periter;
 
 typedef struct periter_size {
@@ -707,7 +743,13 @@ static void iteration_pair(const options *o, int contacts, int *k_lo, int *k_hi)
     *k_lo = *k_hi / 5 > 1 ? *k_hi / 5 : 1;
 }
 
-static int run_periter(const options *o, int size, periter_size *ps)
+/* Time per iteration at `size` contacts, every solver and thread count,
+   repeats interleaved; with tri (not NULL) each solve pair is preceded by
+   a triad at its thread count, so that the roofline fraction can be taken
+   as a ratio of two measurements made moments apart (the machine's load
+   moves both). */
+static int run_periter(const options *o, int size, periter_size *ps,
+                       const triad_arrays *tri)
 {
     rf_problem *p;
     rf_error err;
@@ -722,6 +764,7 @@ static int run_periter(const options *o, int size, periter_size *ps)
     iteration_pair(o, nc, &k_lo, &k_hi);
     double *g = malloc(sizeof(double) * 6 * nc);
     double *t = malloc(sizeof(double) * 2 * ncfg * o->repeats);
+    double *tt = malloc(sizeof(double) * ncfg * o->repeats); /* triads */
     rf_stats st;
     /* untimed: the work memory (GS blocks included) is allocated and
        touched once, so no timed solve pays for it */
@@ -730,6 +773,14 @@ static int run_periter(const options *o, int size, periter_size *ps)
     }
     for (int r = 0; r < o->repeats; ++r) {
         for (int c = 0; c < ncfg; ++c) {
+            if (tri != NULL) { /* the second of two: a warm triad, as
+                                    run_stream's are after its warm-up */
+                const int th = o->threads[c % o->nthreads];
+                triad(tri->a, tri->b, tri->c, tri->n, 3.0, th);
+                const double t0 = now_seconds();
+                triad(tri->a, tri->b, tri->c, tri->n, 3.0, th);
+                tt[c * o->repeats + r] = now_seconds() - t0;
+            }
             for (int h = 0; h < 2; ++h) {
                 if (solve_fixed(p, c / o->nthreads, o->threads[c % o->nthreads],
                                 o->model, h ? k_hi : k_lo, g, &st)) {
@@ -740,8 +791,26 @@ static int run_periter(const options *o, int size, periter_size *ps)
         }
     }
     ps->nr = ncfg;
+    double *ratio = malloc(sizeof(double) * o->repeats);
+    double *bps = malloc(sizeof(double) * o->repeats);
     for (int c = 0; c < ncfg; ++c) {
         periter *x = &ps->r[c];
+        /* paired ratios first: the medians below sort t in place */
+        x->npaired = 0;
+        for (int r = 0; tri != NULL && r < o->repeats; ++r) {
+            const double d =
+                t[(2 * c + 1) * o->repeats + r] - t[2 * c * o->repeats + r];
+            if (d > 0.0) {
+                const double cis = (double)nc * (k_hi - k_lo) / d;
+                const double tb = TRIAD_BYTES * (double)tri->n /
+                                  tt[c * o->repeats + r];
+                ratio[x->npaired] = cis / tb;
+                bps[x->npaired++] = tb;
+            }
+        }
+        x->cit_per_triad_byte =
+            x->npaired > 0 ? median(ratio, x->npaired) : NAN;
+        x->triad_bps = x->npaired > 0 ? median(bps, x->npaired) : NAN;
         x->solver = c / o->nthreads;
         x->threads = o->threads[c % o->nthreads];
         x->k_lo = k_lo;
@@ -760,6 +829,9 @@ static int run_periter(const options *o, int size, periter_size *ps)
     }
     free(g);
     free(t);
+    free(tt);
+    free(ratio);
+    free(bps);
     rf_problem_destroy(p);
     return 0;
 }
@@ -1251,8 +1323,14 @@ static void write_roofline(FILE *f, const report *rp)
             "times entries/contacts. achieved = contact-iterations/s "
             "(per_iteration, largest size) x bytes_per_contact_iteration; "
             "fraction = achieved / stream bytes_per_second at the same "
-            "thread count. Items left out make the count, and so the "
-            "fraction, a lower bound.\",\n"
+            "thread count. fraction_paired: per repeat of the "
+            "per_iteration solves, a triad at the same thread count runs "
+            "just before them (the second of two back to back, warm as the "
+            "stream section's); the repeat's achieved bytes/s over that "
+            "triad's, median over the repeats (paired_repeats; a repeat "
+            "whose k_hi - k_lo difference is not positive is left out): "
+            "the machine's load moves both sides of the ratio. Items left "
+            "out make the count, and so the fractions, a lower bound.\",\n"
             "  \"solvers\":[\n",
             pk->contacts, pk->bodies, (double)pk->bodies / pk->contacts,
             (double)pk->entries / pk->contacts,
@@ -1290,6 +1368,12 @@ static void write_roofline(FILE *f, const report *rp)
             json_num(f, probe);
             fprintf(f, ",\"fraction\":");
             json_num(f, cis * bytes / probe);
+            fprintf(f, ",\"paired_repeats\":%d,\"paired_probe_bytes_per_"
+                       "second\":",
+                    x->npaired);
+            json_num(f, x->triad_bps);
+            fprintf(f, ",\"fraction_paired\":");
+            json_num(f, bytes * x->cit_per_triad_byte);
             fprintf(f, "}%s\n", t + 1 < o->nthreads ? "," : "");
         }
         fprintf(f, "    ]}%s\n", s + 1 < NSOLVER ? "," : "");
@@ -1514,8 +1598,9 @@ static void print_roofline(const report *rp)
     printf("\nroofline at %d contacts%s (bytes/contact-iteration from the "
            "solvers' arrays, triad bytes/s; target >= 0.5)\n",
            ps->pk.contacts, o->quick ? " (--quick: not the issue's 1e5)" : "");
-    printf("  %-10s %7s %10s %14s %14s %14s %8s\n", "solver", "threads",
-           "B/c-it", "contact-it/s", "achieved B/s", "triad B/s", "fraction");
+    printf("  %-10s %7s %10s %14s %14s %14s %8s %8s\n", "solver", "threads",
+           "B/c-it", "contact-it/s", "achieved B/s", "triad B/s", "fraction",
+           "paired");
     for (int s = 0; s < NSOLVER; ++s) {
         double pc, pb, pe;
         const double bytes = traffic_bytes(s, &ps->pk, &pc, &pb, &pe);
@@ -1523,11 +1608,13 @@ static void print_roofline(const report *rp)
             const periter *x = find_periter(ps, s, o->threads[t]);
             const double cis = ps->pk.contacts / x->per_iter;
             const double probe = stream_rate(rp->so, o->threads[t]);
-            printf("  %-10s %7d %10.1f %14.3e %14.3e %14.3e %8.3f\n",
+            printf("  %-10s %7d %10.1f %14.3e %14.3e %14.3e %8.3f %8.3f\n",
                    SOLVER_NAMES[s], o->threads[t], bytes, cis, cis * bytes,
-                   probe, cis * bytes / probe);
+                   probe, cis * bytes / probe, bytes * x->cit_per_triad_byte);
         }
     }
+    printf("  (paired: the median over repeats of each repeat's fraction, "
+           "with a triad run just before its solves)\n");
     printf("\nscaling: slope of log(s/iteration) on log(contacts) over");
     for (int s = 0; s < rp->nps; ++s) {
         printf(" %d", rp->ps[s].pk.contacts);
@@ -1595,11 +1682,17 @@ int main(int argc, char **argv)
            o.repeats);
     printf("%9s %8s  %-10s %7s %5s %5s %12s %14s\n", "contacts", "bodies",
            "solver", "threads", "k_lo", "k_hi", "ms/iter", "contact-it/s");
+    triad_arrays tri; /* paired triads at the roofline size */
+    if (triad_alloc(&o, &tri)) {
+        return 2;
+    }
     for (int s = 0; s < NSCALE; ++s) {
-        if (run_periter(&o, scale_sizes[s], &ps[s])) {
+        if (run_periter(&o, scale_sizes[s], &ps[s],
+                        s == NSCALE - 1 ? &tri : NULL)) {
             return 2;
         }
     }
+    triad_free(&tri);
     section_done(&t_sec);
 
     static conv_out co;
