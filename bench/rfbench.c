@@ -743,6 +743,25 @@ static void iteration_pair(const options *o, int contacts, int *k_lo, int *k_hi)
     *k_lo = *k_hi / 5 > 1 ? *k_hi / 5 : 1;
 }
 
+/* Seconds of one triad at `threads`, taken as the stream section takes
+   them: warm (triads back to back for 0.1 s first: after a one-thread
+   solve an idle core needs that long to come up to speed; a 2-thread
+   triad right after one ran at a third of its rate), the median of 3. */
+static double paired_triad(const triad_arrays *tri, int threads)
+{
+    const double t_warm = now_seconds();
+    do {
+        triad(tri->a, tri->b, tri->c, tri->n, 3.0, threads);
+    } while (now_seconds() - t_warm < 0.1);
+    double t[3];
+    for (int k = 0; k < 3; ++k) {
+        const double t0 = now_seconds();
+        triad(tri->a, tri->b, tri->c, tri->n, 3.0, threads);
+        t[k] = now_seconds() - t0;
+    }
+    return median(t, 3);
+}
+
 /* Time per iteration at `size` contacts, every solver and thread count,
    repeats interleaved; with tri (not NULL) each solve pair is preceded by
    a triad at its thread count, so that the roofline fraction can be taken
@@ -773,13 +792,9 @@ static int run_periter(const options *o, int size, periter_size *ps,
     }
     for (int r = 0; r < o->repeats; ++r) {
         for (int c = 0; c < ncfg; ++c) {
-            if (tri != NULL) { /* the second of two: a warm triad, as
-                                    run_stream's are after its warm-up */
-                const int th = o->threads[c % o->nthreads];
-                triad(tri->a, tri->b, tri->c, tri->n, 3.0, th);
-                const double t0 = now_seconds();
-                triad(tri->a, tri->b, tri->c, tri->n, 3.0, th);
-                tt[c * o->repeats + r] = now_seconds() - t0;
+            if (tri != NULL) {
+                tt[c * o->repeats + r] =
+                    paired_triad(tri, o->threads[c % o->nthreads]);
             }
             for (int h = 0; h < 2; ++h) {
                 if (solve_fixed(p, c / o->nthreads, o->threads[c % o->nthreads],
@@ -1325,8 +1340,8 @@ static void write_roofline(FILE *f, const report *rp)
             "fraction = achieved / stream bytes_per_second at the same "
             "thread count. fraction_paired: per repeat of the "
             "per_iteration solves, a triad at the same thread count runs "
-            "just before them (the second of two back to back, warm as the "
-            "stream section's); the repeat's achieved bytes/s over that "
+            "just before them (warm: triads back to back for 0.1 s, then the "
+            "median of 3); the repeat's achieved bytes/s over that "
             "triad's, median over the repeats (paired_repeats; a repeat "
             "whose k_hi - k_lo difference is not positive is left out): "
             "the machine's load moves both sides of the ratio. Items left "
