@@ -60,6 +60,15 @@ typedef struct gen {
     int wild;
 } gen;
 
+/* n doubles (one more, so that n = 0 gives an array too); an allocation
+   failure stops the run (the oracle cannot go on without the array). */
+static double *doubles(size_t n)
+{
+    double *x = malloc((n + 1) * sizeof(double));
+    FUZZ_CHECK(x != NULL);
+    return x;
+}
+
 /* A number: moderate when tame (non-negative on request), anything when
    wild. */
 static double num(gen *g, int nonneg)
@@ -400,13 +409,11 @@ static void check_local_form(rf_problem *p, const double *gamma)
     rf_error err;
     FUZZ_CHECK(rf_problem_to_local(p, loc, &err) == RF_OK);
     const int m = 6 * p->ncon;
-    double *ub = malloc(((size_t)m + 1) * sizeof(double));
-    double *ul = malloc(((size_t)m + 1) * sizeof(double));
-    FUZZ_CHECK(ub != NULL && ul != NULL);
+    double *ub = doubles((size_t)m);
+    double *ul = doubles((size_t)m);
     FUZZ_CHECK(rf_problem_local_velocity(p, gamma, ub, NULL) == RF_OK);
     FUZZ_CHECK(rf_problem_local_velocity(loc, gamma, ul, NULL) == RF_OK);
-    double *bound = malloc(((size_t)m + 1) * sizeof(double));
-    FUZZ_CHECK(bound != NULL);
+    double *bound = doubles((size_t)m);
     abs_velocity_bound(p, gamma, bound);
     for (int r = 0; r < m; ++r) {
         FUZZ_CHECK(fabs(ub[r] - ul[r]) <= 1e-12 * bound[r] + 1e-300);
@@ -514,12 +521,11 @@ static double pyramid_slack(rf_problem *p, const rf_stats *stats)
     }
     const int m = 6 * p->ncon + p->nrow;
     double *zero = calloc((size_t)m + 1, sizeof(double));
-    double *gt = malloc(((size_t)m + 1) * sizeof(double));
-    double *ga = malloc(((size_t)m + 1) * sizeof(double));
-    double *ms = malloc(((size_t)m + 1) * sizeof(double));
-    double *rt = malloc(((size_t)m + 1) * sizeof(double));
-    FUZZ_CHECK(zero != NULL && gt != NULL && ga != NULL && ms != NULL &&
-               rt != NULL);
+    double *gt = doubles((size_t)m);
+    double *ga = doubles((size_t)m);
+    double *ms = doubles((size_t)m);
+    double *rt = doubles((size_t)m);
+    FUZZ_CHECK(zero != NULL);
     cohesion_vectors(p, zero, gt, ga, ms);
     double slack = INFINITY;
     if (rf_problem_local_velocity(p, ms, rt, NULL) == RF_OK) {
@@ -623,13 +629,11 @@ static void check_residuals(rf_problem *p, const rf_config *cfg,
     double res = -1.0;
     FUZZ_CHECK(rf_residual(p, cfg->model, gamma, &res, NULL) == RF_OK);
     FUZZ_CHECK(res >= 0.0 && isfinite(res));
-    double *gt = malloc(((size_t)m + 1) * sizeof(double));
-    double *ga = malloc(((size_t)m + 1) * sizeof(double));
-    double *ms = malloc(((size_t)m + 1) * sizeof(double));
-    double *rt = malloc(((size_t)m + 1) * sizeof(double));
-    double *bound = malloc(((size_t)m + 1) * sizeof(double));
-    FUZZ_CHECK(gt != NULL && ga != NULL && ms != NULL && rt != NULL &&
-               bound != NULL);
+    double *gt = doubles((size_t)m);
+    double *ga = doubles((size_t)m);
+    double *ms = doubles((size_t)m);
+    double *rt = doubles((size_t)m);
+    double *bound = doubles((size_t)m);
     cohesion_vectors(p, gamma, gt, ga, ms);
     FUZZ_CHECK(rf_problem_local_velocity(p, ms, rt, NULL) == RF_OK);
     /* The solver forms u its own way (scaled products, body
@@ -718,10 +722,9 @@ static void check_solution(rf_problem *p, const rf_config *cfg,
         return;
     }
     FUZZ_CHECK(stats->residual >= 0.0 && isfinite(stats->residual));
-    double *u = malloc(((size_t)m + 1) * sizeof(double));
-    double *v = malloc(((size_t)p->nbody * 3 + 1) * sizeof(double));
-    double *w = malloc(((size_t)p->nbody * 3 + 1) * sizeof(double));
-    FUZZ_CHECK(u != NULL && v != NULL && w != NULL);
+    double *u = doubles((size_t)m);
+    double *v = doubles((size_t)p->nbody * 3);
+    double *w = doubles((size_t)p->nbody * 3);
     FUZZ_CHECK(rf_problem_local_velocity(p, gamma, u, NULL) == RF_OK);
     FUZZ_CHECK(fuzz_all_finite(u, (size_t)m));
     if (pyramid) {
@@ -1002,9 +1005,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const expect ex = {1, problem_solvable(p, cons_set && rows_set, dynamic),
                        nrow > 0, !g.wild && psd};
     const int m = 6 * ncon + nrow;
-    double *gamma = malloc(((size_t)m + 1) * sizeof(double));
-    double *gamma0 = malloc(((size_t)m + 1) * sizeof(double));
-    FUZZ_CHECK(gamma != NULL && gamma0 != NULL);
+    double *gamma = doubles((size_t)m);
+    double *gamma0 = doubles((size_t)m);
     for (int s = RF_SOLVER_JACOBI; s <= RF_SOLVER_APGD; ++s) {
         rf_config cfg;
         rf_config_default(&cfg);
