@@ -1139,6 +1139,17 @@ int ConeSolver::build_threads() const
 // microseconds, a point 0.1-0.5.  The core's own threshold is 512 items.
 constexpr size_t kParallelPoints = 512;
 
+// The per-contact arrays, which add_points fills slot by slot, at n
+// contacts (elements kept, none zero-filled but the new ones).
+void ConeSolver::resize_contacts(size_t n)
+{
+    con_desc_.resize(n);
+    con_point_.resize(n);
+    con_manifold_.resize(n);
+    con_plastic_.resize(n);
+    gamma_.resize(6 * n);
+}
+
 void ConeSolver::add_points(const btContactSolverInfo &info)
 {
     const size_t nms = manifold_order_.size();
@@ -1149,11 +1160,7 @@ void ConeSolver::add_points(const btContactSolverInfo &info)
         total += (size_t)manifold_order_[k].n;
     }
     point_first_[nms] = total;
-    con_desc_.resize(total);
-    con_point_.resize(total);
-    con_manifold_.resize(total);
-    con_plastic_.resize(total);
-    gamma_.resize(6 * total);
+    resize_contacts(total);
     point_state_.resize(total);
     const bool find_warm_spans = cfg.warm_start || !yield.empty();
     const int threads = total >= kParallelPoints ? build_threads() : 1;
@@ -1219,11 +1226,7 @@ void ConeSolver::add_points(const btContactSolverInfo &info)
         }
         ++kept;
     }
-    con_desc_.resize(kept);
-    con_point_.resize(kept);
-    con_manifold_.resize(kept);
-    con_plastic_.resize(kept);
-    gamma_.resize(6 * kept);
+    resize_contacts(kept);
 }
 
 bool ConeSolver::cone_step(const btContactSolverInfo &info)

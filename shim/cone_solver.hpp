@@ -145,6 +145,7 @@ class ConeSolver final : public btConstraintSolver {
     // the manifolds of manifold_order_ into the contact slots (parallel
     // over manifolds), then the slots compacted
     void add_points(const btContactSolverInfo &info);
+    void resize_contacts(size_t n);
     // threads for the shim's own loops: rf_config.threads, 0 = OpenMP's
     int build_threads() const;
     // cohesion: drop objects that left the world; the pair's force
