@@ -326,6 +326,17 @@ void rf__apply_N(rf_problem *p, const double *gamma, double *out, int add_r,
    with S applied inside the two passes (no scaled copy of x). */
 void rf__apply_scaled_body(rf_problem *p, const double *scale, const double *x,
                            const double *rr, double *out, int threads);
+/* rf__apply_scaled_body as worksharing loops inside the caller's parallel
+   region: every thread of the region calls it (or one thread outside any
+   region); out is complete for every thread when it returns (its last loop
+   ends in a barrier).  Lets a solver run a whole iteration in one region
+   (solver_jacobi.c). */
+void rf__apply_scaled_body_ws(rf_problem *p, const double *scale,
+                              const double *x, const double *rr, double *out);
+/* Whether a body-form product runs on the team: the if clause of its
+   region, and of a solver's region around one (nonzero past 512 bodies or
+   contacts; below, the fork costs more than the pass). */
+int rf__product_parallel(const rf_problem *p);
 /* APGD's product with its trial sums (solver_apgd.c): out = S N S x + rr
    (rr not NULL) and
      s[0] = x.(out + rr), s[1] = uy.(x - y), s[2] = |x - y|^2,

@@ -162,60 +162,76 @@ double rf__row_velocity(const rf_problem *p, int j, const double *vel)
    then gather it with their lever arms.  Forming it per visit instead
    read the frame, gamma and the scaling at random twice per contact (one
    visit per dynamic side): the gather touched 5 to 6 cache lines per visit,
-   now 2 to 3. */
-static void body_pass(const rf_problem *p, const double *gamma,
-                      const double *scale, const double *base, double *bv,
-                      int threads)
+   now 2 to 3.
+
+   Worksharing loops only, no region of its own: every thread of the
+   calling region must call it (or one thread outside any region), so that
+   a product is one parallel region, not one per pass.  A region costs a
+   fork and a join, about 2.5 us on 2 threads of the 2-core box; a Jacobi
+   iteration on 900 contacts went from 39 to 29 us (2 threads) when its
+   three regions became one. */
+static void body_pass_ws(const rf_problem *p, const double *gamma,
+                         const double *scale, const double *base, double *bv)
 {
     const rf_work *w = &p->work;
     double *cimp = w->cimp;
     const int nbody = p->nbody, ncon = p->ncon, m6 = 6 * p->ncon;
-#pragma omp parallel num_threads(threads) if (nbody > 512 || ncon > 512)
-    {
 #pragma omp for schedule(static)
-        for (int i = 0; i < ncon; ++i) {
-            const double *gi = gamma + 6 * i;
-            if (scale != NULL) {
-                const double *s = scale + 4 * i;
-                const double g[6] = {gi[0] * s[0], gi[1] * s[1], gi[2] * s[1],
-                                     gi[3] * s[2], gi[4] * s[3], gi[5] * s[3]};
-                contact_world_impulse(p, i, g, cimp + 6 * i);
-            } else {
-                contact_world_impulse(p, i, gi, cimp + 6 * i);
-            }
-        }
-#pragma omp for schedule(static)
-        for (int b = 0; b < nbody; ++b) {
-            double P[3] = {0.0, 0.0, 0.0}, L[3] = {0.0, 0.0, 0.0};
-            for (int k = w->bc_ptr[b]; k < w->bc_ptr[b + 1]; ++k) {
-                int e = w->bc_ent[k];
-                int i = e >> 1;
-                double F[3], T[3];
-                if (i < ncon) {
-                    side_impulse(p, i, e & 1, cimp + 6 * i, F, T);
-                } else {
-                    const int j = i - ncon;
-                    const double sj =
-                        scale != NULL ? scale[4 * ncon + j] : 1.0;
-                    row_impulse(p, j, e & 1, gamma[m6 + j] * sj, F, T);
-                }
-                for (int c = 0; c < 3; ++c) {
-                    P[c] += F[c];
-                    L[c] += T[c];
-                }
-            }
-            double dw[3];
-            mat3_vec(p->body_inv_inertia + 9 * b, L, dw);
-            const double *im = p->body_inv_mass + 3 * b;
-            double *out = bv + 6 * b;
-            for (int c = 0; c < 3; ++c) {
-                double b0 = base ? base[6 * b + c] : 0.0;
-                double b1 = base ? base[6 * b + 3 + c] : 0.0;
-                out[c] = b0 + im[c] * P[c];
-                out[3 + c] = b1 + dw[c];
-            }
+    for (int i = 0; i < ncon; ++i) {
+        const double *gi = gamma + 6 * i;
+        if (scale != NULL) {
+            const double *s = scale + 4 * i;
+            const double g[6] = {gi[0] * s[0], gi[1] * s[1], gi[2] * s[1],
+                                 gi[3] * s[2], gi[4] * s[3], gi[5] * s[3]};
+            contact_world_impulse(p, i, g, cimp + 6 * i);
+        } else {
+            contact_world_impulse(p, i, gi, cimp + 6 * i);
         }
     }
+#pragma omp for schedule(static)
+    for (int b = 0; b < nbody; ++b) {
+        double P[3] = {0.0, 0.0, 0.0}, L[3] = {0.0, 0.0, 0.0};
+        for (int k = w->bc_ptr[b]; k < w->bc_ptr[b + 1]; ++k) {
+            int e = w->bc_ent[k];
+            int i = e >> 1;
+            double F[3], T[3];
+            if (i < ncon) {
+                side_impulse(p, i, e & 1, cimp + 6 * i, F, T);
+            } else {
+                const int j = i - ncon;
+                const double sj = scale != NULL ? scale[4 * ncon + j] : 1.0;
+                row_impulse(p, j, e & 1, gamma[m6 + j] * sj, F, T);
+            }
+            for (int c = 0; c < 3; ++c) {
+                P[c] += F[c];
+                L[c] += T[c];
+            }
+        }
+        double dw[3];
+        mat3_vec(p->body_inv_inertia + 9 * b, L, dw);
+        const double *im = p->body_inv_mass + 3 * b;
+        double *out = bv + 6 * b;
+        for (int c = 0; c < 3; ++c) {
+            double b0 = base ? base[6 * b + c] : 0.0;
+            double b1 = base ? base[6 * b + 3 + c] : 0.0;
+            out[c] = b0 + im[c] * P[c];
+            out[3 + c] = b1 + dw[c];
+        }
+    }
+}
+
+/* One rule for every pass of a product, since they share one region. */
+int rf__product_parallel(const rf_problem *p)
+{
+    return p->nbody > 512 || p->ncon > 512;
+}
+
+static void body_pass(const rf_problem *p, const double *gamma,
+                      const double *scale, const double *base, double *bv,
+                      int threads)
+{
+#pragma omp parallel num_threads(threads) if (rf__product_parallel(p))
+    body_pass_ws(p, gamma, scale, base, bv);
 }
 
 /* u = D_i^T vel (no bias) for one contact: the sliding rows read the
@@ -328,12 +344,14 @@ static void csr_pass(const rf_problem *p, const double *x, int add_q,
     }
 }
 
-/* Rows' part of apply_N: out_j = J_j bv (+ bias when add_r) + cfm g_j. */
-static void rows_pass(const rf_problem *p, const double *gamma,
-                      const double *bv, int add_r, double *out, int threads)
+/* Rows' part of apply_N: out_j = J_j bv (+ bias when add_r) + cfm g_j.
+   Worksharing, no barrier at its end (the contacts' pass after it writes
+   other entries of out). */
+static void rows_pass_ws(const rf_problem *p, const double *gamma,
+                         const double *bv, int add_r, double *out)
 {
     const int nrow = p->nrow, m6 = 6 * p->ncon;
-#pragma omp parallel for schedule(static) num_threads(threads) if (nrow > 2048)
+#pragma omp for schedule(static) nowait
     for (int j = 0; j < nrow; ++j) {
         double u = rf__row_velocity(p, j, bv);
         if (!add_r) {
@@ -351,27 +369,24 @@ void rf__apply_N(rf_problem *p, const double *gamma, double *out, int add_r,
         return;
     }
     double *bv = p->work.bv0;
-    body_pass(p, gamma, NULL, add_r ? p->body_vel : NULL, bv, threads);
-    rows_pass(p, gamma, bv, add_r, out, threads);
     const int ncon = p->ncon;
     /* compliance: u += c gamma per component (Tasora 6.2: N - E) */
     const double *cfm = p->cfm_on ? p->con_cfm : NULL;
-    if (add_r) {
-#pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
+#pragma omp parallel num_threads(threads) if (rf__product_parallel(p))
+    {
+        body_pass_ws(p, gamma, NULL, add_r ? p->body_vel : NULL, bv);
+        rows_pass_ws(p, gamma, bv, add_r, out);
+        /* Without r: no bias and fixed bodies contribute nothing. */
+#pragma omp for schedule(static)
         for (int i = 0; i < ncon; ++i) {
-            rf__contact_velocity(p, i, bv, out + 6 * i);
+            if (add_r) {
+                rf__contact_velocity(p, i, bv, out + 6 * i);
+            } else {
+                contact_velocity_nobias(p, i, bv, out + 6 * i);
+            }
             for (int k = 0; cfm != NULL && k < 6; ++k) {
                 out[6 * i + k] += cfm[6 * i + k] * gamma[6 * i + k];
             }
-        }
-        return;
-    }
-    /* Without r: no bias and fixed bodies contribute nothing. */
-#pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
-    for (int i = 0; i < ncon; ++i) {
-        contact_velocity_nobias(p, i, bv, out + 6 * i);
-        for (int k = 0; cfm != NULL && k < 6; ++k) {
-            out[6 * i + k] += cfm[6 * i + k] * gamma[6 * i + k];
         }
     }
 }
@@ -407,24 +422,31 @@ static inline double scaled_row_out(const rf_problem *p, const double *scale,
     return u * sj + (rr ? rr[m6 + j] : 0.0);
 }
 
-void rf__apply_scaled_body(rf_problem *p, const double *scale, const double *x,
-                           const double *rr, double *out, int threads)
+void rf__apply_scaled_body_ws(rf_problem *p, const double *scale,
+                              const double *x, const double *rr, double *out)
 {
     /* Two passes, as rf__apply_N, with S folded into both: the body pass
        reads S x' on the fly and the contact pass writes S u + rr, so no
        scaled copy of x and no extra sweep over out (one read of x, one
        write of out per product: the solvers' bandwidth budget). */
     double *bv = p->work.bv0;
-    body_pass(p, x, scale, NULL, bv, threads);
+    body_pass_ws(p, x, scale, NULL, bv);
     const int ncon = p->ncon, nrow = p->nrow, m6 = 6 * ncon;
-#pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
-    for (int i = 0; i < ncon; ++i) {
-        scaled_contact_out(p, scale, bv, x, rr, i, out + 6 * i);
-    }
-#pragma omp parallel for schedule(static) num_threads(threads) if (nrow > 2048)
+#pragma omp for schedule(static) nowait
     for (int j = 0; j < nrow; ++j) {
         out[m6 + j] = scaled_row_out(p, scale, bv, x, rr, j);
     }
+#pragma omp for schedule(static)
+    for (int i = 0; i < ncon; ++i) {
+        scaled_contact_out(p, scale, bv, x, rr, i, out + 6 * i);
+    }
+}
+
+void rf__apply_scaled_body(rf_problem *p, const double *scale, const double *x,
+                           const double *rr, double *out, int threads)
+{
+#pragma omp parallel num_threads(threads) if (rf__product_parallel(p))
+    rf__apply_scaled_body_ws(p, scale, x, rr, out);
 }
 
 void rf__apply_scaled_trial_body(rf_problem *p, const double *scale,
@@ -433,24 +455,28 @@ void rf__apply_scaled_trial_body(rf_problem *p, const double *scale,
                                  const double *uy, double s[4], int threads)
 {
     double *bv = p->work.bv0, *part = p->work.partial;
-    body_pass(p, x, scale, NULL, bv, threads);
     const int ncon = p->ncon, nrow = p->nrow, m6 = 6 * ncon;
     const int nblk = rf__num_blocks(ncon);
-    /* The contact pass by fixed blocks of contacts, each with its
-       partial sums: the sums do not depend on the thread count. */
-#pragma omp parallel for schedule(static) num_threads(threads) if (nblk > 2)
-    for (int b = 0; b < nblk; ++b) {
-        int lo, hi;
-        rf__block_range(b, ncon, &lo, &hi);
-        double a[4] = {0.0, 0.0, 0.0, 0.0};
-        for (int i = lo; i < hi; ++i) {
-            double *o = out + 6 * i;
-            scaled_contact_out(p, scale, bv, x, rr, i, o);
-            for (int k = 6 * i; k < 6 * i + 6; ++k) {
-                rf__trial_terms(x[k], out[k], rr[k], xp[k], y[k], uy[k], a);
+#pragma omp parallel num_threads(threads) if (rf__product_parallel(p))
+    {
+        body_pass_ws(p, x, scale, NULL, bv);
+        /* The contact pass by fixed blocks of contacts, each with its
+           partial sums: the sums do not depend on the thread count. */
+#pragma omp for schedule(static)
+        for (int b = 0; b < nblk; ++b) {
+            int lo, hi;
+            rf__block_range(b, ncon, &lo, &hi);
+            double a[4] = {0.0, 0.0, 0.0, 0.0};
+            for (int i = lo; i < hi; ++i) {
+                double *o = out + 6 * i;
+                scaled_contact_out(p, scale, bv, x, rr, i, o);
+                for (int k = 6 * i; k < 6 * i + 6; ++k) {
+                    rf__trial_terms(x[k], out[k], rr[k], xp[k], y[k], uy[k],
+                                    a);
+                }
             }
+            memcpy(part + 4 * b, a, sizeof a);
         }
-        memcpy(part + 4 * b, a, sizeof a);
     }
     double a[4];
     rf__sum_partials(part, nblk, 4, a);

@@ -31,11 +31,49 @@
 
 #include <string.h>
 
+/* One Jacobi sweep, gn from g and u = N' g + r': the contacts' projected
+   steps, then the rows' clamped ones (bounds of a friction-bounded row
+   from the current iterate g).  Worksharing loops: every thread of the
+   calling region calls it; gn is complete when it returns (the rows' loop
+   ends in a barrier). */
+static void jacobi_sweep_ws(rf_problem *p, double omega, double lam,
+                            int desaxce, const double *g, const double *u,
+                            double *gn)
+{
+    const rf_work *w = &p->work;
+    const double *scale = w->wscale;
+    const int ncon = p->ncon, nrow = p->nrow, m6 = 6 * p->ncon;
+#pragma omp for schedule(static) nowait
+    for (int i = 0; i < ncon; ++i) {
+        const double *gi = g + 6 * i, *ui = u + 6 * i;
+        const rf__cone cone = rf__scaled_cone(p, i);
+        const double t = omega * w->step[i];
+        double z[6], pz[6];
+        double shift = desaxce ? rf__desaxce_shift(ui, &cone) : 0.0;
+        for (int k = 0; k < 6; ++k) {
+            z[k] = gi[k] - t * ui[k];
+        }
+        z[0] -= t * shift;
+        rf__project6(z, &cone, pz);
+        for (int k = 0; k < 6; ++k) {
+            gn[6 * i + k] = lam * pz[k] + (1.0 - lam) * gi[k];
+        }
+    }
+#pragma omp for schedule(static)
+    for (int j = 0; j < nrow; ++j) {
+        const double t = omega * w->step[ncon + j];
+        double lo, hi;
+        rf__row_bounds(p, scale, j, g, &lo, &hi);
+        const double gj = g[m6 + j];
+        gn[m6 + j] =
+            lam * rf__clamp(gj - t * u[m6 + j], lo, hi) + (1.0 - lam) * gj;
+    }
+}
+
 void rf__solve_jacobi(rf_problem *p, const rf_config *cfg, int threads,
                       double *gamma, rf_solve_out *out)
 {
     rf_work *w = &p->work;
-    const int ncon = p->ncon, nrow = p->nrow, m6 = 6 * p->ncon;
     double *g = w->g0, *gn = w->g1, *u = w->u0;
     const double *scale = w->wscale, *rs = w->rs;
     const double lam = cfg->lambda;
@@ -54,39 +92,26 @@ void rf__solve_jacobi(rf_problem *p, const rf_config *cfg, int threads,
     rf_tracker tr;
     rf__tracker_init(&tr, p, cfg, scale, rs, g, u, threads);
 
+    /* Body form: the sweep and the product in one parallel region per
+       iteration (one fork instead of three; the product's first pass
+       reads all of gn, so the sweep's barrier stays). */
+    const int body = p->kind == RF_KIND_BODY;
     int it = 0;
     while (it < cfg->max_iter && !tr.converged) {
-#pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
-        for (int i = 0; i < ncon; ++i) {
-            const double *gi = g + 6 * i, *ui = u + 6 * i;
-            const rf__cone cone = rf__scaled_cone(p, i);
-            const double t = omega * w->step[i];
-            double z[6], pz[6];
-            double shift = desaxce ? rf__desaxce_shift(ui, &cone) : 0.0;
-            for (int k = 0; k < 6; ++k) {
-                z[k] = gi[k] - t * ui[k];
+        if (body) {
+#pragma omp parallel num_threads(threads) if (rf__product_parallel(p))
+            {
+                jacobi_sweep_ws(p, omega, lam, desaxce, g, u, gn);
+                rf__apply_scaled_body_ws(p, scale, gn, rs, u);
             }
-            z[0] -= t * shift;
-            rf__project6(z, &cone, pz);
-            for (int k = 0; k < 6; ++k) {
-                gn[6 * i + k] = lam * pz[k] + (1.0 - lam) * gi[k];
-            }
-        }
-        /* rows: the same step, projected on [lo, hi] (bounds of a
-           friction-bounded row from the current iterate) */
-#pragma omp parallel for schedule(static) num_threads(threads) if (nrow > 2048)
-        for (int j = 0; j < nrow; ++j) {
-            const double t = omega * w->step[ncon + j];
-            double lo, hi;
-            rf__row_bounds(p, scale, j, g, &lo, &hi);
-            const double gj = g[m6 + j];
-            gn[m6 + j] =
-                lam * rf__clamp(gj - t * u[m6 + j], lo, hi) + (1.0 - lam) * gj;
+        } else {
+#pragma omp parallel num_threads(threads) if (p->ncon > 512)
+            jacobi_sweep_ws(p, omega, lam, desaxce, g, u, gn);
+            rf__apply_scaled(p, scale, gn, rs, u, threads);
         }
         double *tmp = g;
         g = gn;
         gn = tmp;
-        rf__apply_scaled(p, scale, g, rs, u, threads);
         ++it;
         rf__tracker_update(&tr, p, g, u);
     }
