@@ -411,10 +411,15 @@ void rf__solve_gs(rf_problem *p, const rf_config *cfg, int threads,
     int it = 0;
     while (it < cfg->max_iter && !tr.converged) {
         if (colored) {
+            /* One region per sweep, a worksharing loop per colour (its
+               barrier keeps the colours in order): a region per colour
+               cost a fork and a join each, and colours of a few hundred
+               items ran on one thread to avoid them (900 contacts: no
+               gain from a second thread at all). */
+#pragma omp parallel num_threads(threads) if (rf__nitem(p) > 512)
             for (int c = 0; c < w->ncolor; ++c) {
                 const int lo = w->color_ptr[c], hi = w->color_ptr[c + 1];
-#pragma omp parallel for schedule(static)                                      \
-    num_threads(threads) if (hi - lo > 256)
+#pragma omp for schedule(static)
                 for (int k = lo; k < hi; ++k) {
                     visit_item(p, cfg, omega, w->color_con[k], g, vel);
                 }
