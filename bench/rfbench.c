@@ -1126,8 +1126,8 @@ static int memory_items(const pack_info *pk, int solver, mem_item *it)
                          "(48 B per contact)",
                          8.0 * (6.0 * nc + 1.0)};
     it[n++] = (mem_item){"work, per contact + 1: wscale 4 double, wcone 4, "
-                         "step 1, colouring 4 int (88 B)",
-                         88.0 * (nc + 1.0)};
+                         "step 1 (72 B)",
+                         72.0 * (nc + 1.0)};
     it[n++] = (mem_item){"work, per body + 1: bv0, bv1 6 double each, bc_ptr "
                          "1 int (100 B)",
                          100.0 * (nb + 1.0)};
@@ -1141,6 +1141,11 @@ static int memory_items(const pack_info *pk, int solver, mem_item *it)
         it[n++] = (mem_item){"GS work, per contact + 1: wblk, wchol 36 double "
                              "each, chol_ok 1 byte (577 B)",
                              577.0 * (nc + 1.0)};
+    }
+    if (solver == 2) {
+        it[n++] = (mem_item){"coloured GS work, per contact + 1: colouring 4 "
+                             "int (16 B)",
+                             16.0 * (nc + 1.0)};
     }
     return n;
 }

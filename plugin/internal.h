@@ -64,7 +64,7 @@ typedef struct rf_csr {
  * and reused across solves (grown only).  Roles per solver are documented
  * in each solver file. */
 typedef struct rf_work {
-    int cap_item, cap_body, cap_ent, cap_blk, cap_partial;
+    int cap_item, cap_body, cap_ent, cap_blk, cap_partial, cap_color;
     int cap_vec[12]; /* per dof vector, in the order of the RF__VEC_ bits */
     /* dof vectors, (6 ncon + nrow) each; each is reserved only for the
        solvers that use it (rf__solver_vecs) */
@@ -259,6 +259,8 @@ unsigned rf__solver_vecs(const rf_problem *p, rf_solver_kind solver);
 rf_status rf__work_reserve(rf_problem *p, unsigned vecs, rf_error *err);
 /* The GS arrays (wblk, wchol, chol_ok). */
 rf_status rf__work_reserve_blocks(rf_problem *p, rf_error *err);
+/* The colouring arrays (color_*: 4 ints per item + 1), coloured GS only. */
+rf_status rf__work_reserve_colors(rf_problem *p, rf_error *err);
 /* Resolved OpenMP thread count: requested if > 0, else OpenMP's default. */
 /* Cohesion's shift (solve.c): begin puts the shifted free velocity in
    place, end restores the caller's; shift adds sign * cohesion to every

@@ -1044,8 +1044,8 @@ size_t rf_problem_memory(const rf_problem *p, const rf_config *cfg)
         ++nvec;
     }
     bytes += nvec * (ndof + 1) * d;
-    /* wscale, wcone, step, colour */
-    bytes += (nitem + 1) * (4 * d + 4 * d + d + 4 * in);
+    /* wscale, wcone, step */
+    bytes += (nitem + 1) * (4 * d + 4 * d + d);
     bytes += (nbody + 1) * (6 * d + 6 * d + in); /* bv0, bv1, bc_ptr */
     if (p->kind == RF_KIND_BODY) {
         bytes += (6 * ncon + 1) * d; /* cimp */
@@ -1054,6 +1054,9 @@ size_t rf_problem_memory(const rf_problem *p, const rf_config *cfg)
     bytes += (4 * (size_t)rf__num_blocks((int)nitem) + 4) * d; /* partial */
     if (solver == RF_SOLVER_GS || solver == RF_SOLVER_GS_COLORED) {
         bytes += (ncon + 1) * (36 * d + 36 * d + 1); /* wblk, wchol, ok */
+    }
+    if (solver == RF_SOLVER_GS_COLORED) {
+        bytes += (nitem + 1) * 4 * in; /* color_con, _of, _ptr, _mark */
     }
     if (p->kind == RF_KIND_BODY && p->con_cfm != NULL) {
         bytes += (size_t)(p->cap_cfm > 0 ? p->cap_cfm : 1) * 6 * d;

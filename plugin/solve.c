@@ -536,6 +536,9 @@ static rf_status check_solve_input(rf_problem *p, const rf_config *cfg,
         (cfg->solver == RF_SOLVER_GS || cfg->solver == RF_SOLVER_GS_COLORED)) {
         st = rf__work_reserve_blocks(p, err);
     }
+    if (st == RF_OK && cfg->solver == RF_SOLVER_GS_COLORED) {
+        st = rf__work_reserve_colors(p, err);
+    }
     if (st == RF_OK && cfg->model == RF_MODEL_PYRAMID) {
         st = rf__check_pyramid(p, err);
     }

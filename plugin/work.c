@@ -92,10 +92,6 @@ rf_status rf__work_reserve(rf_problem *p, unsigned vecs, rf_error *err)
         {(void **)&w->wscale, 4 * d},
         {(void **)&w->wcone, 4 * d},
         {(void **)&w->step, d},
-        {(void **)&w->color_con, sizeof(int)},
-        {(void **)&w->color_of, sizeof(int)},
-        {(void **)&w->color_ptr, sizeof(int)},
-        {(void **)&w->color_mark, sizeof(int)},
     };
     const rf_grow_item body[] = {
         {(void **)&w->bv0, 6 * d},
@@ -104,7 +100,6 @@ rf_status rf__work_reserve(rf_problem *p, unsigned vecs, rf_error *err)
     };
     const int nitem = rf__nitem(p);
     const int nblocks = rf__num_blocks(nitem);
-    /* color_ptr needs ncolor + 1 <= nitem + 1 entries. */
     if (!vec_ok ||
         !rf__grow_all(item, (int)(sizeof item / sizeof item[0]), &w->cap_item,
                       nitem + 1) ||
@@ -120,6 +115,24 @@ rf_status rf__work_reserve(rf_problem *p, unsigned vecs, rf_error *err)
                         "out of memory reserving work for %d contacts, %d "
                         "rows and %d bodies",
                         p->ncon, p->nrow, p->nbody);
+    }
+    return RF_OK;
+}
+
+rf_status rf__work_reserve_colors(rf_problem *p, rf_error *err)
+{
+    rf_work *w = &p->work;
+    /* color_ptr needs ncolor + 1 <= nitem + 1 entries. */
+    const rf_grow_item col[] = {
+        {(void **)&w->color_con, sizeof(int)},
+        {(void **)&w->color_of, sizeof(int)},
+        {(void **)&w->color_ptr, sizeof(int)},
+        {(void **)&w->color_mark, sizeof(int)},
+    };
+    if (!rf__grow_all(col, 4, &w->cap_color, rf__nitem(p) + 1)) {
+        return rf__fail(err, RF_ERR_NOMEM,
+                        "out of memory for the colouring of %d items",
+                        rf__nitem(p));
     }
     return RF_OK;
 }

@@ -580,15 +580,16 @@ RF_API rf_status rf_residual(rf_problem *p, rf_model model, const double *gamma,
  *     the solver uses: APGD 11, RF_SOLVER_JACOBI 9, RF_SOLVER_GS and
  *     RF_SOLVER_GS_COLORED 6, one more for APGD and Jacobi in local form
  *     (the scaled copy of the N product's input); every solver, per
- *     item (contact or row, + 1) 88: part scaling 4 doubles, the scaled
- *     cone 4, step 1, colouring 4 ints; per body (+ 1) 100: two velocity vectors
+ *     item (contact or row, + 1) 72: part scaling 4 doubles, the scaled
+ *     cone 4, step 1; per body (+ 1) 100: two velocity vectors
  *     of 6 doubles, the index pointer 1 int; the body -> items index
  *     (2 (ncon + nrow) + 1 ints); reduction partials (4 doubles per block
  *     of 256 items, + 4); body form: the contacts' world impulses (6 ncon
  *     + 1 doubles, the N product's gather source);
  *   - RF_SOLVER_GS and RF_SOLVER_GS_COLORED also, per contact (+ 1), 577:
  *     the scaled 6x6 diagonal block and its Cholesky factor (36 doubles
- *     each) and a flag byte;
+ *     each) and a flag byte; RF_SOLVER_GS_COLORED also, per item (+ 1),
+ *     16: the colouring (4 ints);
  *   - with a compliant contact (body form): 48 per contact (+ 1);
  *   - with a cohesive contact (cohesion > 0), the shift: (6 ncon + nrow
  *     + 1) doubles for it, 2 (max(6 nbody, 6 ncon) + 1) for the free
