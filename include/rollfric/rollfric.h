@@ -450,7 +450,9 @@ typedef enum rf_solver_kind {
     RF_SOLVER_JACOBI = 0,     /* projected Jacobi, Tasora (46) with K = 0 */
     RF_SOLVER_GS = 1,         /* projected block Gauss-Seidel, sequential */
     RF_SOLVER_GS_COLORED = 2, /* block Gauss-Seidel over a contact-graph
-                                 colouring, colours in parallel */
+                                 colouring, colour after colour, the items
+                                 of a colour in parallel (from 513 items
+                                 on: one parallel region per sweep) */
     RF_SOLVER_APGD = 3        /* accelerated projected gradient descent */
 } rf_solver_kind;
 
