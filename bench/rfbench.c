@@ -23,7 +23,9 @@
  *                difference of the median times of k_hi and k_lo
  *                iterations over k_hi - k_lo, so the set-up every solve
  *                pays (scaling, step estimate, GS blocks, colouring) drops
- *                out.
+ *                out; the repeat loop outermost, over the sizes and the
+ *                configurations, so that load on the machine falls on
+ *                every size alike.
  *   scaling      least-squares slope of log(time per iteration) against
  *                log(contacts), per solver and thread count.
  *   roofline     bytes per contact-iteration counted from the arrays each
@@ -762,92 +764,122 @@ static double paired_triad(const triad_arrays *tri, int threads)
     return median(t, 3);
 }
 
-/* Time per iteration at `size` contacts, every solver and thread count,
-   repeats interleaved; with tri (not NULL) each solve pair is preceded by
-   a triad at its thread count, so that the roofline fraction can be taken
-   as a ratio of two measurements made moments apart (the machine's load
-   moves both). */
-static int run_periter(const options *o, int size, periter_size *ps,
-                       const triad_arrays *tri)
-{
+/* One size's measurements (run_periter): its pack, iteration pair and
+   raw times, t[(2 c + h) R + r] for configuration c, h = 0 (k_lo) or 1
+   (k_hi), repeat r, and tt[c R + r] the paired triads. */
+typedef struct periter_run {
     rf_problem *p;
-    rf_error err;
-    if (rf_problem_create(&p, &err) != RF_OK) {
-        return die(&err);
-    }
-    if (build_pack(p, size, &ps->pk)) {
-        return 2;
-    }
-    const int nc = ps->pk.contacts, ncfg = NSOLVER * o->nthreads;
+    double *g, *t, *tt;
     int k_lo, k_hi;
-    iteration_pair(o, nc, &k_lo, &k_hi);
-    double *g = malloc(sizeof(double) * 6 * nc);
-    double *t = malloc(sizeof(double) * 2 * ncfg * o->repeats);
-    double *tt = malloc(sizeof(double) * ncfg * o->repeats); /* triads */
-    rf_stats st;
-    /* untimed: the work memory (GS blocks included) is allocated and
-       touched once, so no timed solve pays for it */
-    if (solve_fixed(p, RF_SOLVER_GS, o->threads[0], o->model, 1, g, &st)) {
-        return 2;
+} periter_run;
+
+/* Time per iteration at each of the nsize sizes, every solver and thread
+   count.  The repeat loop is outermost, over the sizes and then the
+   configurations, so that the machine's load, which moves over minutes,
+   falls on every size alike (measured one size after the other, four
+   runs on one busy day gave single-run slopes from 0.88 to 1.10 for the
+   same code); with
+   tri (not NULL) each solve pair at the largest size is preceded by a
+   triad at its thread count, so that the roofline fraction can be taken
+   as a ratio of two measurements made moments apart. */
+static int run_periter(const options *o, const int *sizes, int nsize,
+                       periter_size *ps, const triad_arrays *tri)
+{
+    const int ncfg = NSOLVER * o->nthreads, R = o->repeats;
+    periter_run run[NSCALE];
+    rf_error err;
+    for (int s = 0; s < nsize; ++s) {
+        periter_run *u = &run[s];
+        if (rf_problem_create(&u->p, &err) != RF_OK) {
+            return die(&err);
+        }
+        if (build_pack(u->p, sizes[s], &ps[s].pk)) {
+            return 2;
+        }
+        const int nc = ps[s].pk.contacts;
+        iteration_pair(o, nc, &u->k_lo, &u->k_hi);
+        u->g = malloc(sizeof(double) * 6 * nc);
+        u->t = malloc(sizeof(double) * 2 * ncfg * R);
+        u->tt = malloc(sizeof(double) * ncfg * R);
+        if (u->g == NULL || u->t == NULL || u->tt == NULL) {
+            fprintf(stderr, "rfbench: out of memory at %d contacts\n", nc);
+            return 2;
+        }
+        rf_stats st;
+        /* untimed: the work memory (GS blocks included) is allocated and
+           touched once, so no timed solve pays for it */
+        if (solve_fixed(u->p, RF_SOLVER_GS, o->threads[0], o->model, 1, u->g,
+                        &st)) {
+            return 2;
+        }
     }
-    for (int r = 0; r < o->repeats; ++r) {
-        for (int c = 0; c < ncfg; ++c) {
-            if (tri != NULL) {
-                tt[c * o->repeats + r] =
-                    paired_triad(tri, o->threads[c % o->nthreads]);
-            }
-            for (int h = 0; h < 2; ++h) {
-                if (solve_fixed(p, c / o->nthreads, o->threads[c % o->nthreads],
-                                o->model, h ? k_hi : k_lo, g, &st)) {
-                    return 2;
+    for (int r = 0; r < R; ++r) {
+        for (int s = 0; s < nsize; ++s) {
+            periter_run *u = &run[s];
+            const int paired = tri != NULL && s == nsize - 1;
+            for (int c = 0; c < ncfg; ++c) {
+                const int threads = o->threads[c % o->nthreads];
+                if (paired) {
+                    u->tt[c * R + r] = paired_triad(tri, threads);
                 }
-                t[(2 * c + h) * o->repeats + r] = st.seconds;
+                for (int h = 0; h < 2; ++h) {
+                    rf_stats st;
+                    if (solve_fixed(u->p, c / o->nthreads, threads, o->model,
+                                    h ? u->k_hi : u->k_lo, u->g, &st)) {
+                        return 2;
+                    }
+                    u->t[(2 * c + h) * R + r] = st.seconds;
+                }
             }
         }
     }
-    ps->nr = ncfg;
-    double *ratio = malloc(sizeof(double) * o->repeats);
-    double *bps = malloc(sizeof(double) * o->repeats);
-    for (int c = 0; c < ncfg; ++c) {
-        periter *x = &ps->r[c];
-        /* paired ratios first: the medians below sort t in place */
-        x->npaired = 0;
-        for (int r = 0; tri != NULL && r < o->repeats; ++r) {
-            const double d =
-                t[(2 * c + 1) * o->repeats + r] - t[2 * c * o->repeats + r];
-            if (d > 0.0) {
-                const double cis = (double)nc * (k_hi - k_lo) / d;
-                const double tb = TRIAD_BYTES * (double)tri->n /
-                                  tt[c * o->repeats + r];
-                ratio[x->npaired] = cis / tb;
-                bps[x->npaired++] = tb;
+    double *ratio = malloc(sizeof(double) * R);
+    double *bps = malloc(sizeof(double) * R);
+    for (int s = 0; s < nsize; ++s) {
+        periter_run *u = &run[s];
+        const int nc = ps[s].pk.contacts, paired = tri != NULL && s == nsize - 1;
+        const double *t = u->t;
+        ps[s].nr = ncfg;
+        for (int c = 0; c < ncfg; ++c) {
+            periter *x = &ps[s].r[c];
+            /* paired ratios first: the medians below sort t in place */
+            x->npaired = 0;
+            for (int r = 0; paired && r < R; ++r) {
+                const double d = t[(2 * c + 1) * R + r] - t[2 * c * R + r];
+                if (d > 0.0) {
+                    const double cis = (double)nc * (u->k_hi - u->k_lo) / d;
+                    const double tb =
+                        TRIAD_BYTES * (double)tri->n / u->tt[c * R + r];
+                    ratio[x->npaired] = cis / tb;
+                    bps[x->npaired++] = tb;
+                }
             }
+            x->cit_per_triad_byte =
+                x->npaired > 0 ? median(ratio, x->npaired) : NAN;
+            x->triad_bps = x->npaired > 0 ? median(bps, x->npaired) : NAN;
+            x->solver = c / o->nthreads;
+            x->threads = o->threads[c % o->nthreads];
+            x->k_lo = u->k_lo;
+            x->k_hi = u->k_hi;
+            x->t_lo = median(u->t + 2 * c * R, R);
+            x->t_hi = median(u->t + (2 * c + 1) * R, R);
+            x->per_iter = (x->t_hi - x->t_lo) / (u->k_hi - u->k_lo);
+            x->fallback = !(x->per_iter > 0.0);
+            if (x->fallback) {
+                x->per_iter = x->t_hi / u->k_hi;
+            }
+            printf("%9d %8d  %-10s %7d %5d %5d %12.4f %14.3e%s\n", nc,
+                   ps[s].pk.bodies, SOLVER_NAMES[x->solver], x->threads,
+                   u->k_lo, u->k_hi, 1e3 * x->per_iter, nc / x->per_iter,
+                   x->fallback ? "  (t_hi/k_hi)" : "");
         }
-        x->cit_per_triad_byte =
-            x->npaired > 0 ? median(ratio, x->npaired) : NAN;
-        x->triad_bps = x->npaired > 0 ? median(bps, x->npaired) : NAN;
-        x->solver = c / o->nthreads;
-        x->threads = o->threads[c % o->nthreads];
-        x->k_lo = k_lo;
-        x->k_hi = k_hi;
-        x->t_lo = median(t + 2 * c * o->repeats, o->repeats);
-        x->t_hi = median(t + (2 * c + 1) * o->repeats, o->repeats);
-        x->per_iter = (x->t_hi - x->t_lo) / (k_hi - k_lo);
-        x->fallback = !(x->per_iter > 0.0);
-        if (x->fallback) {
-            x->per_iter = x->t_hi / k_hi;
-        }
-        printf("%9d %8d  %-10s %7d %5d %5d %12.4f %14.3e%s\n", nc,
-               ps->pk.bodies, SOLVER_NAMES[x->solver], x->threads, k_lo, k_hi,
-               1e3 * x->per_iter, nc / x->per_iter,
-               x->fallback ? "  (t_hi/k_hi)" : "");
+        free(u->g);
+        free(u->t);
+        free(u->tt);
+        rf_problem_destroy(u->p);
     }
-    free(g);
-    free(t);
-    free(tt);
     free(ratio);
     free(bps);
-    rf_problem_destroy(p);
     return 0;
 }
 
@@ -1706,11 +1738,8 @@ int main(int argc, char **argv)
     if (triad_alloc(&o, &tri)) {
         return 2;
     }
-    for (int s = 0; s < NSCALE; ++s) {
-        if (run_periter(&o, scale_sizes[s], &ps[s],
-                        s == NSCALE - 1 ? &tri : NULL)) {
-            return 2;
-        }
+    if (run_periter(&o, scale_sizes, NSCALE, ps, &tri)) {
+        return 2;
     }
     triad_free(&tri);
     section_done(&t_sec);
