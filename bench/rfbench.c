@@ -778,10 +778,9 @@ typedef struct periter_run {
    configurations, so that the machine's load, which moves over minutes,
    falls on every size alike (measured one size after the other, four
    runs on one busy day gave single-run slopes from 0.88 to 1.10 for the
-   same code); with
-   tri (not NULL) each solve pair at the largest size is preceded by a
-   triad at its thread count, so that the roofline fraction can be taken
-   as a ratio of two measurements made moments apart. */
+   same code); with tri (not NULL) each solve pair at the largest size is
+   preceded by a triad at its thread count, so that the roofline fraction
+   can be taken as a ratio of two measurements made moments apart. */
 static int run_periter(const options *o, const int *sizes, int nsize,
                        periter_size *ps, const triad_arrays *tri)
 {
@@ -838,7 +837,7 @@ static int run_periter(const options *o, const int *sizes, int nsize,
     for (int s = 0; s < nsize; ++s) {
         periter_run *u = &run[s];
         const int nc = ps[s].pk.contacts, paired = tri != NULL && s == nsize - 1;
-        const double *t = u->t;
+        double *t = u->t;
         ps[s].nr = ncfg;
         for (int c = 0; c < ncfg; ++c) {
             periter *x = &ps[s].r[c];
@@ -861,8 +860,8 @@ static int run_periter(const options *o, const int *sizes, int nsize,
             x->threads = o->threads[c % o->nthreads];
             x->k_lo = u->k_lo;
             x->k_hi = u->k_hi;
-            x->t_lo = median(u->t + 2 * c * R, R);
-            x->t_hi = median(u->t + (2 * c + 1) * R, R);
+            x->t_lo = median(t + 2 * c * R, R);
+            x->t_hi = median(t + (2 * c + 1) * R, R);
             x->per_iter = (x->t_hi - x->t_lo) / (u->k_hi - u->k_lo);
             x->fallback = !(x->per_iter > 0.0);
             if (x->fallback) {

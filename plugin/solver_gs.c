@@ -187,7 +187,7 @@ static void local_solve(const rf_problem *p, const rf_config *cfg, double omega,
 {
     const rf_work *w = &p->work;
     const double *s = w->wscale + 4 * i;
-    /* mu' = mu s_n / s_t, ... (internal.h) */
+    /* mu' = mu s_n / s_t, ... (rf__part_scaling, solve.c) */
     const rf__cone cone = rf__scaled_cone(p, i);
     const double *A = w->wblk + 36 * i;
     double u[6], g[6];

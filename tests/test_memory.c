@@ -4,9 +4,10 @@
  * The expected counts are derived here from the layout documented in
  * rollfric.h (221 bytes per contact, 149 per body and per row, the dof
  * vectors each solver uses (APGD 11, Jacobi 9, Gauss-Seidel 6, one more
- * for APGD and Jacobi in local form), 88 per item, 100 per body, the body ->
+ * for APGD and Jacobi in local form), 72 per item, 100 per body, the body ->
  * items index, the reduction partials, 577 per contact for Gauss-Seidel,
- * in body form 6 ncon + 1 doubles of world impulses),
+ * 16 per item for coloured Gauss-Seidel's colouring, in body form 6 ncon +
+ * 1 doubles of world impulses),
  * written as literal numbers so that a change in the code or in the
  * documentation shows up.  Where glibc's mallinfo2 is available (and not
  * replaced by a sanitizer's allocator) the count is also compared with the heap
