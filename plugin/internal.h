@@ -525,9 +525,11 @@ void rf__tracker_finish(rf_tracker *tr, rf_problem *p, double *gamma,
                         const double *g, const double *u_g, int it,
                         rf_solve_out *out);
 /* Power-iteration estimate of lambda_max(B^1/2 S N S B^1/2), B =
-   diag(step); uses work.g3, work.u3 (and work.sx when scaled). */
+   diag(step); x and y (dof vectors) are its work (and work.sx when
+   scaled), overwritten. */
 double rf__estimate_lambda(rf_problem *p, const double *scale,
-                           const double *step, int threads);
+                           const double *step, double *x, double *y,
+                           int threads);
 /* out = S N S x + rr (rr may be NULL): N in part-scaled variables; uses
    work.sx. */
 void rf__apply_scaled(rf_problem *p, const double *scale, const double *x,

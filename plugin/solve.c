@@ -158,17 +158,15 @@ void rf__tracker_finish(rf_tracker *tr, rf_problem *p, double *gamma,
 }
 
 double rf__estimate_lambda(rf_problem *p, const double *scale,
-                           const double *step, int threads)
+                           const double *step, double *x, double *y,
+                           int threads)
 {
     /* Power iteration on B^1/2 N B^1/2 from a fixed, generic start, until
        the estimate settles to 1% (at least 4, at most 16 rounds: each costs
        one N product, as much as a Jacobi iteration).  It approaches
        lambda_max from below; Jacobi needs omega < 2 / lambda_max, and
-       omega = 1 / estimate leaves a factor of 2 for what is missing.
-       Work: g3 = x, u3 = y. */
-    rf_work *w = &p->work;
+       omega = 1 / estimate leaves a factor of 2 for what is missing. */
     const int m = rf__ndof(p);
-    double *x = w->g3, *y = w->u3;
     for (int j = 0; j < m; ++j) {
         x[j] = 1.0 + 0.1 * (double)(j % 7);
     }

@@ -24,11 +24,41 @@
  * Rows (joints) take the same step with their own B_j = 1 (unit scaled
  * diagonal) and are clamped on [lo, hi].
  *
- * Work: g0 = gamma', g1 = next gamma', u0 = N' gamma' + r', rs = r',
- * wscale = S, sx, r, best, step.
+ * A carried estimate (rf_config.lipschitz > 0, automatic omega): the
+ * power iteration costs 4-16 N products, more than 10 iterations (70 ms
+ * at 74k contacts against 40 for ten iterations), and lambda_max barely
+ * moves from one time step to the next, so omega = 1 / the carried
+ * lambda, safeguarded by the steps themselves.  With B >= I on the
+ * entries that move (B_i = 6 / tr(S W_ii S) = 1 where all four parts
+ * live, more where one is dead, 0 for a contact that cannot move), a
+ * step d = gamma+ - gamma has
+ *   d.N' d <= lambda_max |d|^2_(B^-1) <= lambda_max |d|^2,
+ * so d.N' d > 1.5 lambda |d|^2 proves lambda_max > 1.5 lambda, i.e.
+ * omega > 1.5 / lambda_max: near the stability limit 2 / lambda_max,
+ * where the stiffest modes contract by less than half per iteration.  No
+ * lambda >= lambda_max / 1.5 can show it (the exact carry of an
+ * estimate, which approaches lambda_max from below, is never raised).
+ * The stiff modes a too long step excites contract slowest or grow, so d
+ * turns towards them and shows it.  Such a step is rejected, lambda
+ * raised (at least doubled, and to R / 1.5 with R = d.N' d / |d|^2 <=
+ * lambda_max, so one rejection lifts a lambda far too small; a step
+ * that overflowed shows no R: then lambda is estimated after all, once)
+ * and the iteration redone from the kept iterate (the rejected one counts
+ * against max_iter).  d.N' d comes from sums that ride in the product's contact
+ * pass (rf__apply_scaled_trial with x = gamma+, y = gamma):
+ * 1/2 d.N' d = f(gamma+) - f(gamma) - u.d with f the QP objective (42),
+ * f(x) = 1/2 x.N' x + r'.x = 1/2 x.(u_x + r'); a rounding margin of
+ * 2^-30 of the sums keeps a converged iteration (d at rounding level)
+ * from being rejected.  The De Saxce model and friction-bounded rows
+ * always estimate: fixed points whose convergence the bound on omega
+ * does not settle.
+ *
+ * Work: g0 = gamma', g1 = next gamma', u0 = N' gamma' + r' (and g3, the
+ * next one, when carried), rs = r', wscale = S, sx, r, best, step.
  */
 #include "internal.h"
 
+#include <math.h>
 #include <string.h>
 
 /* One Jacobi sweep, gn from g and u = N' g + r': the contacts' projected
@@ -70,6 +100,44 @@ static void jacobi_sweep_ws(rf_problem *p, double omega, double lam,
     }
 }
 
+/* Friction-bounded rows (row_bound >= 0): their interval follows the
+   iterate, so the carried-estimate safeguard does not apply. */
+static int has_bounded_rows(const rf_problem *p)
+{
+    for (int j = 0; j < p->nrow; ++j) {
+        if (p->row_bound[j] >= 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The lambda that step d = x+ - x asks for: lmax when d shows nothing
+   against omega = 1 / lmax, else (lambda_max > 1.5 lmax proved, header)
+   the larger of 2 lmax and R / 1.5, R = d.N'd / |d|^2 <= lambda_max the
+   witness (so the same step would pass).  From the sums of
+   rf__apply_scaled_trial (s[0] = 2 f(x+), s[1] = u_x.d, s[2] = |d|^2) and
+   f2 = 2 f(x): 1/2 d.N'd = (s[0] - f2) / 2 - s[1], compared with
+   0.75 lmax |d|^2 beyond a rounding margin of 2^-30 of the sums (far
+   above the rounding of a sum of 6 ncon products, far below the excess
+   of a step that is too long while d is not at rounding level).  NaN
+   when a sum is not finite (a carried lambda so small that the step
+   overflowed). */
+static double step_lambda(const double s[4], double f2, double lmax)
+{
+    const double half_dnd = 0.5 * (s[0] - f2) - s[1];
+    const double margin =
+        0x1p-30 * (fabs(s[0]) + fabs(f2) + 2.0 * fabs(s[1]));
+    if (!isfinite(s[0]) || !isfinite(s[1]) || !isfinite(s[2])) {
+        return NAN; /* the step overflowed: no witness */
+    }
+    if (half_dnd <= 0.75 * lmax * s[2] + margin) {
+        return lmax;
+    }
+    const double want = 2.0 * half_dnd / s[2] / 1.5;
+    return isfinite(want) && want > 2.0 * lmax ? want : 2.0 * lmax;
+}
+
 void rf__solve_jacobi(rf_problem *p, const rf_config *cfg, int threads,
                       double *gamma, rf_solve_out *out)
 {
@@ -82,15 +150,26 @@ void rf__solve_jacobi(rf_problem *p, const rf_config *cfg, int threads,
     /* part-scaled variables: gamma' = S^-1 gamma, N' = S N S, r' = S r */
     rf__part_scaling(p, w->wscale, w->step, threads);
     rf__scale_vec(p, scale, 1, w->r, w->rs, threads);
-    double omega = cfg->omega;
+    /* automatic omega = 1 / lmax: lmax carried (guarded) or estimated */
+    double omega = cfg->omega, lmax = 0.0;
+    const int guarded = omega == 0.0 && cfg->lipschitz > 0.0 &&
+                        !desaxce && !has_bounded_rows(p);
     if (omega == 0.0) {
-        omega = 1.0 / rf__estimate_lambda(p, scale, w->step, threads);
+        lmax = guarded ? cfg->lipschitz
+                       : rf__estimate_lambda(p, scale, w->step, w->g3, w->u3,
+                                             threads);
+        omega = 1.0 / lmax;
     }
+    int estimated = !guarded;
 
     rf__scale_vec(p, scale, -1, gamma, g, threads);
     rf__apply_scaled(p, scale, g, rs, u, threads);
     rf_tracker tr;
     rf__tracker_init(&tr, p, cfg, scale, rs, g, u, threads);
+    /* carried: 2 f(g) of the kept iterate, the next u in g3 */
+    double f2 = guarded ? rf__dot(p, g, u, threads) + rf__dot(p, g, rs, threads)
+                        : 0.0;
+    double *un = w->g3;
 
     /* Body form: the sweep and the product in one parallel region per
        iteration (one fork instead of three; the product's first pass
@@ -98,23 +177,48 @@ void rf__solve_jacobi(rf_problem *p, const rf_config *cfg, int threads,
     const int body = p->kind == RF_KIND_BODY;
     int it = 0;
     while (it < cfg->max_iter && !tr.converged) {
-        if (body) {
+        if (guarded) {
+#pragma omp parallel num_threads(threads) if (rf__product_parallel(p))
+            jacobi_sweep_ws(p, omega, lam, desaxce, g, u, gn);
+            double s[4];
+            rf__apply_scaled_trial(p, scale, gn, rs, un, gn, g, u, s, threads);
+            ++it;
+            double want = step_lambda(s, f2, lmax);
+            if (want != lmax) { /* gn rejected: redo from g (u still its) */
+                if (isnan(want)) { /* no witness: estimate, once */
+                    want = estimated ? 2.0 * lmax
+                                     : rf__estimate_lambda(p, scale, w->step,
+                                                           un, w->u3, threads);
+                    estimated = 1;
+                }
+                lmax = want;
+                omega = 1.0 / lmax;
+                continue;
+            }
+            f2 = s[0];
+            double *t = u;
+            u = un;
+            un = t;
+        } else if (body) {
 #pragma omp parallel num_threads(threads) if (rf__product_parallel(p))
             {
                 jacobi_sweep_ws(p, omega, lam, desaxce, g, u, gn);
                 rf__apply_scaled_body_ws(p, scale, gn, rs, u);
             }
+            ++it;
         } else {
 #pragma omp parallel num_threads(threads) if (p->ncon > 512)
             jacobi_sweep_ws(p, omega, lam, desaxce, g, u, gn);
             rf__apply_scaled(p, scale, gn, rs, u, threads);
+            ++it;
         }
         double *tmp = g;
         g = gn;
         gn = tmp;
-        ++it;
         rf__tracker_update(&tr, p, g, u);
     }
+    /* automatic omega: the lambda it ended with, the next solve's start */
+    out->lipschitz = isfinite(lmax) ? lmax : 0.0;
     rf__tracker_finish(&tr, p, gamma, g, u, it, out); /* u = N' g + r' */
     rf__scale_vec(p, scale, 1, gamma, gamma, threads);
 }

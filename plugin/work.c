@@ -53,7 +53,8 @@ unsigned rf__solver_vecs(const rf_problem *p, rf_solver_kind solver)
     const unsigned common = RF__VEC_R | RF__VEC_BEST | RF__VEC_U3;
     unsigned v = common;
     switch (solver) {
-    case RF_SOLVER_JACOBI: /* g0 g1 u0 rs; g3 u3 in rf__estimate_lambda */
+    case RF_SOLVER_JACOBI: /* g0 g1 u0 rs; g3 u3 in rf__estimate_lambda,
+                              g3 the next u with a carried lambda */
         v |= RF__VEC_G0 | RF__VEC_G1 | RF__VEC_G2 | RF__VEC_G3 | RF__VEC_U0 |
              RF__VEC_RS;
         break;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -265,7 +266,9 @@ void ConeSolver::reset()
     warm_index_.clear();
     warm_.clear();
     points_valid_ = false;
-    apgd_lipschitz_ = 0.0;
+    std::fill(std::begin(carried_lipschitz_), std::end(carried_lipschitz_),
+              0.0);
+    jacobi_steps_ = 0;
     joint_warm_index_.clear();
     joint_warm_.clear();
 }
@@ -1229,6 +1232,34 @@ void ConeSolver::add_points(const btContactSolverInfo &info)
     resize_contacts(kept);
 }
 
+// Jacobi's carried lambda_max is estimated afresh every this many steps:
+// the solve only raises it (rejecting an iterate that does not descend),
+// so a scene that grew softer would otherwise keep a small omega.  The
+// estimate costs 4-16 N products, about one per step over 16 steps.
+constexpr int kJacobiEstimateEvery = 16;
+
+// The configuration of this step's solve: the application's, with the
+// last step's rf_stats.lipschitz as the start where it set none (APGD:
+// one N product and most backtracking saved per step; Jacobi with
+// automatic omega: its power iteration, 4-16 products, saved on all but
+// one step in kJacobiEstimateEvery).
+rf_config ConeSolver::step_config()
+{
+    rf_config c = cfg;
+    if (c.lipschitz != 0.0 || (unsigned)c.solver >= 4) {
+        return c;
+    }
+    if (c.solver == RF_SOLVER_APGD) {
+        c.lipschitz = carried_lipschitz_[RF_SOLVER_APGD];
+    } else if (c.solver == RF_SOLVER_JACOBI && c.omega == 0.0) {
+        // steps 1, 1 + kJacobiEstimateEvery, ... estimate (0)
+        if (jacobi_steps_++ % kJacobiEstimateEvery != 0) {
+            c.lipschitz = carried_lipschitz_[RF_SOLVER_JACOBI];
+        }
+    }
+    return c;
+}
+
 bool ConeSolver::cone_step(const btContactSolverInfo &info)
 {
     const btScalar h = info.m_timeStep;
@@ -1376,16 +1407,10 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
     }
     const double t_solve = wall_now();
     if (st == RF_OK) {
-        // APGD starts from the last step's step constant (rf_stats.
-        // lipschitz) unless the application set one: one N product and
-        // most backtracking saved per step
-        rf_config step_cfg = cfg;
-        if (step_cfg.solver == RF_SOLVER_APGD && step_cfg.lipschitz == 0.0) {
-            step_cfg.lipschitz = apgd_lipschitz_;
-        }
+        const rf_config step_cfg = step_config();
         st = rf_solve(problem_, &step_cfg, gamma_.data(), &stats, &err);
-        if (st == RF_OK) {
-            apgd_lipschitz_ = stats.lipschitz;
+        if (st == RF_OK && (unsigned)cfg.solver < 4) {
+            carried_lipschitz_[cfg.solver] = stats.lipschitz;
         }
     }
     timing.build = t_solve - step_start_;

@@ -170,8 +170,13 @@ class ConeSolver final : public btConstraintSolver {
     void verbose_line(double seconds);
 
     rf_bullet_mode step_mode_ = RF_BULLET_CONE;
-    // rf_stats.lipschitz of the last cone step (0: none yet), APGD's start
-    double apgd_lipschitz_ = 0.0;
+    // rf_stats.lipschitz of the last cone step per solver kind (0: none
+    // yet): APGD's start step constant, Jacobi's carried lambda_max (its
+    // automatic omega); jacobi_steps_ counts the Jacobi steps with
+    // automatic omega (step_config: every 16th estimates afresh)
+    double carried_lipschitz_[4] = {0.0, 0.0, 0.0, 0.0};
+    unsigned jacobi_steps_ = 0;
+    rf_config step_config();
     rf_problem *problem_ = nullptr;
 
     // collected by solveGroup for this step

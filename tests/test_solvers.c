@@ -610,7 +610,7 @@ static int test_lipschitz_start(void)
     ENSURE(rf_solve(p, &cfg, g, &st, NULL) == RF_OK);
     ENSURE(st.iterations == 0);
     ENSURE(st.lipschitz == 5.0);
-    for (int s = 0; s < 3; ++s) { /* Jacobi, GS, GS coloured */
+    for (int s = 1; s < 3; ++s) { /* GS, GS coloured (Jacobi: below) */
         rf_config_default(&cfg);
         cfg.solver = SOLVERS[s];
         cfg.max_iter = 5;
@@ -618,6 +618,124 @@ static int test_lipschitz_start(void)
         ENSURE(rf_solve(p, &cfg, g, &st, NULL) == RF_OK);
         ENSURE(st.lipschitz == 0.0);
     }
+    rf_problem_destroy(p);
+    return 0;
+}
+
+/* Jacobi's carried lambda_max (rf_config.lipschitz with omega = 0,
+   rollfric.h; solver_jacobi.c), on the random pile:
+     - the automatic omega reports its estimate lambda (finite, > 0) and
+       an explicit omega reports 0;
+     - carrying exactly that lambda skips the estimate and gives the
+       same iterates, bitwise (same omega, and the safeguard's product is
+       the plain product plus sums), and reports lambda unchanged: with
+       omega = 1/lambda_est no iterate may be rejected, since every
+       iterate descends while omega < 2 / lambda_max (the descent lemma)
+       and lambda_est > lambda_max / 2;
+     - a carried lambda so small that the step overflows (1e-300) falls
+       back on the estimate: the estimate's solve with one iteration
+       less, bitwise;
+     - a carried lambda 64x too small (omega 64x too large) is repaired:
+       after 2000 iterations its residual is within 2x of the estimate's
+       solve of as many (measured: 0.52x; the raised lambda ends at 0.4
+       of the estimate, a longer step on the slow modes, which are the
+       small eigenvalues here), and it reports a larger lambda (rejected
+       steps raised it), where the same omega given explicitly (no
+       safeguard) diverges: residual over 100x the estimate's;
+     - the De Saxce model and a problem with a friction-bounded row
+       ignore the carried lambda: bitwise the estimate's solve. */
+static int test_jacobi_carried_lambda(void)
+{
+    rf_rng r = {57};
+    enum { NC = PILE_NC, NDOF = 6 * PILE_NC + 2 };
+    pile pl;
+    rf_problem *p;
+    ENSURE(rf_problem_create(&p, NULL) == RF_OK);
+    ENSURE(random_pile(&r, p, &pl) == 0);
+    rf_config cfg;
+    rf_config_default(&cfg);
+    cfg.solver = RF_SOLVER_JACOBI;
+    cfg.warm_start = 0;
+    cfg.tol = 0.0;
+    cfg.max_iter = 60;
+    double g0[NDOF], g1[NDOF];
+    rf_stats st0, st;
+    ENSURE(rf_solve(p, &cfg, g0, &st0, NULL) == RF_OK);
+    const double lam = st0.lipschitz;
+    printf("  estimated lambda_max %.6g\n", lam);
+    ENSURE(isfinite(lam) && lam > 0.0);
+    cfg.lipschitz = lam;
+    ENSURE(rf_solve(p, &cfg, g1, &st, NULL) == RF_OK);
+    ENSURE(memcmp(g0, g1, 6 * NC * sizeof(double)) == 0);
+    ENSURE(st.lipschitz == lam);
+    ENSURE(st.iterations == 60);
+    /* a carried lambda so small (1e-300) that the first step overflows
+       shows no witness: lambda is estimated then, the step redone, so
+       the solve is the estimate's with one iteration less, bitwise */
+    cfg.max_iter = 59;
+    cfg.lipschitz = 0.0;
+    ENSURE(rf_solve(p, &cfg, g0, &st0, NULL) == RF_OK);
+    cfg.max_iter = 60;
+    cfg.lipschitz = 1e-300;
+    ENSURE(rf_solve(p, &cfg, g1, &st, NULL) == RF_OK);
+    ENSURE(memcmp(g0, g1, 6 * NC * sizeof(double)) == 0);
+    ENSURE(st.lipschitz == lam);
+    ENSURE(st.iterations == 60);
+
+    /* omega 64x too large: safeguarded against unguarded, 2000
+       iterations each, against the estimate's solve of as many */
+    cfg.max_iter = 2000;
+    cfg.lipschitz = 0.0;
+    ENSURE(rf_solve(p, &cfg, g1, &st0, NULL) == RF_OK);
+    cfg.lipschitz = lam / 64.0;
+    ENSURE(rf_solve(p, &cfg, g1, &st, NULL) == RF_OK);
+    printf("  2000 iterations: estimate residual %.3e; carried lambda/64 "
+           "residual %.3e, lambda %.6g\n",
+           st0.residual, st.residual, st.lipschitz);
+    ENSURE_LE(st.residual, 2.0 * st0.residual);
+    ENSURE(st.lipschitz >= 2.0 * lam / 64.0);
+    rf_config bare = cfg;
+    bare.lipschitz = 0.0;
+    bare.omega = 64.0 / lam;
+    ENSURE(rf_solve(p, &bare, g1, &st, NULL) == RF_OK);
+    printf("  omega = 64/lambda unguarded: residual %.3e\n", st.residual);
+    ENSURE(!(st.residual <= 100.0 * st0.residual));
+    ENSURE(st.lipschitz == 0.0);
+
+    /* De Saxce: no objective, the estimate is used */
+    cfg.tol = 0.0;
+    cfg.max_iter = 60;
+    cfg.model = RF_MODEL_DESAXCE;
+    cfg.lipschitz = 0.0;
+    ENSURE(rf_solve(p, &cfg, g0, &st0, NULL) == RF_OK);
+    cfg.lipschitz = st0.lipschitz / 64.0;
+    ENSURE(rf_solve(p, &cfg, g1, &st, NULL) == RF_OK);
+    ENSURE(memcmp(g0, g1, 6 * NC * sizeof(double)) == 0);
+    ENSURE(st.lipschitz == st0.lipschitz);
+
+    /* a friction-bounded row (body 0 against the world): the estimate */
+    cfg.model = RF_MODEL_ASSOCIATED;
+    ENSURE(rf_problem_begin_rows(p, 2, NULL) == RF_OK);
+    rf_row_desc row;
+    memset(&row, 0, sizeof row);
+    row.body_a = 0;
+    row.body_b = RF_WORLD;
+    row.lin_a[1] = 1.0;
+    row.lo = 0.0;
+    row.hi = INFINITY;
+    row.bound_row = -1;
+    ENSURE(rf_problem_set_row(p, 0, &row, NULL) == RF_OK);
+    row.lin_a[1] = 0.0;
+    row.lin_a[0] = 1.0;
+    row.bound_row = 0;
+    row.bound_coef = 0.5;
+    ENSURE(rf_problem_set_row(p, 1, &row, NULL) == RF_OK);
+    cfg.lipschitz = 0.0;
+    ENSURE(rf_solve(p, &cfg, g0, &st0, NULL) == RF_OK);
+    cfg.lipschitz = st0.lipschitz / 64.0;
+    ENSURE(rf_solve(p, &cfg, g1, &st, NULL) == RF_OK);
+    ENSURE(memcmp(g0, g1, sizeof g0) == 0);
+    ENSURE(st.lipschitz == st0.lipschitz);
     rf_problem_destroy(p);
     return 0;
 }
@@ -667,5 +785,6 @@ int main(void)
     RUN_TEST(test_bad_input);
     RUN_TEST(test_no_contacts);
     RUN_TEST(test_lipschitz_start);
+    RUN_TEST(test_jacobi_carried_lambda);
     return TEST_SUMMARY();
 }

@@ -471,7 +471,8 @@ typedef struct rf_config {
     double omega;          /* Jacobi/GS step scale; 0 = automatic: 1/lambda
                               for Jacobi (lambda estimated by power
                               iteration on the scaled, B-preconditioned
-                              N), 1 for GS.  default 0 */
+                              N, or carried: see lipschitz), 1 for GS.
+                              default 0 */
     double lambda;         /* Tasora (46) relaxation in (0, 1]; default 1 */
     int local_iter;        /* GS: max inner iterations of the one-contact
                               solve; default 20 */
@@ -482,15 +483,33 @@ typedef struct rf_config {
                               Delassus block, not by the model's local
                               law (issue #8); other contacts as usual.
                               default 0 */
-    double lipschitz;      /* APGD: the step constant L (1 / step, in the
-                              part-scaled variables) to start from, >= 0;
-                              0 = estimate it with one N product (Mazhar
-                              et al. 2015, Alg. 2).  Pass
-                              rf_stats.lipschitz of the previous solve of
-                              a similar problem (the next time step):
-                              that saves the product, and backtracking
-                              raises a start that is too small.  The
-                              Bullet shim does this itself.  default 0 */
+    double lipschitz;      /* The start of the step constant, >= 0; 0 =
+                              estimate it.  Pass rf_stats.lipschitz of
+                              the previous solve of a similar problem
+                              (the next time step); the Bullet shim does
+                              this itself.  default 0.
+                              APGD: L (1 / step, in the part-scaled
+                              variables); the estimate costs one N
+                              product (Mazhar et al. 2015, Alg. 2), and
+                              backtracking raises a start that is too
+                              small.
+                              Jacobi with omega = 0: lambda, omega =
+                              1 / lambda, in the scaled, B-preconditioned
+                              variables; the estimate (power iteration)
+                              costs 4-16 N products.  A carried lambda is
+                              safeguarded: a step d whose d.N d /
+                              |d|^2 exceeds 1.5 lambda (proof that
+                              lambda_max does, so omega > 1.5 /
+                              lambda_max) is rejected and lambda raised
+                              to at least twice and to that quotient /
+                              1.5 (the rejected iterate counts against
+                              max_iter; no product more).  Ignored
+                              (estimated) for the De Saxce model and
+                              with friction-bounded rows (fixed points
+                              the bound does not settle).  Only raised,
+                              never lowered: a lambda far too high makes
+                              short steps, so estimate afresh from time
+                              to time (the shim: every 16th step). */
 } rf_config;
 
 /* Fill cfg with the defaults documented above.  NULL is ignored. */
@@ -525,7 +544,10 @@ typedef struct rf_stats {
        (rf_config.lipschitz): high enough that the next solve seldom
        backtracks, 0.9 so that it can come down.  After no iteration the
        start unchanged (rf_config.lipschitz, or the estimate when it was
-       formed).  0 for other solvers. */
+       formed).  Jacobi with automatic omega: the lambda of its last
+       iteration (omega = 1 / lambda): the estimate, or the carried
+       rf_config.lipschitz as raised by rejected steps.  0 for other
+       solvers and an explicit omega. */
     double lipschitz;
     /* What the Bullet shim left out of its last step because the data
        were not finite or not valid (bodies with a non-finite state, a
