@@ -163,13 +163,18 @@ void rf__solve_jacobi(rf_problem *p, const rf_config *cfg, int threads,
     int estimated = !guarded;
 
     rf__scale_vec(p, scale, -1, gamma, g, threads);
-    rf__apply_scaled(p, scale, g, rs, u, threads);
+    /* carried: 2 f(g) of the kept iterate (the first of the trial sums,
+       y = xp = g: the others vanish), the next u in g3 */
+    double f2 = 0.0, *un = w->g3;
+    if (guarded) {
+        double s[4];
+        rf__apply_scaled_trial(p, scale, g, rs, u, g, g, u, s, threads);
+        f2 = s[0];
+    } else {
+        rf__apply_scaled(p, scale, g, rs, u, threads);
+    }
     rf_tracker tr;
     rf__tracker_init(&tr, p, cfg, scale, rs, g, u, threads);
-    /* carried: 2 f(g) of the kept iterate, the next u in g3 */
-    double f2 = guarded ? rf__dot(p, g, u, threads) + rf__dot(p, g, rs, threads)
-                        : 0.0;
-    double *un = w->g3;
 
     /* Body form: the sweep and the product in one parallel region per
        iteration (one fork instead of three; the product's first pass

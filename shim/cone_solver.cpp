@@ -1233,10 +1233,17 @@ void ConeSolver::add_points(const btContactSolverInfo &info)
 }
 
 // Jacobi's carried lambda_max is estimated afresh every this many steps:
-// the solve only raises it (rejecting an iterate that does not descend),
-// so a scene that grew softer would otherwise keep a small omega.  The
-// estimate costs 4-16 N products, about one per step over 16 steps.
-constexpr int kJacobiEstimateEvery = 16;
+// the solve only raises it (on a step that proves omega too long,
+// solver_jacobi.c), so a scene that grew softer would otherwise keep a
+// short step.  The estimate costs 4-16 N products, 0.25-1 per step over
+// 16 steps.
+constexpr unsigned kJacobiEstimateEvery = 16;
+
+double *ConeSolver::carried_slot(rf_solver_kind s)
+{
+    const size_t n = sizeof carried_lipschitz_ / sizeof carried_lipschitz_[0];
+    return (size_t)s < n ? &carried_lipschitz_[s] : nullptr;
+}
 
 // The configuration of this step's solve: the application's, with the
 // last step's rf_stats.lipschitz as the start where it set none (APGD:
@@ -1246,15 +1253,16 @@ constexpr int kJacobiEstimateEvery = 16;
 rf_config ConeSolver::step_config()
 {
     rf_config c = cfg;
-    if (c.lipschitz != 0.0 || (unsigned)c.solver >= 4) {
+    const double *carried = carried_slot(c.solver);
+    if (c.lipschitz != 0.0 || carried == nullptr) {
         return c;
     }
     if (c.solver == RF_SOLVER_APGD) {
-        c.lipschitz = carried_lipschitz_[RF_SOLVER_APGD];
+        c.lipschitz = *carried;
     } else if (c.solver == RF_SOLVER_JACOBI && c.omega == 0.0) {
         // steps 1, 1 + kJacobiEstimateEvery, ... estimate (0)
         if (jacobi_steps_++ % kJacobiEstimateEvery != 0) {
-            c.lipschitz = carried_lipschitz_[RF_SOLVER_JACOBI];
+            c.lipschitz = *carried;
         }
     }
     return c;
@@ -1409,8 +1417,9 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
     if (st == RF_OK) {
         const rf_config step_cfg = step_config();
         st = rf_solve(problem_, &step_cfg, gamma_.data(), &stats, &err);
-        if (st == RF_OK && (unsigned)cfg.solver < 4) {
-            carried_lipschitz_[cfg.solver] = stats.lipschitz;
+        double *carried = carried_slot(cfg.solver);
+        if (st == RF_OK && carried != nullptr) {
+            *carried = stats.lipschitz;
         }
     }
     timing.build = t_solve - step_start_;

@@ -114,6 +114,10 @@ class ConeSolver final : public btConstraintSolver {
   private:
     double step_start_ = 0; // wall time at the start of this step, s
     bool cone_step(const btContactSolverInfo &info);
+    // cfg with the carried start of this step's solve (carried_lipschitz_)
+    rf_config step_config();
+    // carried_lipschitz_'s slot for solver s, nullptr if s is not a kind
+    double *carried_slot(rf_solver_kind s);
     // Bodies the step cannot take (non-finite state, negative inverse
     // mass or inertia): held out of the problem, their contacts and joints
     // skipped, written back with a finite velocity (held_).
@@ -176,7 +180,6 @@ class ConeSolver final : public btConstraintSolver {
     // automatic omega (step_config: every 16th estimates afresh)
     double carried_lipschitz_[4] = {0.0, 0.0, 0.0, 0.0};
     unsigned jacobi_steps_ = 0;
-    rf_config step_config();
     rf_problem *problem_ = nullptr;
 
     // collected by solveGroup for this step
