@@ -383,6 +383,23 @@ static int random_pile(rf_rng *r, rf_problem *p, pile *pl)
     return 0;
 }
 
+/* A random pile (random_pile from seed) in a new *p, and in cfg the
+   defaults with solver, a start from zero, tol and max_iter. */
+static int pile_solve_setup(uint64_t seed, rf_problem **p, pile *pl,
+                            rf_config *cfg, rf_solver_kind solver, double tol,
+                            int max_iter)
+{
+    rf_rng r = {seed};
+    ENSURE(rf_problem_create(p, NULL) == RF_OK);
+    ENSURE(random_pile(&r, *p, pl) == 0);
+    rf_config_default(cfg);
+    cfg->solver = solver;
+    cfg->warm_start = 0;
+    cfg->tol = tol;
+    cfg->max_iter = max_iter;
+    return 0;
+}
+
 /* The energy check (rf_stats.energy_change / energy_scale, rf_solve's doc,
    solve.c energy_check).  A pile with zero biases, warm-started from
    normal impulses 50 times what stops every approach and stopped after
@@ -572,18 +589,12 @@ static int test_bad_input(void)
      - the other solvers report 0. */
 static int test_lipschitz_start(void)
 {
-    rf_rng r = {91};
     enum { NC = PILE_NC };
     pile pl;
     rf_problem *p;
-    ENSURE(rf_problem_create(&p, NULL) == RF_OK);
-    ENSURE(random_pile(&r, p, &pl) == 0);
     rf_config cfg;
-    rf_config_default(&cfg);
-    cfg.solver = RF_SOLVER_APGD;
-    cfg.warm_start = 0;
-    cfg.tol = 1e-8;
-    cfg.max_iter = 20000;
+    ENSURE(pile_solve_setup(91, &p, &pl, &cfg, RF_SOLVER_APGD, 1e-8, 20000) ==
+           0);
     double g[6 * NC];
     rf_stats st0, st;
     ENSURE(rf_solve(p, &cfg, g, &st0, NULL) == RF_OK);
@@ -646,18 +657,12 @@ static int test_lipschitz_start(void)
        ignore the carried lambda: bitwise the estimate's solve. */
 static int test_jacobi_carried_lambda(void)
 {
-    rf_rng r = {57};
     enum { NC = PILE_NC, NDOF = 6 * PILE_NC + 2 };
     pile pl;
     rf_problem *p;
-    ENSURE(rf_problem_create(&p, NULL) == RF_OK);
-    ENSURE(random_pile(&r, p, &pl) == 0);
     rf_config cfg;
-    rf_config_default(&cfg);
-    cfg.solver = RF_SOLVER_JACOBI;
-    cfg.warm_start = 0;
-    cfg.tol = 0.0;
-    cfg.max_iter = 60;
+    ENSURE(pile_solve_setup(57, &p, &pl, &cfg, RF_SOLVER_JACOBI, 0.0, 60) ==
+           0);
     double g0[NDOF], g1[NDOF];
     rf_stats st0, st;
     ENSURE(rf_solve(p, &cfg, g0, &st0, NULL) == RF_OK);
