@@ -36,16 +36,17 @@
  * so d.N' d > 1.5 lambda |d|^2 proves lambda_max > 1.5 lambda, i.e.
  * omega > 1.5 / lambda_max: near the stability limit 2 / lambda_max,
  * where the stiffest modes contract by less than half per iteration.  No
- * lambda >= lambda_max / 1.5 can show it (the exact carry of an
- * estimate, which approaches lambda_max from below, is never raised).
- * The stiff modes a too long step excites contract slowest or grow, so d
- * turns towards them and shows it.  Such a step is rejected, lambda
- * raised (at least doubled, and to R / 1.5 with R = d.N' d / |d|^2 <=
- * lambda_max, so one rejection lifts a lambda far too small; a step
- * that overflowed shows no R: then lambda is estimated after all, once)
- * and the iteration redone from the kept iterate (the rejected one counts
- * against max_iter).  d.N' d comes from sums that ride in the product's contact
- * pass (rf__apply_scaled_trial with x = gamma+, y = gamma):
+ * lambda >= lambda_max / 1.5 can show it: the exact carry of an estimate
+ * is never raised (the power iteration approaches lambda_max from below,
+ * within a few percent on the piles).  The stiff modes a too long step
+ * excites contract slowest or grow, so d turns towards them and shows
+ * it.  Such a step is rejected, lambda raised (at least doubled, and to
+ * R / 1.5 with R = d.N' d / |d|^2 <= lambda_max, so one rejection lifts
+ * a lambda far too small; a step that overflowed shows no R: then lambda
+ * is estimated after all, once) and the iteration redone from the kept
+ * iterate (the rejected one counts against max_iter).  d.N' d comes from
+ * sums that ride in the product's contact pass (rf__apply_scaled_trial
+ * with x = gamma+, y = gamma):
  * 1/2 d.N' d = f(gamma+) - f(gamma) - u.d with f the QP objective (42),
  * f(x) = 1/2 x.N' x + r'.x = 1/2 x.(u_x + r'); a rounding margin of
  * 2^-30 of the sums keeps a converged iteration (d at rounding level)
@@ -126,8 +127,7 @@ static int has_bounded_rows(const rf_problem *p)
 static double step_lambda(const double s[4], double f2, double lmax)
 {
     const double half_dnd = 0.5 * (s[0] - f2) - s[1];
-    const double margin =
-        0x1p-30 * (fabs(s[0]) + fabs(f2) + 2.0 * fabs(s[1]));
+    const double margin = 0x1p-30 * (fabs(s[0]) + fabs(f2) + 2.0 * fabs(s[1]));
     if (!isfinite(s[0]) || !isfinite(s[1]) || !isfinite(s[2])) {
         return NAN; /* the step overflowed: no witness */
     }
@@ -152,8 +152,8 @@ void rf__solve_jacobi(rf_problem *p, const rf_config *cfg, int threads,
     rf__scale_vec(p, scale, 1, w->r, w->rs, threads);
     /* automatic omega = 1 / lmax: lmax carried (guarded) or estimated */
     double omega = cfg->omega, lmax = 0.0;
-    const int guarded = omega == 0.0 && cfg->lipschitz > 0.0 &&
-                        !desaxce && !has_bounded_rows(p);
+    const int guarded = omega == 0.0 && cfg->lipschitz > 0.0 && !desaxce &&
+                        !has_bounded_rows(p);
     if (omega == 0.0) {
         lmax = guarded ? cfg->lipschitz
                        : rf__estimate_lambda(p, scale, w->step, w->g3, w->u3,
@@ -189,7 +189,8 @@ void rf__solve_jacobi(rf_problem *p, const rf_config *cfg, int threads,
             rf__apply_scaled_trial(p, scale, gn, rs, un, gn, g, u, s, threads);
             ++it;
             double want = step_lambda(s, f2, lmax);
-            if (want != lmax) { /* gn rejected: redo from g (u still its) */
+            if (want != lmax) {
+                /* gn rejected: redo from g (u is still its) */
                 if (isnan(want)) { /* no witness: estimate, once */
                     want = estimated ? 2.0 * lmax
                                      : rf__estimate_lambda(p, scale, w->step,

@@ -661,8 +661,7 @@ static int test_jacobi_carried_lambda(void)
     pile pl;
     rf_problem *p;
     rf_config cfg;
-    ENSURE(pile_solve_setup(57, &p, &pl, &cfg, RF_SOLVER_JACOBI, 0.0, 60) ==
-           0);
+    ENSURE(pile_solve_setup(57, &p, &pl, &cfg, RF_SOLVER_JACOBI, 0.0, 60) == 0);
     double g0[NDOF], g1[NDOF];
     rf_stats st0, st;
     ENSURE(rf_solve(p, &cfg, g0, &st0, NULL) == RF_OK);
