@@ -251,14 +251,14 @@ int test_run_to_run()
 // Jacobi's carried lambda_max in the shim (cone_solver.cpp step_config,
 // rollfric.h rf_config.lipschitz): with automatic omega, steps 1, 17 and
 // 33 estimate lambda; every other step starts from the last step's
-// rf_stats.lipschitz, which the solve can only double (a rejected step),
-// so there it reports the previous step's lambda times 2^m, m >= 0.  A
-// step that estimated instead would report a power iteration's result,
-// which in this scene of rolling spheres is not such a multiple of its
-// predecessor (checked below: the estimates of steps 1, 17 and 33 are
-// not all equal, so the estimate moves with the scene).  And an
-// application's own rf_config.lipschitz is used as given: a value far
-// too small comes back doubled, never lowered.
+// rf_stats.lipschitz, which the solve can only raise (a rejected step),
+// so there it reports at least the previous step's lambda, and in this
+// calm scene mostly exactly that (at least half of those 31 steps; an
+// estimate would not reproduce its predecessor bit for bit: checked
+// below, the estimates of steps 1, 17 and 33 are not all equal, so the
+// estimate moves with the scene).  And an application's own
+// rf_config.lipschitz is used as given: a value far too small comes back
+// raised, never lowered.
 int test_jacobi_carry()
 {
     Scene s;
@@ -281,13 +281,18 @@ int test_jacobi_carry()
     }
     std::printf("\n");
     ENSURE(lam[0] > 0.0 && std::isfinite(lam[0]));
+    int unchanged = 0, carried = 0;
     for (int i = 1; i < 34; ++i) {
         if (i % 16 == 0) {
             continue; // an estimate
         }
-        double m = std::log2(lam[i] / lam[i - 1]);
-        ENSURE(m >= 0.0 && m == std::floor(m));
+        ++carried;
+        ENSURE(lam[i] >= lam[i - 1]);
+        unchanged += lam[i] == lam[i - 1];
     }
+    std::printf("  %d of %d carrying steps kept lambda unchanged\n", unchanged,
+                carried);
+    ENSURE(2 * unchanged >= carried);
     ENSURE(!(lam[0] == lam[16] && lam[16] == lam[32]));
     // the application's value: 1e-6 is far below lambda_max (~1), so the
     // first iterates are rejected and it comes back doubled
