@@ -182,12 +182,12 @@ void rf__solve_jacobi(rf_problem *p, const rf_config *cfg, int threads,
     const int body = p->kind == RF_KIND_BODY;
     int it = 0;
     while (it < cfg->max_iter && !tr.converged) {
+        ++it; /* a rejected iteration counts too */
         if (guarded) {
 #pragma omp parallel num_threads(threads) if (rf__product_parallel(p))
             jacobi_sweep_ws(p, omega, lam, desaxce, g, u, gn);
             double s[4];
             rf__apply_scaled_trial(p, scale, gn, rs, un, gn, g, u, s, threads);
-            ++it;
             double want = step_lambda(s, f2, lmax);
             if (want != lmax) {
                 /* gn rejected: redo from g (u is still its) */
@@ -211,12 +211,10 @@ void rf__solve_jacobi(rf_problem *p, const rf_config *cfg, int threads,
                 jacobi_sweep_ws(p, omega, lam, desaxce, g, u, gn);
                 rf__apply_scaled_body_ws(p, scale, gn, rs, u);
             }
-            ++it;
         } else {
 #pragma omp parallel num_threads(threads) if (p->ncon > 512)
             jacobi_sweep_ws(p, omega, lam, desaxce, g, u, gn);
             rf__apply_scaled(p, scale, gn, rs, u, threads);
-            ++it;
         }
         double *tmp = g;
         g = gn;
