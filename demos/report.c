@@ -1136,6 +1136,7 @@ static const char *kind_name(rf_solver_kind k)
     case RF_SOLVER_GS: return "projected Gauss-Seidel";
     case RF_SOLVER_GS_COLORED: return "coloured Gauss-Seidel";
     case RF_SOLVER_APGD: return "APGD";
+    case RF_SOLVER_SI: return "sequential impulse";
     }
     return "?";
 }

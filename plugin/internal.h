@@ -103,7 +103,17 @@ typedef struct rf_work {
        form with compliance); reserved only when some contact is cohesive */
     double *coh_shift, *coh_saved, *coh_tmp, *coh_bias;
     int cap_coh_shift, cap_coh_vel, cap_coh_bias;
+    /* sequential impulse (solver_si.c): per contact a record of
+       RF__SI_STRIDE doubles and 5 ints (cap_si); per item the sweep's two
+       stopping sums (2 doubles, cap_si_sum) */
+    double *si_rec;
+    int *si_int;
+    int cap_si;
+    double *si_sum;
+    int cap_si_sum;
 } rf_work;
+
+#define RF__SI_STRIDE 120
 
 struct rf_problem {
     int kind;
@@ -259,8 +269,11 @@ unsigned rf__solver_vecs(const rf_problem *p, rf_solver_kind solver);
 rf_status rf__work_reserve(rf_problem *p, unsigned vecs, rf_error *err);
 /* The GS arrays (wblk, wchol, chol_ok). */
 rf_status rf__work_reserve_blocks(rf_problem *p, rf_error *err);
-/* The colouring arrays (color_*: 4 ints per item + 1), coloured GS only. */
+/* The colouring arrays (color_*: 4 ints per item + 1), coloured GS and
+   the sequential impulse solver. */
 rf_status rf__work_reserve_colors(rf_problem *p, rf_error *err);
+/* The sequential impulse solver's records (si_rec, si_int, si_sum). */
+rf_status rf__work_reserve_si(rf_problem *p, rf_error *err);
 /* Resolved OpenMP thread count: requested if > 0, else OpenMP's default. */
 /* Cohesion's shift (solve.c): begin puts the shifted free velocity in
    place, end restores the caller's; shift adds sign * cohesion to every
@@ -545,6 +558,14 @@ void rf__solve_gs(rf_problem *p, const rf_config *cfg, int threads,
                   double *gamma, rf_solve_out *out);
 void rf__solve_apgd(rf_problem *p, const rf_config *cfg, int threads,
                     double *gamma, rf_solve_out *out);
+/* Body form only (rf_solve refuses the local form for it). */
+void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
+                  double *gamma, rf_solve_out *out);
+/* Greedy colouring of the items (solver_gs.c): items sharing a dynamic
+   body (body form) or a W block (local form) get different colours;
+   work.color_ptr / color_con list the items of each colour in item
+   order, work.ncolor the count.  Needs rf__work_reserve_colors. */
+void rf__color_items(rf_problem *p);
 /* The pyramid model (pyramid.c): what it cannot take, and its solve
    (gamma: out; status: RF_OK or the error, message in err). */
 rf_status rf__check_pyramid(const rf_problem *p, rf_error *err);

@@ -1055,8 +1055,12 @@ size_t rf_problem_memory(const rf_problem *p, const rf_config *cfg)
     if (solver == RF_SOLVER_GS || solver == RF_SOLVER_GS_COLORED) {
         bytes += (ncon + 1) * (36 * d + 36 * d + 1); /* wblk, wchol, ok */
     }
-    if (solver == RF_SOLVER_GS_COLORED) {
+    if (solver == RF_SOLVER_GS_COLORED || solver == RF_SOLVER_SI) {
         bytes += (nitem + 1) * 4 * in; /* color_con, _of, _ptr, _mark */
+    }
+    if (solver == RF_SOLVER_SI) { /* si_rec, si_int, si_sum */
+        bytes += (ncon + 1) * (RF__SI_STRIDE * d + 5 * in) +
+                 (2 * nitem + 2) * d;
     }
     if (p->kind == RF_KIND_BODY && p->con_cfm != NULL) {
         bytes += (size_t)(p->cap_cfm > 0 ? p->cap_cfm : 1) * 6 * d;

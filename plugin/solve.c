@@ -33,7 +33,7 @@ rf_status rf_config_validate(const rf_config *cfg, rf_error *err)
     if (cfg == NULL) {
         return rf__fail(err, RF_ERR_NULL, "%s: cfg is NULL", fn);
     }
-    if (cfg->solver < RF_SOLVER_JACOBI || cfg->solver > RF_SOLVER_APGD) {
+    if (cfg->solver < RF_SOLVER_JACOBI || cfg->solver > RF_SOLVER_SI) {
         return rf__fail(err, RF_ERR_INVALID, "%s: unknown solver %d", fn,
                         (int)cfg->solver);
     }
@@ -521,6 +521,14 @@ static rf_status check_solve_input(rf_problem *p, const rf_config *cfg,
     if (st != RF_OK) {
         return st;
     }
+    if (cfg->solver == RF_SOLVER_SI && p->kind != RF_KIND_BODY &&
+        cfg->model != RF_MODEL_PYRAMID) {
+        return rf__fail(err, RF_ERR_STATE,
+                        "%s: RF_SOLVER_SI works on body velocities and needs "
+                        "a body-form problem; use RF_SOLVER_GS for a "
+                        "local-form one",
+                        fn);
+    }
     if (cfg->warm_start && !rf__all_finite(gamma, (size_t)rf__ndof(p))) {
         return rf__fail(err, RF_ERR_NONFINITE,
                         "%s: the warm start gamma has a non-finite entry", fn);
@@ -534,8 +542,12 @@ static rf_status check_solve_input(rf_problem *p, const rf_config *cfg,
         (cfg->solver == RF_SOLVER_GS || cfg->solver == RF_SOLVER_GS_COLORED)) {
         st = rf__work_reserve_blocks(p, err);
     }
-    if (st == RF_OK && cfg->solver == RF_SOLVER_GS_COLORED) {
+    if (st == RF_OK && (cfg->solver == RF_SOLVER_GS_COLORED ||
+                        cfg->solver == RF_SOLVER_SI)) {
         st = rf__work_reserve_colors(p, err);
+    }
+    if (st == RF_OK && cfg->solver == RF_SOLVER_SI) {
+        st = rf__work_reserve_si(p, err);
     }
     if (st == RF_OK && cfg->model == RF_MODEL_PYRAMID) {
         st = rf__check_pyramid(p, err);
@@ -601,6 +613,7 @@ rf_status rf_solve(rf_problem *p, const rf_config *cfg_in, double *gamma,
             rf__solve_gs(p, cfg, threads, g, &out);
             break;
         case RF_SOLVER_APGD: rf__solve_apgd(p, cfg, threads, g, &out); break;
+        case RF_SOLVER_SI: rf__solve_si(p, cfg, threads, g, &out); break;
         }
     }
     energy_check(p, cfg, g, threads, &out);

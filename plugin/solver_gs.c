@@ -336,7 +336,7 @@ static void visit_item(rf_problem *p, const rf_config *cfg, double omega,
 
 /* Greedy colouring: each item takes the smallest colour unused by the
    already coloured items it is coupled to. */
-static void color_items(rf_problem *p)
+void rf__color_items(rf_problem *p)
 {
     rf_work *w = &p->work;
     const int nitem = rf__nitem(p);
@@ -398,7 +398,7 @@ void rf__solve_gs(rf_problem *p, const rf_config *cfg, int threads,
     rf__part_scaling(p, w->wscale, NULL, threads);
     prepare_blocks(p, threads);
     if (colored) {
-        color_items(p);
+        rf__color_items(p);
     }
     memcpy(g, gamma, (size_t)rf__ndof(p) * sizeof(double));
     if (p->kind == RF_KIND_BODY) {

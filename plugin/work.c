@@ -61,6 +61,8 @@ unsigned rf__solver_vecs(const rf_problem *p, rf_solver_kind solver)
     case RF_SOLVER_GS:
     case RF_SOLVER_GS_COLORED: /* g0 u0 (unscaled: no rs, no sx) */
         return v | RF__VEC_G0 | RF__VEC_G2 | RF__VEC_U0;
+    case RF_SOLVER_SI: /* g0; u3 gets the final u */
+        return v | RF__VEC_G0 | RF__VEC_G2;
     case RF_SOLVER_APGD: /* x xn y, their products, rs */
     default:
         v |= RF__VEC_G0 | RF__VEC_G1 | RF__VEC_G2 | RF__VEC_G3 | RF__VEC_U0 |
@@ -134,6 +136,24 @@ rf_status rf__work_reserve_colors(rf_problem *p, rf_error *err)
         return rf__fail(err, RF_ERR_NOMEM,
                         "out of memory for the colouring of %d items",
                         rf__nitem(p));
+    }
+    return RF_OK;
+}
+
+rf_status rf__work_reserve_si(rf_problem *p, rf_error *err)
+{
+    rf_work *w = &p->work;
+    const rf_grow_item rec[] = {
+        {(void **)&w->si_rec, RF__SI_STRIDE * sizeof(double)},
+        {(void **)&w->si_int, 5 * sizeof(int)},
+    };
+    if (!rf__grow_all(rec, 2, &w->cap_si, p->ncon + 1) ||
+        !rf__grow((void **)&w->si_sum, &w->cap_si_sum, 2 * rf__nitem(p) + 2,
+                  sizeof(double))) {
+        return rf__fail(err, RF_ERR_NOMEM,
+                        "out of memory for the sequential impulse records of "
+                        "%d contacts",
+                        p->ncon);
     }
     return RF_OK;
 }
@@ -220,6 +240,9 @@ void rf__work_free(rf_work *w)
     free(w->coh_saved);
     free(w->coh_tmp);
     free(w->coh_bias);
+    free(w->si_rec);
+    free(w->si_int);
+    free(w->si_sum);
     memset(w, 0, sizeof *w);
 }
 

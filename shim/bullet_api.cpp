@@ -329,7 +329,8 @@ rf_status rf_bullet_config_from_env(rf_config *cfg, rf_error *err)
         } names[] = {{"jacobi", RF_SOLVER_JACOBI},
                      {"gs", RF_SOLVER_GS},
                      {"gs_colored", RF_SOLVER_GS_COLORED},
-                     {"apgd", RF_SOLVER_APGD}};
+                     {"apgd", RF_SOLVER_APGD},
+                     {"si", RF_SOLVER_SI}};
         bool found = false;
         for (const auto &n : names) {
             if (std::strcmp(v, n.name) == 0) {
@@ -340,7 +341,7 @@ rf_status rf_bullet_config_from_env(rf_config *cfg, rf_error *err)
         if (!found) {
             return fail(err, RF_ERR_INVALID,
                         "ROLLFRIC_SOLVER='%s' is not one of jacobi, gs, "
-                        "gs_colored, apgd",
+                        "gs_colored, apgd, si",
                         v);
         }
     }

@@ -8,9 +8,12 @@
 
 #include <stdio.h>
 
+/* The first four take both forms; RF_SOLVER_SI (last) body form only. */
 static const rf_solver_kind SOLVERS[] = {RF_SOLVER_JACOBI, RF_SOLVER_GS,
-                                         RF_SOLVER_GS_COLORED, RF_SOLVER_APGD};
-static const char *SOLVER_NAMES[] = {"jacobi", "gs", "gs-colored", "apgd"};
+                                         RF_SOLVER_GS_COLORED, RF_SOLVER_APGD,
+                                         RF_SOLVER_SI};
+static const char *SOLVER_NAMES[] = {"jacobi", "gs", "gs-colored", "apgd",
+                                     "si"};
 static const char *MODEL_NAMES[] = {"associated", "desaxce"};
 
 static double rel_diff(const double *a, const double *b, int n)
@@ -89,7 +92,7 @@ static int test_planted_body(void)
             ENSURE(rf_problem_create(&p, NULL) == RF_OK);
             double *gstar = calloc((size_t)6 * nb, sizeof(double));
             ENSURE(gen_body_planted(&r, nb, model, p, gstar) == RF_OK);
-            for (int s = 0; s < 4; ++s) {
+            for (int s = 0; s < 5; ++s) {
                 if (check_planted(p, gstar, nb, SOLVERS[s], (rf_model)model,
                                   "body")) {
                     return 1;
@@ -168,8 +171,9 @@ static rf_status gen_pile(rf_rng *r, int nb, rf_problem *p)
     return st;
 }
 
-/* Jacobi, APGD and coloured GS: bitwise identical gamma for 1, 2 and 3
-   threads (all sums in fixed block order, no races). */
+/* Jacobi, APGD, coloured GS and SI: bitwise identical gamma for 1, 2 and
+   3 threads (all sums in fixed block order, no races; SI sweeps colour by
+   colour from 513 items on, whatever the thread count). */
 static int test_thread_determinism(void)
 {
     rf_rng r = {2024};
@@ -178,9 +182,9 @@ static int test_thread_determinism(void)
     ENSURE(rf_problem_create(&p, NULL) == RF_OK);
     ENSURE(gen_pile(&r, nb, p) == RF_OK);
     double *g[3];
-    const rf_solver_kind kinds[3] = {RF_SOLVER_JACOBI, RF_SOLVER_APGD,
-                                     RF_SOLVER_GS_COLORED};
-    for (int s = 0; s < 3; ++s) {
+    const rf_solver_kind kinds[4] = {RF_SOLVER_JACOBI, RF_SOLVER_APGD,
+                                     RF_SOLVER_GS_COLORED, RF_SOLVER_SI};
+    for (int s = 0; s < 4; ++s) {
         for (int model = 0; model < 2; ++model) {
             for (int t = 0; t < 3; ++t) {
                 g[t] = calloc((size_t)6 * nc, sizeof(double));
@@ -252,7 +256,7 @@ static int test_not_converged(void)
     ENSURE(gen_pile(&r, 300, p) == RF_OK);
     const int nc = rf_problem_num_contacts(p);
     double *g = calloc((size_t)6 * nc, sizeof(double));
-    for (int s = 0; s < 4; ++s) {
+    for (int s = 0; s < 5; ++s) {
         for (int tol0 = 0; tol0 < 2; ++tol0) {
             rf_config cfg;
             rf_config_default(&cfg);
@@ -309,7 +313,7 @@ static int test_rolling_sphere_step(void)
     c.sigma = 0.01;
     ENSURE(rf_problem_set_contact(p, 0, &c, NULL) == RF_OK);
     const double a = rho * g / (R * (1.0 + I / (m * R * R)));
-    for (int s = 0; s < 4; ++s) {
+    for (int s = 0; s < 5; ++s) {
         rf_config cfg;
         rf_config_default(&cfg);
         cfg.solver = SOLVERS[s];
@@ -493,8 +497,9 @@ static int test_energy_check(void)
     /* Fixed counts from a cold start, which remove energy and are not
        scaled: the reported change is still the measured one.  (Jacobi,
        GS and APGD hand the energy check the u = N gamma + r of their last
-       product instead of forming it again: a wrong u shows here.) */
-    for (int s = 0; s < 4; ++s) {
+       product instead of forming it again; SI forms it from its body
+       velocities: a wrong u shows here.) */
+    for (int s = 0; s < 5; ++s) {
         for (int model = 0; model < 2; ++model) {
             double g[6 * NC] = {0}, v[3 * NB], w[3 * NB];
             rf_config_default(&cfg);

@@ -453,7 +453,10 @@ typedef enum rf_solver_kind {
                                  colouring, colour after colour, the items
                                  of a colour in parallel (from 513 items
                                  on: one parallel region per sweep) */
-    RF_SOLVER_APGD = 3        /* accelerated projected gradient descent */
+    RF_SOLVER_APGD = 3,       /* accelerated projected gradient descent */
+    RF_SOLVER_SI = 4          /* sequential impulse: block Gauss-Seidel in
+                                 velocity form at Bullet's cost per
+                                 contact (see solver_si.c) */
 } rf_solver_kind;
 
 typedef struct rf_config {

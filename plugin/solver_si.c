@@ -1,0 +1,496 @@
+/*
+ * Sequential impulse (RF_SOLVER_SI): projected block Gauss-Seidel in
+ * velocity form, laid out like Bullet's btSequentialImpulseConstraintSolver
+ * so that a sweep costs what a stock iteration costs (Tasora (46) with the
+ * K term; Acary §5.2 block splitting (66)-(67)).
+ *
+ * State: the body velocities vel = v* + M^-1 D gamma (work.bv1), updated
+ * after every visit.  Visiting contact i:
+ *   1. u_i = D_i^T vel + b_i (+ C_i gamma_i): six dot products with the
+ *      record's rows (DESIGN §1);
+ *   2. in the part-scaled variables (g = S g', unit mean diagonal per part,
+ *      so the cone family and the projection stay exact: rf__part_scaling)
+ *      the stick step g' - W'^-1 u' with W' = S W_ii S restricted to the
+ *      contact's live components (zero coefficients force theirs to 0): if
+ *      it lies in the scaled cone it is the exact one-contact answer for
+ *      both models (the contact's velocity becomes 0);
+ *   3. otherwise one projected step g' <- Proj_Y'(g' - t (u' + shift e_n)),
+ *      t = omega min(1, 1.9 / Gershgorin(W')) so that t lambda_max < 2 (a
+ *      descent step of block coordinate descent on the QP (42) for the
+ *      associated model; shift = the De Saxce term for RF_MODEL_DESAXCE);
+ *   4. the impulse change goes to both bodies: vel += M^-1 D_i dg.
+ * Steps 2-3 are the exact local law's fixed point for either model: the
+ * iteration stops where no contact moves.
+ *
+ * Everything a visit reads sits in one record per contact (si_rec, built
+ * once per solve in parallel): the frame, the sliding rows' angular parts
+ * r x e_k of both sides, their responses I^-1 (r x e_k) and I^-1 e_k,
+ * the inverse masses, biases, part scales, scaled cone, step and the
+ * inverse of W'.  A 3D contact (no rolling, no spin: boxes) reads the
+ * first 78 doubles only.  Rows (joints) are visited before the contacts,
+ * as Bullet does, with their exact scalar step.
+ *
+ * Stopping: with tol > 0 the sweep stops once the part-scaled impulses
+ * changed by at most tol relative to their size in one sweep,
+ * sqrt(sum |dg'|^2) <= tol max(sqrt(sum |g'|^2), tiny) (Bullet's
+ * m_leastSquaresResidualThreshold, made relative); the residual reported is
+ * always the natural-map residual of the returned gamma.
+ *
+ * Parallel: a greedy colouring of the contact graph (items sharing a
+ * dynamic body never share a colour), colour after colour, the items of a
+ * colour in parallel: the result is independent of the thread count (the
+ * colouring and each item's arithmetic are).  Sequential order (and the
+ * same bits) below 513 items or on one thread.
+ */
+#include "internal.h"
+
+#include <string.h>
+
+/* Record layout (doubles), see the file comment. */
+enum {
+    SI_E = 0,        /* n, t1, t2 (9) */
+    SI_RA = 9,       /* r_a x e_k (9) */
+    SI_RB = 18,      /* r_b x e_k (9) */
+    SI_IA = 27,      /* I_a^-1 (r_a x e_k) (9) */
+    SI_IB = 36,      /* I_b^-1 (r_b x e_k) (9) */
+    SI_MA = 45,      /* inverse mass of a per axis (3) */
+    SI_MB = 48,      /* of b (3) */
+    SI_BIAS = 51,    /* b_i (6) */
+    SI_SCALE = 57,   /* s per part (4) */
+    SI_CONE = 61,    /* mu', rho', sigma', nmax' (4) */
+    SI_STEP = 65,    /* t of the fallback step (1) */
+    SI_INV = 66,     /* W'^-1 on the live components, d x d (36) */
+    SI_JA = 102,     /* I_a^-1 e_k (9): spin and rolling rows */
+    SI_JB = 111      /* I_b^-1 e_k (9); RF__SI_STRIDE = 120 in all */
+};
+
+/* si_int per contact: a, b (body or RF_WORLD), flags, live count. */
+enum {
+    SI_DYN_A = 1,
+    SI_DYN_B = 2,
+    SI_ANG = 4,   /* spin or rolling live: the angular rows are read */
+    SI_STICK = 8, /* W' positive definite: the stick step is tried */
+    SI_T1 = 16    /* roll_t1 cone */
+};
+
+static inline void mat3_vec(const double *M, const double x[3], double y[3])
+{
+    y[0] = M[0] * x[0] + M[1] * x[1] + M[2] * x[2];
+    y[1] = M[3] * x[0] + M[4] * x[1] + M[5] * x[2];
+    y[2] = M[6] * x[0] + M[7] * x[1] + M[8] * x[2];
+}
+
+static inline double dot3(const double *a, const double *b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* The live components of contact i (normal always; a part whose
+   coefficient is 0 is forced to 0 and left out) into live[], count
+   returned. */
+static int live_components(const rf_problem *p, int i, int live[6])
+{
+    int d = 0;
+    live[d++] = RF_N;
+    if (p->con_mu[i] > 0.0) {
+        live[d++] = RF_U;
+        live[d++] = RF_W;
+    }
+    if (p->con_sigma[i] > 0.0) {
+        live[d++] = RF_SPIN;
+    }
+    if (p->con_rho[i] > 0.0) {
+        live[d++] = RF_ROLL_U;
+        if (!(p->con_flags[i] & RF_CONTACT_ROLL_T1)) {
+            live[d++] = RF_ROLL_W;
+        }
+    }
+    return d;
+}
+
+/* In-place inverse of the d x d SPD matrix A (row-major, stride 6) by
+   Cholesky; 0 if not positive definite relative to its scale. */
+static int spd_inverse(double A[36], int d)
+{
+    double L[36] = {0}, scale = 0.0;
+    for (int k = 0; k < d; ++k) {
+        scale = fmax(scale, A[7 * k]);
+    }
+    if (!(scale > 0.0)) {
+        return 0;
+    }
+    for (int j = 0; j < d; ++j) {
+        double s = A[7 * j];
+        for (int k = 0; k < j; ++k) {
+            s -= L[6 * j + k] * L[6 * j + k];
+        }
+        if (!(s > 1e-12 * scale)) {
+            return 0;
+        }
+        L[7 * j] = sqrt(s);
+        for (int i = j + 1; i < d; ++i) {
+            double t = A[6 * i + j];
+            for (int k = 0; k < j; ++k) {
+                t -= L[6 * i + k] * L[6 * j + k];
+            }
+            L[6 * i + j] = t / L[7 * j];
+        }
+    }
+    /* columns of A^-1 = L^-T L^-1 e_c */
+    for (int c = 0; c < d; ++c) {
+        double y[6], x[6];
+        for (int i = 0; i < d; ++i) {
+            double s = i == c ? 1.0 : 0.0;
+            for (int k = 0; k < i; ++k) {
+                s -= L[6 * i + k] * y[k];
+            }
+            y[i] = s / L[7 * i];
+        }
+        for (int i = d - 1; i >= 0; --i) {
+            double s = y[i];
+            for (int k = i + 1; k < d; ++k) {
+                s -= L[6 * k + i] * x[k];
+            }
+            x[i] = s / L[7 * i];
+        }
+        for (int i = 0; i < d; ++i) {
+            A[6 * i + c] = x[i];
+        }
+    }
+    return 1;
+}
+
+/* Build contact i's record and flags (after rf__part_scaling). */
+static void build_record(rf_problem *p, int i, double *rec, int *ri)
+{
+    const double *e = p->con_frame + 9 * i;
+    const double *arm = p->con_arm + 6 * i;
+    const int side[2] = {p->con_body[2 * i], p->con_body[2 * i + 1]};
+    int flags = 0;
+    memcpy(rec + SI_E, e, 9 * sizeof(double));
+    for (int s = 0; s < 2; ++s) {
+        double *rx = rec + (s == 0 ? SI_RA : SI_RB);
+        double *ir = rec + (s == 0 ? SI_IA : SI_IB);
+        double *ie = rec + (s == 0 ? SI_JA : SI_JB);
+        double *im = rec + (s == 0 ? SI_MA : SI_MB);
+        for (int k = 0; k < 3; ++k) {
+            rf__cross3(arm + 3 * s, e + 3 * k, rx + 3 * k);
+        }
+        const int b = side[s];
+        if (b != RF_WORLD && p->body_flags[b] == RF_BODY_DYNAMIC) {
+            flags |= s == 0 ? SI_DYN_A : SI_DYN_B;
+            const double *I = p->body_inv_inertia + 9 * b;
+            for (int k = 0; k < 3; ++k) {
+                mat3_vec(I, rx + 3 * k, ir + 3 * k);
+                mat3_vec(I, e + 3 * k, ie + 3 * k);
+            }
+            memcpy(im, p->body_inv_mass + 3 * b, 3 * sizeof(double));
+        } else {
+            memset(ir, 0, 9 * sizeof(double));
+            memset(ie, 0, 9 * sizeof(double));
+            memset(im, 0, 3 * sizeof(double));
+        }
+    }
+    memcpy(rec + SI_BIAS, p->con_bias + 6 * i, 6 * sizeof(double));
+    const double *sc = p->work.wscale + 4 * i;
+    memcpy(rec + SI_SCALE, sc, 4 * sizeof(double));
+    memcpy(rec + SI_CONE, p->work.wcone + 4 * i, 4 * sizeof(double));
+
+    /* W_ii entries on the live components: rows lin_k = e_k (k < 3, 0
+       else), ang_k = r x e_k (k < 3) or e_{k-3}; the sign of side B
+       squares away */
+    int live[6];
+    const int d = live_components(p, i, live);
+    double W[36];
+    for (int x = 0; x < d; ++x) {
+        for (int y = 0; y <= x; ++y) {
+            const int k = live[x], l = live[y];
+            double w = 0.0;
+            for (int s = 0; s < 2; ++s) {
+                if (!(flags & (s == 0 ? SI_DYN_A : SI_DYN_B))) {
+                    continue;
+                }
+                const double *rx = rec + (s == 0 ? SI_RA : SI_RB);
+                const double *ir = rec + (s == 0 ? SI_IA : SI_IB);
+                const double *ie = rec + (s == 0 ? SI_JA : SI_JB);
+                const double *im = rec + (s == 0 ? SI_MA : SI_MB);
+                const double *ak = k < 3 ? rx + 3 * k : e + 3 * (k - 3);
+                const double *rl = l < 3 ? ir + 3 * l : ie + 3 * (l - 3);
+                w += dot3(ak, rl); /* ang_k . I^-1 ang_l */
+                if (k < 3 && l < 3) {
+                    const double *ek = e + 3 * k, *el = e + 3 * l;
+                    w += im[0] * ek[0] * el[0] + im[1] * ek[1] * el[1] +
+                         im[2] * ek[2] * el[2];
+                }
+            }
+            if (x == y && p->cfm_on) {
+                w += p->con_cfm[6 * i + k];
+            }
+            w *= sc[RF_PART[k]] * sc[RF_PART[l]];
+            W[6 * x + y] = W[6 * y + x] = w;
+        }
+    }
+    double gersh = 0.0;
+    for (int x = 0; x < d; ++x) {
+        double s = 0.0;
+        for (int y = 0; y < d; ++y) {
+            s += fabs(W[6 * x + y]);
+        }
+        gersh = fmax(gersh, s);
+    }
+    rec[SI_STEP] = gersh > 1.9 ? 1.9 / gersh : 1.0;
+    if (spd_inverse(W, d)) {
+        flags |= SI_STICK;
+        for (int x = 0; x < d; ++x) {
+            memcpy(rec + SI_INV + d * x, W + 6 * x, (size_t)d * sizeof(double));
+        }
+    }
+    if (p->con_rho[i] > 0.0 || p->con_sigma[i] > 0.0) {
+        flags |= SI_ANG;
+    }
+    if (p->con_flags[i] & RF_CONTACT_ROLL_T1) {
+        flags |= SI_T1;
+    }
+    ri[0] = side[0];
+    ri[1] = side[1];
+    ri[2] = flags;
+    ri[3] = d;
+    /* the live list, packed 4 bits per entry */
+    int packed = 0;
+    for (int x = d - 1; x >= 0; --x) {
+        packed = 16 * packed + live[x];
+    }
+    ri[4] = packed;
+}
+
+static int in_scaled_cone(const double g[6], const rf__cone *c)
+{
+    return g[0] >= 0.0 && g[0] <= c->nmax &&
+           g[1] * g[1] + g[2] * g[2] <= c->mu * c->mu * g[0] * g[0] &&
+           rf__roll_norm(g, c) <= c->rho * g[0] &&
+           fabs(g[3]) <= c->sigma * g[0];
+}
+
+/* Visit contact i; returns |dg'|^2 and adds |g'|^2 to *gn2. */
+static double visit_contact(const rf_problem *p, const rf_config *cfg,
+                            double omega, int i, double *gamma, double *vel,
+                            double *gn2)
+{
+    static const double zero[6] = {0, 0, 0, 0, 0, 0};
+    const double *rec = p->work.si_rec + (size_t)RF__SI_STRIDE * i;
+    const int *ri = p->work.si_int + 5 * i;
+    const int a = ri[0], b = ri[1], flags = ri[2], d = ri[3];
+    double *va = a == RF_WORLD ? NULL : vel + 6 * a;
+    double *vb = b == RF_WORLD ? NULL : vel + 6 * b;
+    const double *xa = va ? va : zero, *xb = vb ? vb : zero;
+    const double *e = rec + SI_E, *ra = rec + SI_RA, *rb = rec + SI_RB;
+    const double dv[3] = {xa[0] - xb[0], xa[1] - xb[1], xa[2] - xb[2]};
+    double u[6];
+    for (int k = 0; k < 3; ++k) { /* e_k . dv + (r_a x e_k) . w_a - ... */
+        u[k] = dot3(e + 3 * k, dv) + dot3(ra + 3 * k, xa + 3) -
+               dot3(rb + 3 * k, xb + 3);
+    }
+    if (flags & SI_ANG) {
+        const double dw[3] = {xa[3] - xb[3], xa[4] - xb[4], xa[5] - xb[5]};
+        for (int k = 0; k < 3; ++k) {
+            u[3 + k] = dot3(e + 3 * k, dw);
+        }
+    } else {
+        u[3] = u[4] = u[5] = 0.0;
+    }
+    double *gi = gamma + 6 * i;
+    const double *bias = rec + SI_BIAS, *s = rec + SI_SCALE;
+    double us[6], g[6], gnew[6];
+    for (int k = 0; k < 6; ++k) {
+        double uk = u[k] + bias[k];
+        if (p->cfm_on) {
+            uk += p->con_cfm[6 * i + k] * gi[k];
+        }
+        us[k] = uk * s[RF_PART[k]];
+        g[k] = gi[k] / s[RF_PART[k]];
+    }
+    const rf__cone cone = {rec[SI_CONE], rec[SI_CONE + 1], rec[SI_CONE + 2],
+                           (flags & SI_T1) != 0, rec[SI_CONE + 3]};
+    int done = 0;
+    if (flags & SI_STICK) { /* 2. the stick step on the live components */
+        int live[6];
+        for (int x = 0, q = ri[4]; x < d; ++x, q /= 16) {
+            live[x] = q % 16;
+        }
+        const double *inv = rec + SI_INV;
+        memset(gnew, 0, sizeof gnew);
+        for (int x = 0; x < d; ++x) {
+            double t = 0.0;
+            for (int y = 0; y < d; ++y) {
+                t += inv[d * x + y] * us[live[y]];
+            }
+            gnew[live[x]] = g[live[x]] - t;
+        }
+        done = in_scaled_cone(gnew, &cone);
+    }
+    if (!done) { /* 3. one projected step */
+        const double t = omega * rec[SI_STEP];
+        const double shift = cfg->model == RF_MODEL_DESAXCE
+                                 ? rf__desaxce_shift(us, &cone)
+                                 : 0.0;
+        double z[6];
+        for (int k = 0; k < 6; ++k) {
+            z[k] = g[k] - t * us[k];
+        }
+        z[0] -= t * shift;
+        rf__project6(z, &cone, gnew);
+    }
+    double dg[6], d2 = 0.0;
+    for (int k = 0; k < 6; ++k) {
+        const double dk = gnew[k] - g[k];
+        d2 += dk * dk;
+        *gn2 += gnew[k] * gnew[k];
+        dg[k] = dk * s[RF_PART[k]];
+        gi[k] += dg[k];
+    }
+    /* 4. vel += M^-1 D_i dg on the dynamic sides */
+    const double F[3] = {e[0] * dg[0] + e[3] * dg[1] + e[6] * dg[2],
+                         e[1] * dg[0] + e[4] * dg[1] + e[7] * dg[2],
+                         e[2] * dg[0] + e[5] * dg[1] + e[8] * dg[2]};
+    for (int sd = 0; sd < 2; ++sd) {
+        if (!(flags & (sd == 0 ? SI_DYN_A : SI_DYN_B))) {
+            continue;
+        }
+        double *v = sd == 0 ? va : vb;
+        const double sg = sd == 0 ? 1.0 : -1.0;
+        const double *im = rec + (sd == 0 ? SI_MA : SI_MB);
+        const double *ir = rec + (sd == 0 ? SI_IA : SI_IB);
+        for (int c = 0; c < 3; ++c) {
+            v[c] += sg * im[c] * F[c];
+            v[3 + c] +=
+                sg * (ir[c] * dg[0] + ir[3 + c] * dg[1] + ir[6 + c] * dg[2]);
+        }
+        if (flags & SI_ANG) {
+            const double *ie = rec + (sd == 0 ? SI_JA : SI_JB);
+            for (int c = 0; c < 3; ++c) {
+                v[3 + c] += sg * (ie[c] * dg[3] + ie[3 + c] * dg[4] +
+                                  ie[6 + c] * dg[5]);
+            }
+        }
+    }
+    return d2;
+}
+
+/* Visit row j: lambda <- clamp(lambda - omega u / (J M^-1 J^T + cfm)),
+   Bullet's resolveSingleConstraintRowGeneric; returns |d lambda'|^2 in the
+   row's scaled variable and adds lambda'^2 to *gn2. */
+static double visit_row(const rf_problem *p, double omega, int j,
+                        double *gamma, double *vel, double *gn2)
+{
+    const int m6 = 6 * p->ncon;
+    const double lam = gamma[m6 + j];
+    const double u = rf__row_velocity(p, j, vel) + p->row_cfm[j] * lam;
+    double lo, hi;
+    rf__row_bounds(p, NULL, j, gamma, &lo, &hi);
+    const double step = p->work.step[p->ncon + j];
+    const double ln = rf__clamp(lam - omega * step * u, lo, hi);
+    gamma[m6 + j] = ln;
+    rf__row_apply(p, j, ln - lam, vel);
+    /* scaled by sqrt(diag) = 1 / sqrt(step) */
+    *gn2 += ln * ln * step;
+    return (ln - lam) * (ln - lam) * step;
+}
+
+static double visit_item(const rf_problem *p, const rf_config *cfg,
+                         double omega, int it, double *gamma, double *vel,
+                         double *gn2)
+{
+    return it < p->ncon
+               ? visit_contact(p, cfg, omega, it, gamma, vel, gn2)
+               : visit_row(p, omega, it - p->ncon, gamma, vel, gn2);
+}
+
+/* u of every contact and row from the maintained velocities, original
+   variables (C gamma included): the returned iterate's u. */
+static void final_velocity(rf_problem *p, const double *g, const double *vel,
+                           double *u, int threads)
+{
+    const int ncon = p->ncon;
+#pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
+    for (int i = 0; i < ncon; ++i) {
+        rf__contact_velocity(p, i, vel, u + 6 * i);
+        for (int k = 0; p->cfm_on && k < 6; ++k) {
+            u[6 * i + k] += p->con_cfm[6 * i + k] * g[6 * i + k];
+        }
+    }
+    for (int j = 0; j < p->nrow; ++j) {
+        u[6 * ncon + j] =
+            rf__row_velocity(p, j, vel) + p->row_cfm[j] * g[6 * ncon + j];
+    }
+}
+
+void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
+                  double *gamma, rf_solve_out *out)
+{
+    rf_work *w = &p->work;
+    const int ncon = p->ncon, nrow = p->nrow, nitem = rf__nitem(p);
+    const double omega = cfg->omega == 0.0 ? 1.0 : cfg->omega;
+    double *g = w->g0, *vel = w->bv1;
+
+    rf__part_scaling(p, w->wscale, NULL, threads);
+#pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
+    for (int i = 0; i < ncon; ++i) {
+        build_record(p, i, w->si_rec + (size_t)RF__SI_STRIDE * i,
+                     w->si_int + 5 * i);
+    }
+    for (int j = 0; j < nrow; ++j) { /* rows: 1 / (J M^-1 J^T + cfm) */
+        const double dj = rf__row_diag(p, j) + p->row_cfm[j];
+        w->step[ncon + j] = dj > RF_MINVAL ? 1.0 / dj : 0.0;
+    }
+    /* Colour order from 513 items on, whatever the thread count, so
+       that one thread and two give the same bits; below, Bullet's order
+       (rows, then contacts) on one thread. */
+    const int colored = nitem > 512;
+    if (colored) {
+        rf__color_items(p);
+    }
+    memcpy(g, gamma, (size_t)rf__ndof(p) * sizeof(double));
+    rf__body_velocity(p, g, vel, threads);
+
+    int it = 0, converged = 0;
+    while (it < cfg->max_iter && !converged) {
+        double d2 = 0.0, gn2 = 0.0;
+        if (colored) {
+            double *sum = w->si_sum; /* per item, added in item order */
+#pragma omp parallel num_threads(threads) if (threads > 1)
+            for (int c = 0; c < w->ncolor; ++c) {
+                const int lo = w->color_ptr[c], hi = w->color_ptr[c + 1];
+#pragma omp for schedule(static)
+                for (int k = lo; k < hi; ++k) {
+                    const int item = w->color_con[k];
+                    double gq = 0.0;
+                    sum[2 * item] =
+                        visit_item(p, cfg, omega, item, g, vel, &gq);
+                    sum[2 * item + 1] = gq;
+                }
+            }
+            for (int k = 0; k < nitem; ++k) {
+                d2 += sum[2 * k];
+                gn2 += sum[2 * k + 1];
+            }
+        } else {
+            for (int j = 0; j < nrow; ++j) { /* rows first, as Bullet */
+                d2 += visit_row(p, omega, j, g, vel, &gn2);
+            }
+            for (int i = 0; i < ncon; ++i) {
+                d2 += visit_contact(p, cfg, omega, i, g, vel, &gn2);
+            }
+        }
+        ++it;
+        converged =
+            cfg->tol > 0.0 && sqrt(d2) <= cfg->tol * fmax(sqrt(gn2), 1e-300);
+    }
+    final_velocity(p, g, vel, w->u3, threads);
+    rf_config fixed = *cfg;
+    fixed.tol = 0.0; /* finish: the last iterate, its residual once */
+    rf_tracker tr;
+    rf__tracker_init(&tr, p, &fixed, NULL, w->r, g, w->u3, threads);
+    rf__tracker_finish(&tr, p, gamma, g, w->u3, it, out);
+    out->converged = converged;
+    out->colors = colored ? w->ncolor : 0;
+}
