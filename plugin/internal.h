@@ -104,8 +104,9 @@ typedef struct rf_work {
     double *coh_shift, *coh_saved, *coh_tmp, *coh_bias;
     int cap_coh_shift, cap_coh_vel, cap_coh_bias;
     /* sequential impulse (solver_si.c): per contact a record of
-       RF__SI_STRIDE doubles and 5 ints (cap_si); per item the sweep's two
-       stopping sums (2 doubles, cap_si_sum) */
+       RF__SI_STRIDE doubles and 5 ints (cap_si); per item its sweep
+       sums, added in colour order: the two stopping sums and the energy
+       guard's two changes (4 doubles, cap_si_sum) */
     double *si_rec;
     int *si_int;
     int cap_si;
@@ -113,7 +114,7 @@ typedef struct rf_work {
     int cap_si_sum;
 } rf_work;
 
-#define RF__SI_STRIDE 120
+#define RF__SI_STRIDE 156
 
 struct rf_problem {
     int kind;

@@ -1060,7 +1060,7 @@ size_t rf_problem_memory(const rf_problem *p, const rf_config *cfg)
     }
     if (solver == RF_SOLVER_SI) { /* si_rec, si_int, si_sum */
         bytes += (ncon + 1) * (RF__SI_STRIDE * d + 5 * in) +
-                 (2 * nitem + 2) * d;
+                 (4 * nitem + 4) * d;
     }
     if (p->kind == RF_KIND_BODY && p->con_cfm != NULL) {
         bytes += (size_t)(p->cap_cfm > 0 ? p->cap_cfm : 1) * 6 * d;

@@ -59,9 +59,10 @@ enum {
     SI_SCALE = 57,   /* s per part (4) */
     SI_CONE = 61,    /* mu', rho', sigma', nmax' (4) */
     SI_STEP = 65,    /* t of the fallback step (1) */
-    SI_INV = 66,     /* W'^-1 on the live components, d x d (36) */
-    SI_JA = 102,     /* I_a^-1 e_k (9): spin and rolling rows */
-    SI_JB = 111      /* I_b^-1 e_k (9); RF__SI_STRIDE = 120 in all */
+    SI_INV = 66,     /* W'^-1 on the live components, d x d, then W'
+                        itself, d x d (72 at most) */
+    SI_JA = 138,     /* I_a^-1 e_k (9): spin and rolling rows */
+    SI_JB = 147      /* I_b^-1 e_k (9); RF__SI_STRIDE = 156 in all */
 };
 
 /* si_int per contact: a, b (body or RF_WORLD), flags, live count. */
@@ -239,6 +240,10 @@ static void build_record(rf_problem *p, int i, double *rec, int *ri)
         gersh = fmax(gersh, s);
     }
     rec[SI_STEP] = gersh > 1.9 ? 1.9 / gersh : 1.0;
+    for (int x = 0; x < d; ++x) { /* W' for the energy guard */
+        memcpy(rec + SI_INV + d * d + d * x, W + 6 * x,
+               (size_t)d * sizeof(double));
+    }
     if (spd_inverse(W, d)) {
         flags |= SI_STICK;
         for (int x = 0; x < d; ++x) {
@@ -271,10 +276,51 @@ static int in_scaled_cone(const double g[6], const rf__cone *c)
            fabs(g[3]) <= c->sigma * g[0];
 }
 
+/* The energy guard (issue #22: no energy from nowhere at any budget).
+   With F(g) = 1/2 g.(N + C) g + r.g and B(g) = g.b (b the biases), the
+   impulses change the kinetic energy by at most E = F - B (rf_solve's
+   energy check, solve.c), which may not exceed A = max(0, -B): the work
+   the biases ask for (recovery, restitution, motors).  The solve keeps
+   the invariant E <= A from its start on: a visit's change dg changes F
+   by exactly a dg.u + a^2/2 dg.W dg for a step a dg (u: the velocity it
+   saw, W: its diagonal block, C included), and B by a dg.b.  While
+   B <= 0 the bound is E <= -B, i.e. F <= 0, and a visit may spend S of
+   the slack -B - E when
+       a dg.u + a^2/2 dg.W dg <= S;
+   while B > 0 the bound is E <= 0, and the same with dg.u - dg.b for
+   dg.u.  A visit that would spend more is shortened to the largest such
+   a in [0, 1] (Y is convex and holds both ends).  A sequential sweep
+   gives each visit the whole slack; a colour gives each of its items an
+   equal share (they are uncoupled, so their changes add).  An exact GS step of
+   the associated model never increases F, so the guard only acts on
+   iterates that would inject energy (a poor warm start, the De Saxce
+   shift far from its fixed point). */
+typedef struct si_energy {
+    double share;   /* S: slack this visit may spend, J */
+    int credit;     /* B <= 0: the bias work is credited (F <= 0) */
+    double d_e;     /* out: the visit's change of E */
+    double d_b;     /* out: its change of B */
+} si_energy;
+
+/* The largest a in [0, 1] with a c1 + a^2 q / 2 <= S (0 <= S). */
+static double guard_step(double c1, double q, double S)
+{
+    if (c1 + 0.5 * q <= S) {
+        return 1.0;
+    }
+    double a;
+    if (q > RF_MINVAL) {
+        a = (-c1 + sqrt(c1 * c1 + 2.0 * q * S)) / q;
+    } else {
+        a = c1 > 0.0 ? S / c1 : 1.0;
+    }
+    return a > 1.0 ? 1.0 : (a > 0.0 ? a : 0.0);
+}
+
 /* Visit contact i; returns |dg'|^2 and adds |g'|^2 to *gn2. */
 static double visit_contact(const rf_problem *p, const rf_config *cfg,
                             double omega, int i, double *gamma, double *vel,
-                            double *gn2)
+                            double *gn2, si_energy *en)
 {
     static const double zero[6] = {0, 0, 0, 0, 0, 0};
     const double *rec = p->work.si_rec + (size_t)RF__SI_STRIDE * i;
@@ -311,12 +357,12 @@ static double visit_contact(const rf_problem *p, const rf_config *cfg,
     }
     const rf__cone cone = {rec[SI_CONE], rec[SI_CONE + 1], rec[SI_CONE + 2],
                            (flags & SI_T1) != 0, rec[SI_CONE + 3]};
+    int live[6];
+    for (int x = 0, q = ri[4]; x < d; ++x, q /= 16) {
+        live[x] = q % 16;
+    }
     int done = 0;
     if (flags & SI_STICK) { /* 2. the stick step on the live components */
-        int live[6];
-        for (int x = 0, q = ri[4]; x < d; ++x, q /= 16) {
-            live[x] = q % 16;
-        }
         const double *inv = rec + SI_INV;
         memset(gnew, 0, sizeof gnew);
         for (int x = 0; x < d; ++x) {
@@ -340,11 +386,31 @@ static double visit_contact(const rf_problem *p, const rf_config *cfg,
         z[0] -= t * shift;
         rf__project6(z, &cone, gnew);
     }
+    double dgs[6], du = 0.0, db = 0.0;
+    for (int k = 0; k < 6; ++k) {
+        dgs[k] = gnew[k] - g[k];
+        du += dgs[k] * us[k];
+        db += dgs[k] * s[RF_PART[k]] * bias[k];
+    }
+    /* the energy guard: dg'.W' dg' on the live components */
+    const double *Wl = rec + SI_INV + d * d;
+    double q = 0.0;
+    for (int x = 0; x < d; ++x) {
+        double t = 0.0;
+        for (int y = 0; y < d; ++y) {
+            t += Wl[d * x + y] * dgs[live[y]];
+        }
+        q += dgs[live[x]] * t;
+    }
+    const double al = guard_step(en->credit ? du : du - db, q, en->share);
+    en->d_e = al * (du - db) + 0.5 * al * al * q;
+    en->d_b = al * db;
     double dg[6], d2 = 0.0;
     for (int k = 0; k < 6; ++k) {
-        const double dk = gnew[k] - g[k];
+        const double dk = al * dgs[k];
+        const double gk = g[k] + dk;
         d2 += dk * dk;
-        *gn2 += gnew[k] * gnew[k];
+        *gn2 += gk * gk;
         dg[k] = dk * s[RF_PART[k]];
         gi[k] += dg[k];
     }
@@ -377,10 +443,12 @@ static double visit_contact(const rf_problem *p, const rf_config *cfg,
 }
 
 /* Visit row j: lambda <- clamp(lambda - omega u / (J M^-1 J^T + cfm)),
-   Bullet's resolveSingleConstraintRowGeneric; returns |d lambda'|^2 in the
-   row's scaled variable and adds lambda'^2 to *gn2. */
+   Bullet's resolveSingleConstraintRowGeneric, under the energy guard;
+   returns |d lambda'|^2 in the row's scaled variable and adds lambda'^2
+   to *gn2. */
 static double visit_row(const rf_problem *p, double omega, int j,
-                        double *gamma, double *vel, double *gn2)
+                        double *gamma, double *vel, double *gn2,
+                        si_energy *en)
 {
     const int m6 = 6 * p->ncon;
     const double lam = gamma[m6 + j];
@@ -388,27 +456,34 @@ static double visit_row(const rf_problem *p, double omega, int j,
     double lo, hi;
     rf__row_bounds(p, NULL, j, gamma, &lo, &hi);
     const double step = p->work.step[p->ncon + j];
-    const double ln = rf__clamp(lam - omega * step * u, lo, hi);
+    double dl = rf__clamp(lam - omega * step * u, lo, hi) - lam;
+    const double du = dl * u, db = dl * p->row_bias[j];
+    const double q = step > 0.0 ? dl * dl / step : 0.0;
+    const double al = guard_step(en->credit ? du : du - db, q, en->share);
+    dl *= al;
+    en->d_e = al * (du - db) + 0.5 * al * al * q;
+    en->d_b = al * db;
+    const double ln = lam + dl;
     gamma[m6 + j] = ln;
-    rf__row_apply(p, j, ln - lam, vel);
+    rf__row_apply(p, j, dl, vel);
     /* scaled by sqrt(diag) = 1 / sqrt(step) */
     *gn2 += ln * ln * step;
-    return (ln - lam) * (ln - lam) * step;
+    return dl * dl * step;
 }
 
 static double visit_item(const rf_problem *p, const rf_config *cfg,
                          double omega, int it, double *gamma, double *vel,
-                         double *gn2)
+                         double *gn2, si_energy *en)
 {
     return it < p->ncon
-               ? visit_contact(p, cfg, omega, it, gamma, vel, gn2)
-               : visit_row(p, omega, it - p->ncon, gamma, vel, gn2);
+               ? visit_contact(p, cfg, omega, it, gamma, vel, gn2, en)
+               : visit_row(p, omega, it - p->ncon, gamma, vel, gn2, en);
 }
 
 /* u of every contact and row from the maintained velocities, original
-   variables (C gamma included): the returned iterate's u. */
-static void final_velocity(rf_problem *p, const double *g, const double *vel,
-                           double *u, int threads)
+   variables (C gamma included). */
+static void item_velocity(rf_problem *p, const double *g, const double *vel,
+                          double *u, int threads)
 {
     const int ncon = p->ncon;
 #pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
@@ -422,6 +497,75 @@ static void final_velocity(rf_problem *p, const double *g, const double *vel,
         u[6 * ncon + j] =
             rf__row_velocity(p, j, vel) + p->row_cfm[j] * g[6 * ncon + j];
     }
+}
+
+/* g.b over contacts and rows (the biases' work), in item order. */
+static double bias_work(const rf_problem *p, const double *g)
+{
+    const int m6 = 6 * p->ncon;
+    double gb = 0.0;
+    for (int k = 0; k < m6; ++k) {
+        gb += g[k] * p->con_bias[k];
+    }
+    for (int j = 0; j < p->nrow; ++j) {
+        gb += g[m6 + j] * p->row_bias[j];
+    }
+    return gb;
+}
+
+/* The start under the guard: E(g) <= A(g), else g scaled by the largest
+   alpha in [0, 1] that makes it so (rf_solve's energy check applied to the
+   start; cones and the rows' intervals that hold 0 are closed under it).
+   vel follows.  Returns E and sets *B. */
+static double guard_start(rf_problem *p, double *g, double *vel, int threads,
+                          double *B)
+{
+    rf_work *w = &p->work;
+    double *u = w->u3;
+    item_velocity(p, g, vel, u, threads);
+    const int ndof = rf__ndof(p);
+    double gr = 0.0, gu = 0.0;
+    for (int k = 0; k < ndof; ++k) {
+        gr += g[k] * w->r[k];
+        gu += g[k] * u[k];
+    }
+    const double gb = bias_work(p, g);
+    const double c = gu - gr; /* g.(N + C) g */
+    double E = gr + 0.5 * c - gb, alpha = 1.0;
+    const double A = gb < 0.0 ? -gb : 0.0;
+    if (E > A) {
+        int hold_zero = 1; /* rows whose interval excludes 0 */
+        for (int j = 0; j < p->nrow; ++j) {
+            hold_zero &= p->row_bound[j] >= 0 ||
+                         (p->row_lo[j] <= 0.0 && p->row_hi[j] >= 0.0);
+        }
+        /* alpha (gr - gb) + alpha^2 c / 2 <= alpha A */
+        const double a1 = gr - gb - A;
+        alpha = c > RF_MINVAL ? -2.0 * a1 / c : 0.0;
+        alpha = hold_zero ? fmax(0.0, fmin(1.0, alpha)) : 1.0;
+    }
+    if (alpha < 1.0) {
+        for (int k = 0; k < ndof; ++k) {
+            g[k] *= alpha;
+        }
+        const double *vs = p->body_vel;
+        for (int k = 0; k < 6 * p->nbody; ++k) {
+            vel[k] = vs[k] + alpha * (vel[k] - vs[k]);
+        }
+        E = alpha * (gr - gb) + 0.5 * alpha * alpha * c;
+    }
+    *B = alpha * gb;
+    return E;
+}
+
+/* The slack of the guard (-B - E while B <= 0, then *credit = 1; else
+   -E), less a margin for the rounding of the running sums (the final
+   energy check recomputes them exactly). */
+static double guard_slack(double E, double B, int *credit)
+{
+    *credit = B <= 0.0;
+    const double S = *credit ? -B - E : -E;
+    return fmax(0.0, S - 1e-9 * (fabs(B) + fabs(E)));
 }
 
 void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
@@ -451,41 +595,54 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
     }
     memcpy(g, gamma, (size_t)rf__ndof(p) * sizeof(double));
     rf__body_velocity(p, g, vel, threads);
+    double B = 0.0;
+    double E = guard_start(p, g, vel, threads, &B);
 
     int it = 0, converged = 0;
     while (it < cfg->max_iter && !converged) {
         double d2 = 0.0, gn2 = 0.0;
         if (colored) {
-            double *sum = w->si_sum; /* per item, added in item order */
-#pragma omp parallel num_threads(threads) if (threads > 1)
+            double *sum = w->si_sum; /* per item: d2, gn2, dE, dB */
             for (int c = 0; c < w->ncolor; ++c) {
                 const int lo = w->color_ptr[c], hi = w->color_ptr[c + 1];
-#pragma omp for schedule(static)
+                int credit;
+                const double share =
+                    guard_slack(E, B, &credit) / (double)(hi - lo);
+#pragma omp parallel for schedule(static) num_threads(threads) \
+    if (threads > 1 && hi - lo > 64)
                 for (int k = lo; k < hi; ++k) {
                     const int item = w->color_con[k];
+                    si_energy en = {share, credit, 0.0, 0.0};
                     double gq = 0.0;
-                    sum[2 * item] =
-                        visit_item(p, cfg, omega, item, g, vel, &gq);
-                    sum[2 * item + 1] = gq;
+                    sum[4 * k] =
+                        visit_item(p, cfg, omega, item, g, vel, &gq, &en);
+                    sum[4 * k + 1] = gq;
+                    sum[4 * k + 2] = en.d_e;
+                    sum[4 * k + 3] = en.d_b;
+                }
+                for (int k = lo; k < hi; ++k) { /* in the colour's order */
+                    d2 += sum[4 * k];
+                    gn2 += sum[4 * k + 1];
+                    E += sum[4 * k + 2];
+                    B += sum[4 * k + 3];
                 }
             }
-            for (int k = 0; k < nitem; ++k) {
-                d2 += sum[2 * k];
-                gn2 += sum[2 * k + 1];
-            }
         } else {
-            for (int j = 0; j < nrow; ++j) { /* rows first, as Bullet */
-                d2 += visit_row(p, omega, j, g, vel, &gn2);
-            }
-            for (int i = 0; i < ncon; ++i) {
-                d2 += visit_contact(p, cfg, omega, i, g, vel, &gn2);
+            for (int it2 = 0; it2 < nitem; ++it2) {
+                /* rows first, as Bullet */
+                const int item = it2 < nrow ? ncon + it2 : it2 - nrow;
+                si_energy en = {0.0, 0, 0.0, 0.0};
+                en.share = guard_slack(E, B, &en.credit);
+                d2 += visit_item(p, cfg, omega, item, g, vel, &gn2, &en);
+                E += en.d_e;
+                B += en.d_b;
             }
         }
         ++it;
         converged =
             cfg->tol > 0.0 && sqrt(d2) <= cfg->tol * fmax(sqrt(gn2), 1e-300);
     }
-    final_velocity(p, g, vel, w->u3, threads);
+    item_velocity(p, g, vel, w->u3, threads);
     rf_config fixed = *cfg;
     fixed.tol = 0.0; /* finish: the last iterate, its residual once */
     rf_tracker tr;

@@ -148,7 +148,7 @@ rf_status rf__work_reserve_si(rf_problem *p, rf_error *err)
         {(void **)&w->si_int, 5 * sizeof(int)},
     };
     if (!rf__grow_all(rec, 2, &w->cap_si, p->ncon + 1) ||
-        !rf__grow((void **)&w->si_sum, &w->cap_si_sum, 2 * rf__nitem(p) + 2,
+        !rf__grow((void **)&w->si_sum, &w->cap_si_sum, 4 * rf__nitem(p) + 4,
                   sizeof(double))) {
         return rf__fail(err, RF_ERR_NOMEM,
                         "out of memory for the sequential impulse records of "

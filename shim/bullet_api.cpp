@@ -38,10 +38,14 @@ rf_status resolve_config(const char *fn, const rf_config *cfg, rf_config *out,
                          rf_error *err)
 {
     rf_config c;
-    rf_config_default(&c);
+    rf_bullet_config_default(&c);
     if (cfg != nullptr) {
+        rf_config check = *cfg; // the world's budget is resolved per step
+        if (check.max_iter == RF_BULLET_WORLD_ITERATIONS) {
+            check.max_iter = 1;
+        }
         rf_error e;
-        if (rf_config_validate(cfg, &e) != RF_OK) {
+        if (rf_config_validate(&check, &e) != RF_OK) {
             return fail(err, e.status, "%s: %s", fn, e.message);
         }
         c = *cfg;
@@ -58,6 +62,18 @@ const char *precision_name(int scalar_size)
 } // namespace
 
 extern "C" {
+
+void rf_bullet_config_default(rf_config *cfg)
+{
+    if (cfg == nullptr) {
+        return;
+    }
+    rf_config_default(cfg);
+    cfg->solver = RF_SOLVER_SI;
+    cfg->model = RF_MODEL_DESAXCE;
+    cfg->max_iter = RF_BULLET_WORLD_ITERATIONS;
+    cfg->tol = RF_BULLET_DEFAULT_TOL;
+}
 
 int rf_bullet_scalar_size(void)
 {
@@ -322,6 +338,14 @@ rf_status rf_bullet_config_from_env(rf_config *cfg, rf_error *err)
     }
     rf_config c = *cfg;
     const char *v;
+    if ((v = std::getenv("ROLLFRIC_CONVERGED")) != nullptr) {
+        if (std::strcmp(v, "1") == 0) {
+            rf_config_default(&c);
+        } else if (std::strcmp(v, "0") != 0) {
+            return fail(err, RF_ERR_INVALID,
+                        "ROLLFRIC_CONVERGED='%s' is not 0 or 1", v);
+        }
+    }
     if ((v = std::getenv("ROLLFRIC_SOLVER")) != nullptr) {
         static const struct {
             const char *name;

@@ -897,7 +897,20 @@ ConeSolver::PointState ConeSolver::add_point(btPersistentManifold *m, int j,
     }
     double depth =
         (double)cp.getDistance() + (double)info.m_linearSlop + plastic;
-    if (depth > 0.0) {
+    // Split impulse (issue #22), as stock's setupContactConstraint: with
+    // info.m_splitImpulse on, a point deeper than
+    // m_splitImpulsePenetrationThreshold (-0.04 m by default) recovers on
+    // pseudo-velocities (rf_solve_split after the solve), which move
+    // positions and are dropped: its velocity bias keeps only the
+    // restitution.  Shallower points keep the recovery in the velocity,
+    // as stock.  A spring (stiffness and damping) is a force law, never
+    // split.
+    double split = 0.0;
+    if (info.m_splitImpulse && depth < 0.0 &&
+        depth <= (double)info.m_splitImpulsePenetrationThreshold && !spring) {
+        split = erp * depth / h;
+        c.bias[0] = -restitution;
+    } else if (depth > 0.0) {
         // A separated point: approach up to contact (gap over the step),
         // or, when the approach closes the gap within this step and the
         // point is to bounce, leave at the restitution velocity.  Not
@@ -959,6 +972,7 @@ ConeSolver::PointState ConeSolver::add_point(btPersistentManifold *m, int j,
     con_point_[slot] = &cp;
     con_manifold_[slot] = m;
     con_plastic_[slot] = plastic;
+    con_split_[slot] = std::isfinite(split) ? split : 0.0;
     std::memcpy(&gamma_[6 * slot], g, sizeof g);
     return kAdded;
 }
@@ -1150,6 +1164,7 @@ void ConeSolver::resize_contacts(size_t n)
     con_point_.resize(n);
     con_manifold_.resize(n);
     con_plastic_.resize(n);
+    con_split_.resize(n);
     gamma_.resize(6 * n);
 }
 
@@ -1225,6 +1240,7 @@ void ConeSolver::add_points(const btContactSolverInfo &info)
             con_point_[kept] = con_point_[i];
             con_manifold_[kept] = con_manifold_[i];
             con_plastic_[kept] = con_plastic_[i];
+            con_split_[kept] = con_split_[i];
             std::memcpy(&gamma_[6 * kept], &gamma_[6 * i], 6 * sizeof(double));
         }
         ++kept;
@@ -1250,9 +1266,14 @@ double *ConeSolver::carried_slot(rf_solver_kind s)
 // one N product and most backtracking saved per step; Jacobi with
 // automatic omega: its power iteration, 4-16 products, saved on all but
 // one step in kJacobiEstimateEvery).
-rf_config ConeSolver::step_config()
+rf_config ConeSolver::step_config(const btContactSolverInfo &info)
 {
     rf_config c = cfg;
+    if (c.max_iter == RF_BULLET_WORLD_ITERATIONS) {
+        // the application's own budget (btContactSolverInfo, 10 by
+        // default, BenchmarkDemo's 5)
+        c.max_iter = info.m_numIterations > 0 ? info.m_numIterations : 1;
+    }
     const double *carried = carried_slot(c.solver);
     if (c.lipschitz != 0.0 || carried == nullptr) {
         return c;
@@ -1414,8 +1435,9 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
         gamma_.resize(6); // rf_solve wants an array even when empty
     }
     const double t_solve = wall_now();
+    rf_config step_cfg = cfg;
     if (st == RF_OK) {
-        const rf_config step_cfg = step_config();
+        step_cfg = step_config(info);
         st = rf_solve(problem_, &step_cfg, gamma_.data(), &stats, &err);
         double *carried = carried_slot(cfg.solver);
         if (st == RF_OK && carried != nullptr) {
@@ -1449,8 +1471,57 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
     last.skipped_contacts = skipped_contacts_;
     last.skipped_rows = skipped_rows_;
     write_back(info);
+    split_step(info, step_cfg);
     release_held(true);
     return true;
+}
+
+// Split impulse: the deep points' recovery on pseudo-velocities
+// (rf_solve_split), which move the bodies' positions over the step as
+// stock's writebackVelocityAndTransform does (the angular part times
+// m_splitImpulseTurnErp) and are then dropped.
+void ConeSolver::split_step(const btContactSolverInfo &info,
+                            const rf_config &step_cfg)
+{
+    bool any = false;
+    for (double b : con_split_) {
+        any |= b < 0.0;
+    }
+    if (!any) {
+        return;
+    }
+    const size_t nb = body_desc_.size();
+    split_v_.resize(3 * nb);
+    split_w_.resize(3 * nb);
+    rf_error err;
+    if (rf_solve_split(problem_, &step_cfg, con_split_.data(), nullptr,
+                       split_v_.data(), split_w_.data(), nullptr,
+                       &err) != RF_OK) {
+        char msg[400];
+        std::snprintf(msg, sizeof msg,
+                      "%s; the deep points' recovery is skipped this step",
+                      err.message);
+        report(msg);
+        return;
+    }
+    const btScalar h = info.m_timeStep;
+    const btScalar turn_erp = info.m_splitImpulseTurnErp;
+    for (size_t i = 0; i < nb; ++i) {
+        btRigidBody *rb = body_rb_[i];
+        const double *v = &split_v_[3 * i], *w = &split_w_[3 * i];
+        if (!body_dynamic_[i] || rb == nullptr ||
+            (v[0] == 0.0 && v[1] == 0.0 && v[2] == 0.0 && w[0] == 0.0 &&
+             w[1] == 0.0 && w[2] == 0.0) ||
+            !finite3(v) || !finite3(w)) {
+            continue;
+        }
+        const btVector3 push((btScalar)v[0], (btScalar)v[1], (btScalar)v[2]);
+        const btVector3 turn((btScalar)w[0], (btScalar)w[1], (btScalar)w[2]);
+        btTransform moved;
+        btTransformUtil::integrateTransform(rb->getWorldTransform(), push,
+                                            turn * turn_erp, h, moved);
+        rb->setWorldTransform(moved);
+    }
 }
 
 // Held bodies get their finite velocity (write) and lose the mark.

@@ -115,7 +115,10 @@ class ConeSolver final : public btConstraintSolver {
     double step_start_ = 0; // wall time at the start of this step, s
     bool cone_step(const btContactSolverInfo &info);
     // cfg with the carried start of this step's solve (carried_lipschitz_)
-    rf_config step_config();
+    // and the world's iteration budget where cfg asks for it
+    rf_config step_config(const btContactSolverInfo &info);
+    // the split impulse's position correction after the solve
+    void split_step(const btContactSolverInfo &info, const rf_config &step_cfg);
     // carried_lipschitz_'s slot for solver s, nullptr if s is not a kind
     double *carried_slot(rf_solver_kind s);
     // Bodies the step cannot take (non-finite state, negative inverse
@@ -215,6 +218,8 @@ class ConeSolver final : public btConstraintSolver {
     std::vector<btManifoldPoint *> con_point_;
     std::vector<const btPersistentManifold *> con_manifold_;
     std::vector<double> con_plastic_; // indentation carried in, m
+    std::vector<double> con_split_;   // split impulse bias (< 0) or 0, m/s
+    std::vector<double> split_v_, split_w_; // pseudo-velocities per body
     std::vector<double> gamma_;
     std::vector<double> vel_v_, vel_w_;
     std::vector<JointRowBuf> row_buf_;

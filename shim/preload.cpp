@@ -100,7 +100,7 @@ void attach(void *world, void *real_ctor)
         return;
     }
     rf_config cfg;
-    rf_config_default(&cfg);
+    rf_bullet_config_default(&cfg);
     rf_error err;
     if (rf_bullet_config_from_env(&cfg, &err) != RF_OK) {
         if (!warned) {

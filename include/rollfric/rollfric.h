@@ -578,6 +578,32 @@ typedef struct rf_stats {
 RF_API rf_status rf_solve(rf_problem *p, const rf_config *cfg, double *gamma,
                           rf_stats *stats, rf_error *err);
 
+/* Split impulse: penetration recovery on pseudo-velocities (Bullet's
+ * btContactSolverInfo::m_splitImpulse).  Body form only.  The contacts
+ * with bias[i] < 0 (m/s: minus the separation speed that recovers the
+ * penetration, e.g. -erp depth / h) take part in a frictionless normal
+ * problem of their own at zero free velocity,
+ *     lambda_i >= 0,  u_i = n . (pseudo-velocity of A's point - B's)
+ *                         + c_i lambda_i + bias_i >= 0,  lambda_i u_i = 0
+ * (c_i the contact's normal compliance), the others (bias[i] >= 0) take
+ * no part.  Solved by projected Gauss-Seidel with cfg->max_iter sweeps,
+ * stopping early when a sweep changes the impulses by at most cfg->tol
+ * relative (cfg NULL = defaults; cfg->solver and cfg->model are not
+ * read); no warm start.  The pseudo-velocities M^-1 D_n lambda go to v
+ * and w (3 nbody each, m/s and rad/s; 0 for fixed bodies): the caller
+ * moves positions with them over the step and then drops them, so the
+ * recovery adds no kinetic energy.  gamma_n (ncon, may be NULL) gets the
+ * normal impulses (N s; 0 for contacts not taking part).  stats (may be
+ * NULL): contacts = rows = contacts taking part, iterations, converged,
+ * residual = the normal rows' natural-map residual, Siconos-normalised.
+ * The problem's free velocities, biases and friction are not read.
+ * Errors: RF_ERR_NULL (p, bias, v, w), RF_ERR_INVALID (cfg),
+ * RF_ERR_NONFINITE (bias), RF_ERR_STATE (empty, incomplete or local-form
+ * problem), RF_ERR_NOMEM; outputs untouched on error. */
+RF_API rf_status rf_solve_split(rf_problem *p, const rf_config *cfg,
+                                const double *bias, double *gamma_n, double *v,
+                                double *w, rf_stats *stats, rf_error *err);
+
 /* Siconos' residual of gamma for the given model:
  *   sqrt(sum_i |gamma_i - Proj_Y(gamma_i - u_hat_i)|^2)
  *     / max(|r|, |gamma|, |u|)         (denominator 1 if all are 0)

@@ -69,6 +69,29 @@ typedef enum rf_bullet_mode {
  * the solver info's m_erp2, or the point's own ERP), at most this. */
 #define RF_BULLET_DEFAULT_MAX_RECOVERY 3.0
 
+/* rf_config.max_iter value that makes each step take the world's own
+ * iteration budget, btContactSolverInfo::m_numIterations (10 by default;
+ * Bullet's BenchmarkDemo sets 5), as the stock solver does.  Accepted by
+ * rf_bullet_attach and rf_bullet_set_config only (rf_solve wants >= 1). */
+#define RF_BULLET_WORLD_ITERATIONS 0
+
+/* The configuration rf_bullet_attach(world, NULL), the LD_PRELOAD drop-in
+ * and plCreateDynamicsWorld use: what a Bullet user expects of a drop-in
+ * at Bullet's cost (issue #22).
+ *   solver     RF_SOLVER_SI (sequential impulse: block Gauss-Seidel in
+ *              velocity form, a sweep at the cost of a stock iteration)
+ *   model      RF_MODEL_DESAXCE (no dilatancy: the associated model makes
+ *              sliding boxes hop)
+ *   max_iter   RF_BULLET_WORLD_ITERATIONS (the app's m_numIterations)
+ *   tol        RF_BULLET_DEFAULT_TOL: a sweep that changes the impulses by
+ *              at most this, relative, ends the step early
+ *   the rest   as rf_config_default (warm start on, OpenMP's threads).
+ * The converged solve of the seed scenes (APGD, associated, up to 1000
+ * iterations to 1e-8) is rf_config_default: rf_bullet_set_config(p, &cfg)
+ * with it, or ROLLFRIC_CONVERGED=1 for the drop-in.  NULL is ignored. */
+#define RF_BULLET_DEFAULT_TOL 1e-5
+RF_API void rf_bullet_config_default(rf_config *cfg);
+
 /* The implementation behind rf_bullet_attach; call that instead.
  * scalar_size is the caller's sizeof(btScalar). */
 RF_API rf_plugin *rf_bullet_attach_checked(btDiscreteDynamicsWorld *world,
@@ -125,10 +148,11 @@ RF_API long rf_bullet_steps(const rf_plugin *p);
 RF_API rf_status rf_bullet_set_mode(rf_plugin *p, rf_bullet_mode mode);
 RF_API rf_bullet_mode rf_bullet_get_mode(const rf_plugin *p);
 
-/* Replace the solver configuration (copied; validated as rf_solve would;
- * on error the configuration in use is kept and the message goes to err,
- * or to stderr when err is NULL).
- * cfg NULL = defaults.  Errors: RF_ERR_NULL (p), RF_ERR_INVALID,
+/* Replace the solver configuration (copied; validated as rf_solve would,
+ * except that max_iter may be RF_BULLET_WORLD_ITERATIONS; on error the
+ * configuration in use is kept and the message goes to err, or to stderr
+ * when err is NULL).
+ * cfg NULL = rf_bullet_config_default.  Errors: RF_ERR_NULL (p), RF_ERR_INVALID,
  * RF_ERR_NONFINITE. */
 RF_API rf_status rf_bullet_set_config(rf_plugin *p, const rf_config *cfg,
                                       rf_error *err);
@@ -189,7 +213,9 @@ RF_API rf_status rf_bullet_point_impulse(const rf_plugin *p,
                                          const btManifoldPoint *point,
                                          double out[6]);
 
-/* Read ROLLFRIC_SOLVER (jacobi | gs | gs_colored | apgd),
+/* Read ROLLFRIC_CONVERGED (1: start from rf_config_default, the
+ * converged solve, instead of what cfg holds), ROLLFRIC_SOLVER (jacobi |
+ * gs | gs_colored | apgd | si),
  * ROLLFRIC_MODEL (associated | desaxce), ROLLFRIC_ITERATIONS (N: exactly
  * N iterations unless ROLLFRIC_TOLERANCE is also set, then at most N),
  * ROLLFRIC_TOLERANCE and ROLLFRIC_THREADS into cfg, on top of what cfg
@@ -199,7 +225,8 @@ RF_API rf_status rf_bullet_config_from_env(rf_config *cfg, rf_error *err);
 
 } /* extern "C" */
 
-/* Attach the cone solver to world.  cfg NULL = rf_config_default.  The
+/* Attach the cone solver to world.  cfg NULL = rf_bullet_config_default
+ * (max_iter may be RF_BULLET_WORLD_ITERATIONS).  The
  * world keeps its previous solver for rf_bullet_detach and for
  * RF_BULLET_STOCK mode.  Returns NULL on error (NULL world, a world that
  * already has rollfric attached, invalid cfg, precision mismatch, out of
