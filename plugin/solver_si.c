@@ -317,10 +317,75 @@ static double guard_step(double c1, double q, double S)
     return a > 1.0 ? 1.0 : (a > 0.0 ? a : 0.0);
 }
 
-/* Visit contact i; returns |dg'|^2 and adds |g'|^2 to *gn2. */
+/* The De Saxce model's passes (staggered, as Bullet's sweep: every
+   contact's normal row, then every contact's friction rows against the
+   normal impulses just found).  Per contact, normal: the exact scalar
+   step onto [0, nmax]; friction: each part (sliding pair, spin, rolling
+   pair) in turn, its exact unconstrained step (the part's block of W')
+   if that lies in its disc mu_k gn, else a projected step t = 1 /
+   lambda_max of the part's block onto the disc.  Its fixed point is the
+   De Saxce law (Acary Prop. 3.1: gn un = 0, and each part sticks or
+   slides on its disc against its velocity), the same as the block step's
+   with the shift; the block step instead lets a corner's friction and
+   normal fight within one contact, and a 10-box column rocked at 10
+   sweeps. */
+enum { PASS_BLOCK = 0, PASS_NORMAL = 1, PASS_FRICTION = 2 };
+
+/* Exact or projected step of a part of 1 or 2 components (positions x0,
+   x0 + 1 of the live list, W' the live block) onto the disc of radius
+   rad; uu (live-indexed velocities) is updated with W' dg. */
+static void part_step(const double *W, int d, int x0, int n2, double rad,
+                      const int *live, double *g, double *uu)
+{
+    double dx[2] = {0.0, 0.0};
+    const double a = W[d * x0 + x0];
+    if (n2 == 1) {
+        const double z = a > RF_MINVAL ? g[live[x0]] - uu[x0] / a : 0.0;
+        dx[0] = rf__clamp(z, -rad, rad) - g[live[x0]];
+    } else {
+        const double b = W[d * x0 + x0 + 1], c = W[d * (x0 + 1) + x0 + 1];
+        const double det = a * c - b * b;
+        const double u0 = uu[x0], u1 = uu[x0 + 1];
+        const double g0 = g[live[x0]], g1 = g[live[x0 + 1]];
+        double z0 = g0, z1 = g1;
+        int stick = 0;
+        if (det > 1e-12 * (a * c) && det > RF_MINVAL) {
+            z0 = g0 - (c * u0 - b * u1) / det;
+            z1 = g1 - (a * u1 - b * u0) / det;
+            stick = z0 * z0 + z1 * z1 <= rad * rad;
+        }
+        if (!stick) {
+            const double tr = a + c;
+            const double lam =
+                0.5 * (tr + sqrt((a - c) * (a - c) + 4.0 * b * b));
+            const double t = lam > RF_MINVAL ? 1.0 / lam : 0.0;
+            z0 = g0 - t * u0;
+            z1 = g1 - t * u1;
+            const double nz = sqrt(z0 * z0 + z1 * z1);
+            if (nz > rad) {
+                const double f = nz > RF_MINVAL ? rad / nz : 0.0;
+                z0 *= f;
+                z1 *= f;
+            }
+        }
+        dx[0] = z0 - g0;
+        dx[1] = z1 - g1;
+    }
+    for (int k = 0; k < n2; ++k) {
+        g[live[x0 + k]] += dx[k];
+    }
+    for (int y = 0; y < d; ++y) {
+        for (int k = 0; k < n2; ++k) {
+            uu[y] += W[d * y + x0 + k] * dx[k];
+        }
+    }
+}
+
+/* Visit contact i in the given pass; returns |dg'|^2 and adds |g'|^2 to
+   *gn2. */
 static double visit_contact(const rf_problem *p, const rf_config *cfg,
                             double omega, int i, double *gamma, double *vel,
-                            double *gn2, si_energy *en)
+                            double *gn2, si_energy *en, int pass)
 {
     static const double zero[6] = {0, 0, 0, 0, 0, 0};
     const double *rec = p->work.si_rec + (size_t)RF__SI_STRIDE * i;
@@ -362,7 +427,34 @@ static double visit_contact(const rf_problem *p, const rf_config *cfg,
         live[x] = q % 16;
     }
     int done = 0;
-    if (flags & SI_STICK) { /* 2. the stick step on the live components */
+    if (pass != PASS_BLOCK) { /* the De Saxce law, staggered */
+        const double *Wl = rec + SI_INV + d * d;
+        double uu[6];
+        for (int x = 0; x < d; ++x) {
+            uu[x] = us[live[x]];
+        }
+        memcpy(gnew, g, sizeof gnew);
+        if (pass == PASS_NORMAL) {
+            const double z = Wl[0] > RF_MINVAL ? g[0] - uu[0] / Wl[0] : g[0];
+            gnew[0] = rf__clamp(z, 0.0, cone.nmax);
+        } else {
+            int x = 1;
+            if (cone.mu > 0.0) {
+                part_step(Wl, d, x, 2, cone.mu * g[0], live, gnew, uu);
+                x += 2;
+            }
+            if (cone.sigma > 0.0) {
+                part_step(Wl, d, x, 1, cone.sigma * g[0], live, gnew, uu);
+                x += 1;
+            }
+            if (cone.rho > 0.0) {
+                part_step(Wl, d, x, cone.roll_t1 ? 1 : 2, cone.rho * g[0],
+                          live, gnew, uu);
+            }
+        }
+        done = 1;
+    }
+    if (!done && (flags & SI_STICK)) { /* 2. the stick step */
         const double *inv = rec + SI_INV;
         memset(gnew, 0, sizeof gnew);
         for (int x = 0; x < d; ++x) {
@@ -471,13 +563,19 @@ static double visit_row(const rf_problem *p, double omega, int j,
     return dl * dl * step;
 }
 
+/* Visit item it in the pass (rows in the block and normal passes). */
 static double visit_item(const rf_problem *p, const rf_config *cfg,
                          double omega, int it, double *gamma, double *vel,
-                         double *gn2, si_energy *en)
+                         double *gn2, si_energy *en, int pass)
 {
-    return it < p->ncon
-               ? visit_contact(p, cfg, omega, it, gamma, vel, gn2, en)
-               : visit_row(p, omega, it - p->ncon, gamma, vel, gn2, en);
+    if (it < p->ncon) {
+        return visit_contact(p, cfg, omega, it, gamma, vel, gn2, en, pass);
+    }
+    if (pass == PASS_FRICTION) {
+        en->d_e = en->d_b = 0.0;
+        return 0.0;
+    }
+    return visit_row(p, omega, it - p->ncon, gamma, vel, gn2, en);
 }
 
 /* u of every contact and row from the maintained velocities, original
@@ -598,9 +696,12 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
     double B = 0.0;
     double E = guard_start(p, g, vel, threads, &B);
 
+    const int staggered = cfg->model == RF_MODEL_DESAXCE;
     int it = 0, converged = 0;
     while (it < cfg->max_iter && !converged) {
         double d2 = 0.0, gn2 = 0.0;
+        for (int pass = staggered ? PASS_NORMAL : PASS_BLOCK;
+             pass <= (staggered ? PASS_FRICTION : PASS_BLOCK); ++pass) {
         if (colored) {
             double *sum = w->si_sum; /* per item: d2, gn2, dE, dB */
             for (int c = 0; c < w->ncolor; ++c) {
@@ -614,8 +715,8 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
                     const int item = w->color_con[k];
                     si_energy en = {share, credit, 0.0, 0.0};
                     double gq = 0.0;
-                    sum[4 * k] =
-                        visit_item(p, cfg, omega, item, g, vel, &gq, &en);
+                    sum[4 * k] = visit_item(p, cfg, omega, item, g, vel,
+                                            &gq, &en, pass);
                     sum[4 * k + 1] = gq;
                     sum[4 * k + 2] = en.d_e;
                     sum[4 * k + 3] = en.d_b;
@@ -633,10 +734,12 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
                 const int item = it2 < nrow ? ncon + it2 : it2 - nrow;
                 si_energy en = {0.0, 0, 0.0, 0.0};
                 en.share = guard_slack(E, B, &en.credit);
-                d2 += visit_item(p, cfg, omega, item, g, vel, &gn2, &en);
+                d2 += visit_item(p, cfg, omega, item, g, vel, &gn2, &en,
+                                 pass);
                 E += en.d_e;
                 B += en.d_b;
             }
+        }
         }
         ++it;
         converged =
