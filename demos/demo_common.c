@@ -16,6 +16,7 @@ void demo_opts_default(demo_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->solver = PL_SOLVER_CONE;
+    o->split_impulse = -1;
 }
 
 int demo_opts_set(demo_opts *o, const char *key, double value)
@@ -280,7 +281,9 @@ int demo_world_init(demo_world *w, const demo_opts *opts, demo_result *out,
     memset(w, 0, sizeof *w);
     w->result = out;
     w->solver = opts->solver;
-    w->model = opts->config != NULL ? opts->config->model : RF_MODEL_ASSOCIATED;
+    rf_config world_default;
+    plGetDefaultSolverConfig(&world_default);
+    w->model = opts->config != NULL ? opts->config->model : world_default.model;
     w->dt = opts->dt > 0 ? opts->dt : 1.0 / 60;
     w->sdk = plNewBulletSdk();
     if (w->sdk == NULL) {
@@ -297,6 +300,8 @@ int demo_world_init(demo_world *w, const demo_opts *opts, demo_result *out,
     const plVector3 g = {(plReal)gx, (plReal)gy, (plReal)gz};
     if (DEMO_PL(w, plSetGravity(w->world, g)) != 0 ||
         DEMO_PL(w, plSetContactSolver(w->world, opts->solver)) != 0 ||
+        (opts->split_impulse >= 0 &&
+         DEMO_PL(w, plSetSplitImpulse(w->world, opts->split_impulse)) != 0) ||
         (opts->config != NULL &&
          DEMO_PL(w, plSetSolverConfig(w->world, opts->config)) != 0)) {
         demo_world_free(w);

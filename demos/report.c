@@ -1160,13 +1160,19 @@ static int make_settings(const rfd_report *rep, settings *st)
         snprintf(st->date, sizeof st->date, "(unknown date)");
     }
     rf_config cfg;
-    rf_config_default(&cfg);
+    plGetDefaultSolverConfig(&cfg);
     if (rep->config != NULL) {
         cfg = *rep->config;
     }
     const char *omp = getenv("OMP_NUM_THREADS");
+    char iters[64];
+    if (cfg.max_iter == PL_WORLD_ITERATIONS) {
+        snprintf(iters, sizeof iters, "the world's iteration budget (10)");
+    } else {
+        snprintf(iters, sizeof iters, "%d", cfg.max_iter);
+    }
     st->cone = rfd_strf(
-        "rollfric %d.%d.%d cone solver: %s, %s model%s, at most %d "
+        "rollfric %d.%d.%d cone solver: %s, %s model%s, at most %s "
         "iterations, tolerance %g, warm start %s, threads: %s%s%s",
         RF_VERSION_MAJOR, RF_VERSION_MINOR, RF_VERSION_PATCH,
         kind_name(cfg.solver),
@@ -1174,7 +1180,7 @@ static int make_settings(const rfd_report *rep, settings *st)
         : cfg.model == RF_MODEL_PYRAMID ? "pyramid (Lemke LCP)"
                                         : "associated",
         rep->config != NULL ? " (--model)" : " (the world's default)",
-        cfg.max_iter, cfg.tol, cfg.warm_start ? "on" : "off",
+        iters, cfg.tol, cfg.warm_start ? "on" : "off",
         cfg.threads > 0 ? "" : "OpenMP's default",
         omp != NULL ? " OMP_NUM_THREADS=" : "", omp != NULL ? omp : "");
     if (rep->steps > 0) {

@@ -437,6 +437,17 @@ plStatus plSetGravity(plDynamicsWorldHandle world, const plVector3 g)
     return PL_OK;
 }
 
+plStatus plSetSplitImpulse(plDynamicsWorldHandle world, int on)
+{
+    LOOKUP(World, w, world, K_WORLD, "plSetSplitImpulse", "world");
+    if (on != 0 && on != 1) {
+        return fail(PL_ERR_INVALID, "plSetSplitImpulse: on = %d, not 0 or 1",
+                    on);
+    }
+    w->world.getSolverInfo().m_splitImpulse = on;
+    return PL_OK;
+}
+
 plStatus plAddRigidBody(plDynamicsWorldHandle world, plRigidBodyHandle body)
 {
     Lock lock(g_mutex);
@@ -508,6 +519,21 @@ plStatus plSetSolverConfig(plDynamicsWorldHandle world, const rf_config *cfg)
         return fail(st == RF_ERR_NONFINITE ? PL_ERR_NONFINITE : PL_ERR_INVALID,
                     "plSetSolverConfig: %s", err.message);
     }
+    return PL_OK;
+}
+
+void plGetDefaultSolverConfig(rf_config *cfg)
+{
+    rf_bullet_config_default(cfg);
+}
+
+plStatus plGetSolverConfig(plDynamicsWorldHandle world, rf_config *out)
+{
+    LOOKUP(World, w, world, K_WORLD, "plGetSolverConfig", "world");
+    if (out == nullptr) {
+        return fail(PL_ERR_NULL, "plGetSolverConfig: out is NULL");
+    }
+    rf_bullet_get_config(w->plugin, out);
     return PL_OK;
 }
 

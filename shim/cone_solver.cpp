@@ -962,16 +962,20 @@ ConeSolver::PointState ConeSolver::add_point(btPersistentManifold *m, int j,
         g[1] = dot3(sv, c.t1);
         g[2] = dot3(sv, c.t2);
         warm_start_extras(warm, cp, c.t1, c.t2, g);
-        // Bullet's warm-start factor (m_warmstartingFactor, 0.85 by
-        // default; 0 without SOLVER_USE_WARMSTARTING), as stock applies it
-        // to its contact rows: with a few sweeps per step the full start
-        // carries the last iterate's error into the next step, and a
-        // settled pile keeps jittering (BasicDemo, SI, 10 sweeps: 124 of
-        // 125 boxes awake after 500 steps with the full start, asleep by
-        // step 279 with 0.85; stock: 421)
-        const double wsf = (info.m_solverMode & SOLVER_USE_WARMSTARTING)
-                               ? (double)info.m_warmstartingFactor
-                               : 0.0;
+        // RF_SOLVER_SI (stock's method) takes Bullet's warm-start factor
+        // (m_warmstartingFactor, 0.85 by default; 0 without
+        // SOLVER_USE_WARMSTARTING), as stock applies it to its contact
+        // rows: with a few sweeps per step the full start carries the
+        // last iterate's error into the next step, and a settled pile
+        // keeps jittering (BasicDemo, SI, 10 sweeps: 124 of 125 boxes
+        // awake after 500 steps with the full start, asleep by step 274
+        // with 0.85; stock: 421).  The other solvers run to a tolerance,
+        // where the full start only saves iterations.
+        const double wsf =
+            cfg.solver != RF_SOLVER_SI ? 1.0
+            : (info.m_solverMode & SOLVER_USE_WARMSTARTING)
+                ? (double)info.m_warmstartingFactor
+                : 0.0;
         for (double &x : g) {
             x = std::isfinite(x) ? x * wsf : 0.0;
         }

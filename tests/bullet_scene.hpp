@@ -101,6 +101,21 @@ inline rf_plugin *attach(Scene &s, rf_bullet_mode mode)
     return p;
 }
 
+// The converged solve (rf_config_default: APGD, associated, up to 1000
+// iterations to 1e-8) instead of the Bullet defaults (SI at the world's
+// iteration budget): for the tests that check the model itself against
+// an analytic answer tighter than ten sweeps reach.
+inline rf_plugin *attach_converged(Scene &s, rf_bullet_mode mode)
+{
+    rf_config cfg;
+    rf_config_default(&cfg);
+    rf_plugin *p = rf_bullet_attach(&s.world, &cfg);
+    if (p != nullptr) {
+        rf_bullet_set_mode(p, mode);
+    }
+    return p;
+}
+
 inline const char *mode_name(rf_bullet_mode m)
 {
     return m == RF_BULLET_CONE ? "cone " : "stock";

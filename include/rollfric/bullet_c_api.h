@@ -103,6 +103,12 @@ RF_API plStatus plStepSimulation(plDynamicsWorldHandle world, plReal dt);
 RF_API plStatus plStepSimulationFixed(plDynamicsWorldHandle world, plReal dt,
                                       int max_substeps, plReal fixed_step);
 RF_API plStatus plSetGravity(plDynamicsWorldHandle world, const plVector3 g);
+/* Bullet's split impulse (btContactSolverInfo::m_splitImpulse, on by
+ * default): points deeper than m_splitImpulsePenetrationThreshold
+ * (-0.04 m) recover on pseudo-velocities that move positions and are
+ * dropped, not through their velocity; both solvers honour it.  on: 0 or
+ * 1.  Errors: PL_ERR_NULL (world), PL_ERR_INVALID (on). */
+RF_API plStatus plSetSplitImpulse(plDynamicsWorldHandle world, int on);
 RF_API plStatus plAddRigidBody(plDynamicsWorldHandle world,
                                plRigidBodyHandle body);
 RF_API plStatus plRemoveRigidBody(plDynamicsWorldHandle world,
@@ -116,9 +122,19 @@ typedef enum plSolver {
 } plSolver;
 RF_API plStatus plSetContactSolver(plDynamicsWorldHandle world,
                                    plSolver solver);
-/* The cone solver's settings (rf_config, see rollfric.h); validated. */
+/* The cone solver's settings (rf_config, see rollfric.h); validated.
+ * max_iter may be PL_WORLD_ITERATIONS (0): each step takes the world's
+ * iteration budget (Bullet's m_numIterations, 10). */
+#define PL_WORLD_ITERATIONS 0
 RF_API plStatus plSetSolverConfig(plDynamicsWorldHandle world,
                                   const rf_config *cfg);
+/* The settings a new world starts with (rollfric_bullet.h's
+ * rf_bullet_config_default, issue #22): RF_SOLVER_SI, RF_MODEL_DESAXCE,
+ * max_iter PL_WORLD_ITERATIONS, tol 1e-5, warm start on.  The converged
+ * solve is rf_config_default.  NULL is ignored. */
+RF_API void plGetDefaultSolverConfig(rf_config *cfg);
+/* The world's settings now.  Errors: PL_ERR_NULL. */
+RF_API plStatus plGetSolverConfig(plDynamicsWorldHandle world, rf_config *out);
 /* Statistics of the last cone step (zeros before one). */
 RF_API plStatus plGetSolverStats(plDynamicsWorldHandle world, rf_stats *out);
 

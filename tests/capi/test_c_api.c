@@ -166,7 +166,7 @@ static int test_bad_input(void)
     ENSURE(plSetContactSolver(s.world, (plSolver)9) == PL_ERR_INVALID);
     rf_config cfg;
     rf_config_default(&cfg);
-    cfg.max_iter = 0;
+    cfg.max_iter = -1; /* 0 is RF_BULLET_WORLD_ITERATIONS */
     ENSURE(plSetSolverConfig(s.world, &cfg) == PL_ERR_INVALID);
     ENSURE(error_says("max_iter"));
     ENSURE(plCreateRigidBody(NULL, -1, s.ball) == NULL);

@@ -57,7 +57,7 @@ RFDEMO_PROGRESS_AFTER=30 "$rfdemo" run hello_world --quiet >"$work/out" \
     2>"$work/err"; rc=$?
 check "run hello_world --quiet: exit 0" $rc
 [ "$(wc -l <"$work/out")" -eq 1 ] &&
-    grep -Eq '^\{"scene":"hello_world","solver":"cone","model":"associated","steps":150,.*"final_y":-5\.0[0-9]*,"final_y_ref":-5,.*\}$' "$work/out"
+    grep -Eq '^\{"scene":"hello_world","solver":"cone","model":"desaxce","steps":150,.*"final_y":-5\.0[0-9]*,"final_y_ref":-5,.*\}$' "$work/out"
 check "run hello_world --quiet: only the JSON line, final_y and final_y_ref" $?
 [ ! -s "$work/err" ]
 check "run hello_world: a short run prints no progress" $?

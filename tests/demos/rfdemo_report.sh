@@ -48,7 +48,7 @@ if [ $have_gnuplot -eq 1 ]; then
     check "ab: report.md and report.html written" $?
     grep -Eq '^Generated [0-9]{4}-[0-9]{2}-[0-9]{2} ' "$out/report.md" &&
         grep -q '^\* \*\*stock\*\*: ' "$out/report.md" &&
-        grep -q '^\* \*\*cone\*\*: .*APGD, associated model' "$out/report.md"
+        grep -q '^\* \*\*cone\*\*: .*sequential impulse, De Saxce model' "$out/report.md"
     check "report.md: the date and both solvers' settings" $?
     [ "$(wc -l <"$work/stderr")" -eq 4 ] &&
         [ "$(grep -Ec '^(hello_world|inclined_plane) (stock|cone): [0-9]+ steps, [0-9.]+ s$' "$work/stderr")" -eq 4 ]

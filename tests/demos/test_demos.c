@@ -16,6 +16,9 @@
 /* Runs scene with the given solver (model -1: the world's default),
    steps (0: default), one optional parameter and step callback.  0 on
    success; prints the error otherwise. */
+/* demo_opts.split_impulse of the next run()s (-1: the world's) */
+static int run_split_impulse = -1;
+
 static int run(const demo_scene *scene, plSolver solver, int model, int steps,
                const char *key, double value, demo_step_fn cb, void *user,
                demo_result *r)
@@ -32,6 +35,7 @@ static int run(const demo_scene *scene, plSolver solver, int model, int steps,
         cfg.model = (rf_model)model;
         o.config = &cfg;
     }
+    o.split_impulse = run_split_impulse;
     if (key != NULL && demo_opts_set(&o, key, value) != 0) {
         fprintf(stderr, "demo_opts_set(%s) failed\n", key);
         return -1;
@@ -41,9 +45,10 @@ static int run(const demo_scene *scene, plSolver solver, int model, int steps,
 
 static const char *label(plSolver solver, int model)
 {
-    return solver == PL_SOLVER_STOCK   ? "stock"
-           : model == RF_MODEL_DESAXCE ? "cone/desaxce"
-                                       : "cone/associated";
+    return solver == PL_SOLVER_STOCK     ? "stock"
+           : model == RF_MODEL_DESAXCE   ? "cone/desaxce"
+           : model == RF_MODEL_ASSOCIATED ? "cone/associated"
+                                          : "cone/defaults";
 }
 
 /* ---- the scene interface ---- */
@@ -173,13 +178,34 @@ static int test_hello_world(void)
 
 /* ---- BasicDemo ---- */
 
+/* The first step after which every box sleeps (-1: none yet). */
+typedef struct sleep_probe {
+    int asleep_at;
+} sleep_probe;
+
+static int sleep_probe_step(demo_world *w, int step, void *user)
+{
+    sleep_probe *p = user;
+    int awake = 0;
+    for (int i = 0; i < w->nbodies; ++i) {
+        awake += w->dynamic[i] && plIsActive(w->bodies[i]) == 1;
+    }
+    if (awake == 0 && p->asleep_at < 0) {
+        p->asleep_at = step;
+    } else if (awake > 0) {
+        p->asleep_at = -1;
+    }
+    return 0;
+}
+
 static int test_basic_demo(void)
 {
     demo_result r;
-    /* 300 steps (5 s): the boxes fall 1.9 m in 0.62 s (37 steps), land
-       and settle; Bullet puts them to sleep 2 s after they stop. */
-    ENSURE(run(&demo_basic_demo, PL_SOLVER_CONE, -1, 300, NULL, 0, NULL, NULL,
-               &r) == 0);
+    /* The converged solve (rf_config_default, associated model): 300
+       steps (5 s), the boxes fall 1.9 m in 0.62 s (37 steps), land and
+       settle; Bullet puts them to sleep 2 s after they stop. */
+    ENSURE(run(&demo_basic_demo, PL_SOLVER_CONE, RF_MODEL_ASSOCIATED, 300,
+               NULL, 0, NULL, NULL, &r) == 0);
     ENSURE(r.nbodies == 125);
     double drift = 0, layer = 0, vmax = 0, wmax = 0;
     for (int n = 0; n < r.nbodies; ++n) {
@@ -196,8 +222,8 @@ static int test_basic_demo(void)
     }
     const double awake = demo_get_metric(&r, "awake");
     demo_result_free(&r);
-    printf("  cone: drift %.3e m, layer error %.3e m, |v| <= %.2e, |w| <= "
-           "%.2e, awake %g\n",
+    printf("  cone converged: drift %.3e m, layer error %.3e m, |v| <= "
+           "%.2e, |w| <= %.2e, awake %g\n",
            drift, layer, vmax, wmax, awake);
     /* The 5x5x5 block lands flat and stays in its columns: every box
        within 1 cm of its start (0.2 i, 0.2 j) horizontally; layer k
@@ -208,14 +234,26 @@ static int test_basic_demo(void)
     ENSURE_LE(vmax, 1e-3);
     ENSURE_LE(wmax, 1e-2);
 
-    ENSURE(run(&demo_basic_demo, PL_SOLVER_STOCK, -1, 300, NULL, 0, NULL, NULL,
-               &r) == 0);
-    printf("  stock: drift %.3f m, layer error %.3f m, max |v| %.2e, awake "
-           "%g\n",
-           demo_get_metric(&r, "max_drift_xz"),
-           demo_get_metric(&r, "max_layer_err"),
-           demo_get_metric(&r, "max_speed"), demo_get_metric(&r, "awake"));
+    /* The world's defaults (SI at Bullet's 10 sweeps) against stock, 600
+       steps: the block breaks up on landing with either solver (ten
+       sweeps do not carry it), and every box must be asleep no later
+       than stock's step + 20% (issue #22's target; Bullet sleeps a body
+       2 s after it stays under 0.8 m/s and 1 rad/s). */
+    sleep_probe cone = {-1}, stock = {-1};
+    ENSURE(run(&demo_basic_demo, PL_SOLVER_CONE, -1, 600, NULL, 0,
+               sleep_probe_step, &cone, &r) == 0);
+    const double cone_drift = demo_get_metric(&r, "max_drift_xz");
     demo_result_free(&r);
+    ENSURE(run(&demo_basic_demo, PL_SOLVER_STOCK, -1, 600, NULL, 0,
+               sleep_probe_step, &stock, &r) == 0);
+    printf("  defaults: asleep at step %d (stock %d), drift %.3f m (stock "
+           "%.3f m)\n",
+           cone.asleep_at, stock.asleep_at, cone_drift,
+           demo_get_metric(&r, "max_drift_xz"));
+    demo_result_free(&r);
+    ENSURE(stock.asleep_at > 0); /* the comparison means something */
+    ENSURE(cone.asleep_at > 0);
+    ENSURE_LE(cone.asleep_at, 1.2 * stock.asleep_at);
     return 0;
 }
 
@@ -400,8 +438,15 @@ static int test_inclined_plane_rolling(void)
            3.5 s */
         ip_probe p = {-1,  90, 210,       NAN,       NAN, NAN,
                       NAN, 0,  -INFINITY, -INFINITY, 0};
-        ENSURE(run(&demo_inclined_plane, solver, model, 240, "sphere_rolling",
-                   rho, ip_probe_step, &p, &r) == 0);
+        /* the converged De Saxce run without split impulse: its claim is
+           the model's (no dilatancy, no sideways motion), and the box
+           landing deep beside the sphere would otherwise keep them in
+           contact while split impulse recovers (|v_z| 1.4 mm/s) */
+        run_split_impulse = m == 1 ? 0 : -1;
+        const int rc = run(&demo_inclined_plane, solver, model, 240,
+                           "sphere_rolling", rho, ip_probe_step, &p, &r);
+        run_split_impulse = -1;
+        ENSURE(rc == 0);
         demo_result_free(&r);
         const double dt = (p.t2 - p.t1) / 60.0;
         a[m] = (p.v2 - p.v1) / dt;
@@ -418,14 +463,13 @@ static int test_inclined_plane_rolling(void)
             ENSURE_LE(p.roll_err, 1e-2);
         }
         if (m == 0) {
-            /* the world's default (associated model): the closed form
-               within 2%.  Not asserted, printed above: the sphere also
-               moves sideways (|v_z| up to 1.6 m/s, the original and stock
-               stay at z = 4), kicked when the box lands beside it: their
-               contact (gap 0, mu = 1) slides, and the associated model
-               separates a sliding contact at mu |u_t| (dilatancy).  With
-               part of the motion sideways, the rolling resistance
-               opposes less of the fall line's, hence the +1.5%. */
+            /* the world's defaults (SI, De Saxce, Bullet's 10 sweeps):
+               the closed form within 2%.  Not asserted, printed above:
+               the sphere moves sideways a little (|v_z| 0.04 m/s), kicked
+               when the box lands beside it and not fully resolved by ten
+               sweeps.  (With the associated model the kick was 1.6 m/s:
+               their contact (gap 0, mu = 1) slides, and that model
+               separates a sliding contact at mu |u_t|, dilatancy.) */
             ENSURE_SMALL(a[m] / a_th - 1, 0.02);
         } else if (m == 1) {
             /* De Saxce (no dilatancy): the closed form within 0.1% (semi-
