@@ -112,9 +112,23 @@ typedef struct rf_work {
     int cap_si;
     double *si_sum;
     int cap_si_sum;
+    /* its row form (De Saxce, solver_si_rows.c): per contact the normal,
+       friction and angular records (RF__SI_NREC, _FREC, _AREC doubles)
+       and flags (cap_si) */
+    double *si_nrec, *si_frec, *si_arec;
+    int *si_flags;
+    /* its colouring: per body the colours its items took (a bit each) */
+    uint64_t *si_mask;
+    int cap_si_mask;
+    int si_serial_color; /* the colour whose items may share bodies, or -1 */
 } rf_work;
 
 #define RF__SI_STRIDE 156
+#define RF__SI_NREC 32
+#define RF__SI_FREC 56
+#define RF__SI_AREC 32
+/* rf__si_rows_build's flags */
+enum { RF__SI_DYN_A = 1, RF__SI_DYN_B = 2, RF__SI_ANG = 4, RF__SI_T1 = 8 };
 
 struct rf_problem {
     int kind;
@@ -562,6 +576,57 @@ void rf__solve_apgd(rf_problem *p, const rf_config *cfg, int threads,
 /* Body form only (rf_solve refuses the local form for it). */
 void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
                   double *gamma, rf_solve_out *out);
+/* The sequential impulse solver's energy guard (solver_si.c): with F the
+   QP's objective and B = g.b the biases' work, E = F - B bounds the
+   kinetic energy the impulses add, and the solve keeps E <= max(0, -B).
+   A visit may spend share of the slack (while B <= 0, credit: the bias
+   work counts, F <= 0; else E <= 0); a step whose velocity term is du =
+   dg.u, bias term db = dg.b and curvature q = dg.W dg is shortened to the
+   largest a in [0, 1] that fits, and the changes of E and B add up in
+   d_e, d_b. */
+typedef struct rf_si_guard {
+    double share;
+    int credit;
+    double d_e, d_b;
+} rf_si_guard;
+static inline double rf__si_guard_apply(rf_si_guard *g, double du, double db,
+                                        double q)
+{
+    const double c1 = g->credit ? du : du - db;
+    double a = 1.0;
+    if (c1 + 0.5 * q > g->share) { /* a c1 + a^2 q / 2 <= share */
+        if (q > RF_MINVAL) {
+            a = (-c1 + sqrt(c1 * c1 + 2.0 * q * g->share)) / q;
+        } else {
+            a = c1 > 0.0 ? g->share / c1 : 1.0;
+        }
+        a = a > 1.0 ? 1.0 : (a > 0.0 ? a : 0.0);
+    }
+    const double spent = a * c1 + 0.5 * a * a * q;
+    g->share = g->share > spent ? g->share - spent : 0.0;
+    g->d_e += a * (du - db) + 0.5 * a * a * q;
+    g->d_b += a * db;
+    return a;
+}
+/* The slack a visit may spend (-B - E while B <= 0, then *credit = 1;
+   else -E), less a margin for the rounding of the running sums. */
+static inline double rf__si_guard_slack(double E, double B, int *credit)
+{
+    *credit = B <= 0.0;
+    const double S = *credit ? -B - E : -E;
+    const double m = S - 1e-9 * (fabs(B) + fabs(E));
+    return m > 0.0 ? m : 0.0;
+}
+/* The row form (solver_si_rows.c): contact i's records (after
+   rf__work_reserve_si), its flags returned; the normal and friction
+   visits return the change's W-weighted square and add the impulse's to
+   *gn2. */
+int rf__si_rows_build(rf_problem *p, int i);
+double rf__si_visit_normal(const rf_problem *p, int i, double *gamma,
+                           double *vel, double *gn2, rf_si_guard *gd);
+double rf__si_visit_friction(const rf_problem *p, const rf_config *cfg, int i,
+                             double *gamma, double *vel, double *gn2,
+                             rf_si_guard *gd);
 /* Greedy colouring of the items (solver_gs.c): items sharing a dynamic
    body (body form) or a W block (local form) get different colours;
    work.color_ptr / color_con list the items of each colour in item

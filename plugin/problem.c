@@ -1058,8 +1058,10 @@ size_t rf_problem_memory(const rf_problem *p, const rf_config *cfg)
     if (solver == RF_SOLVER_GS_COLORED || solver == RF_SOLVER_SI) {
         bytes += (nitem + 1) * 4 * in; /* color_con, _of, _ptr, _mark */
     }
-    if (solver == RF_SOLVER_SI) { /* si_rec, si_int, si_sum */
-        bytes += (ncon + 1) * (RF__SI_STRIDE * d + 5 * in) +
+    if (solver == RF_SOLVER_SI) { /* si_rec, si_int, the row form, si_sum */
+        bytes += (ncon + 1) * ((RF__SI_STRIDE + RF__SI_NREC + RF__SI_FREC +
+                                RF__SI_AREC) * d + 6 * in) +
+                 (nbody + 1) * 8 + /* si_mask */
                  (4 * nitem + 4) * d;
     }
     if (p->kind == RF_KIND_BODY && p->con_cfm != NULL) {

@@ -295,97 +295,11 @@ static int in_scaled_cone(const double g[6], const rf__cone *c)
    the associated model never increases F, so the guard only acts on
    iterates that would inject energy (a poor warm start, the De Saxce
    shift far from its fixed point). */
-typedef struct si_energy {
-    double share;   /* S: slack this visit may spend, J */
-    int credit;     /* B <= 0: the bias work is credited (F <= 0) */
-    double d_e;     /* out: the visit's change of E */
-    double d_b;     /* out: its change of B */
-} si_energy;
-
-/* The largest a in [0, 1] with a c1 + a^2 q / 2 <= S (0 <= S). */
-static double guard_step(double c1, double q, double S)
-{
-    if (c1 + 0.5 * q <= S) {
-        return 1.0;
-    }
-    double a;
-    if (q > RF_MINVAL) {
-        a = (-c1 + sqrt(c1 * c1 + 2.0 * q * S)) / q;
-    } else {
-        a = c1 > 0.0 ? S / c1 : 1.0;
-    }
-    return a > 1.0 ? 1.0 : (a > 0.0 ? a : 0.0);
-}
-
-/* The De Saxce model's passes (staggered, as Bullet's sweep: every
-   contact's normal row, then every contact's friction rows against the
-   normal impulses just found).  Per contact, normal: the exact scalar
-   step onto [0, nmax]; friction: each part (sliding pair, spin, rolling
-   pair) in turn, its exact unconstrained step (the part's block of W')
-   if that lies in its disc mu_k gn, else a projected step t = 1 /
-   lambda_max of the part's block onto the disc.  Its fixed point is the
-   De Saxce law (Acary Prop. 3.1: gn un = 0, and each part sticks or
-   slides on its disc against its velocity), the same as the block step's
-   with the shift; the block step instead lets a corner's friction and
-   normal fight within one contact, and a 10-box column rocked at 10
-   sweeps. */
-enum { PASS_BLOCK = 0, PASS_NORMAL = 1, PASS_FRICTION = 2 };
-
-/* Exact or projected step of a part of 1 or 2 components (positions x0,
-   x0 + 1 of the live list, W' the live block) onto the disc of radius
-   rad; uu (live-indexed velocities) is updated with W' dg. */
-static void part_step(const double *W, int d, int x0, int n2, double rad,
-                      const int *live, double *g, double *uu)
-{
-    double dx[2] = {0.0, 0.0};
-    const double a = W[d * x0 + x0];
-    if (n2 == 1) {
-        const double z = a > RF_MINVAL ? g[live[x0]] - uu[x0] / a : 0.0;
-        dx[0] = rf__clamp(z, -rad, rad) - g[live[x0]];
-    } else {
-        const double b = W[d * x0 + x0 + 1], c = W[d * (x0 + 1) + x0 + 1];
-        const double det = a * c - b * b;
-        const double u0 = uu[x0], u1 = uu[x0 + 1];
-        const double g0 = g[live[x0]], g1 = g[live[x0 + 1]];
-        double z0 = g0, z1 = g1;
-        int stick = 0;
-        if (det > 1e-12 * (a * c) && det > RF_MINVAL) {
-            z0 = g0 - (c * u0 - b * u1) / det;
-            z1 = g1 - (a * u1 - b * u0) / det;
-            stick = z0 * z0 + z1 * z1 <= rad * rad;
-        }
-        if (!stick) {
-            const double tr = a + c;
-            const double lam =
-                0.5 * (tr + sqrt((a - c) * (a - c) + 4.0 * b * b));
-            const double t = lam > RF_MINVAL ? 1.0 / lam : 0.0;
-            z0 = g0 - t * u0;
-            z1 = g1 - t * u1;
-            const double nz = sqrt(z0 * z0 + z1 * z1);
-            if (nz > rad) {
-                const double f = nz > RF_MINVAL ? rad / nz : 0.0;
-                z0 *= f;
-                z1 *= f;
-            }
-        }
-        dx[0] = z0 - g0;
-        dx[1] = z1 - g1;
-    }
-    for (int k = 0; k < n2; ++k) {
-        g[live[x0 + k]] += dx[k];
-    }
-    for (int y = 0; y < d; ++y) {
-        for (int k = 0; k < n2; ++k) {
-            uu[y] += W[d * y + x0 + k] * dx[k];
-        }
-    }
-}
-
-/* Visit contact i in the given pass; returns |dg'|^2 and adds |g'|^2 to
+/* Visit contact i (the block step); returns |dg'|^2 and adds |g'|^2 to
    *gn2. */
 static double visit_contact(const rf_problem *p, const rf_config *cfg,
                             double omega, int i, double *gamma, double *vel,
-                            double *gn2, si_energy *en, int pass)
+                            double *gn2, rf_si_guard *en)
 {
     static const double zero[6] = {0, 0, 0, 0, 0, 0};
     const double *rec = p->work.si_rec + (size_t)RF__SI_STRIDE * i;
@@ -427,53 +341,7 @@ static double visit_contact(const rf_problem *p, const rf_config *cfg,
         live[x] = q % 16;
     }
     int done = 0;
-    if (pass != PASS_BLOCK) { /* the De Saxce law, staggered */
-        const double *Wl = rec + SI_INV + d * d;
-        double uu[6];
-        for (int x = 0; x < d; ++x) {
-            uu[x] = us[live[x]];
-        }
-        memcpy(gnew, g, sizeof gnew);
-        if (pass == PASS_NORMAL) {
-            const double z = Wl[0] > RF_MINVAL ? g[0] - uu[0] / Wl[0] : g[0];
-            gnew[0] = rf__clamp(z, 0.0, cone.nmax);
-        } else {
-            /* Sliding, spin and rolling are coupled through the lever
-               arm (a ball's sliding and rolling rows: 0.85 in the scaled
-               block), so a contact with spin or rolling friction repeats
-               its part steps (at most cfg->local_iter rounds, until a
-               round changes nothing at rounding level): a cylinder on
-               its line contact veered 0.65 deg at 10 sweeps with one. */
-            const int rounds = (flags & SI_ANG) ? cfg->local_iter : 1;
-            for (int r = 0; r < rounds; ++r) {
-                double before[6];
-                memcpy(before, gnew, sizeof before);
-                int x = 1;
-                if (cone.mu > 0.0) {
-                    part_step(Wl, d, x, 2, cone.mu * g[0], live, gnew, uu);
-                    x += 2;
-                }
-                if (cone.sigma > 0.0) {
-                    part_step(Wl, d, x, 1, cone.sigma * g[0], live, gnew, uu);
-                    x += 1;
-                }
-                if (cone.rho > 0.0) {
-                    part_step(Wl, d, x, cone.roll_t1 ? 1 : 2,
-                              cone.rho * g[0], live, gnew, uu);
-                }
-                double ch = 0.0, sz = 0.0;
-                for (int k = 1; k < 6; ++k) {
-                    ch += (gnew[k] - before[k]) * (gnew[k] - before[k]);
-                    sz += gnew[k] * gnew[k];
-                }
-                if (ch <= 1e-24 * sz) {
-                    break;
-                }
-            }
-        }
-        done = 1;
-    }
-    if (!done && (flags & SI_STICK)) { /* 2. the stick step */
+    if (flags & SI_STICK) { /* 2. the stick step */
         const double *inv = rec + SI_INV;
         memset(gnew, 0, sizeof gnew);
         for (int x = 0; x < d; ++x) {
@@ -513,9 +381,7 @@ static double visit_contact(const rf_problem *p, const rf_config *cfg,
         }
         q += dgs[live[x]] * t;
     }
-    const double al = guard_step(en->credit ? du : du - db, q, en->share);
-    en->d_e = al * (du - db) + 0.5 * al * al * q;
-    en->d_b = al * db;
+    const double al = rf__si_guard_apply(en, du, db, q);
     double dg[6], d2 = 0.0;
     for (int k = 0; k < 6; ++k) {
         const double dk = al * dgs[k];
@@ -559,7 +425,7 @@ static double visit_contact(const rf_problem *p, const rf_config *cfg,
    to *gn2. */
 static double visit_row(const rf_problem *p, double omega, int j,
                         double *gamma, double *vel, double *gn2,
-                        si_energy *en)
+                        rf_si_guard *en)
 {
     const int m6 = 6 * p->ncon;
     const double lam = gamma[m6 + j];
@@ -570,10 +436,8 @@ static double visit_row(const rf_problem *p, double omega, int j,
     double dl = rf__clamp(lam - omega * step * u, lo, hi) - lam;
     const double du = dl * u, db = dl * p->row_bias[j];
     const double q = step > 0.0 ? dl * dl / step : 0.0;
-    const double al = guard_step(en->credit ? du : du - db, q, en->share);
+    const double al = rf__si_guard_apply(en, du, db, q);
     dl *= al;
-    en->d_e = al * (du - db) + 0.5 * al * al * q;
-    en->d_b = al * db;
     const double ln = lam + dl;
     gamma[m6 + j] = ln;
     rf__row_apply(p, j, dl, vel);
@@ -582,19 +446,27 @@ static double visit_row(const rf_problem *p, double omega, int j,
     return dl * dl * step;
 }
 
+/* The passes of a sweep: the block step (associated model), or the
+   row form's normal and friction passes (De Saxce, solver_si_rows.c). */
+enum { PASS_BLOCK = 0, PASS_NORMAL = 1, PASS_FRICTION = 2 };
+
 /* Visit item it in the pass (rows in the block and normal passes). */
 static double visit_item(const rf_problem *p, const rf_config *cfg,
                          double omega, int it, double *gamma, double *vel,
-                         double *gn2, si_energy *en, int pass)
+                         double *gn2, rf_si_guard *en, int pass)
 {
-    if (it < p->ncon) {
-        return visit_contact(p, cfg, omega, it, gamma, vel, gn2, en, pass);
+    if (it >= p->ncon) {
+        return pass == PASS_FRICTION
+                   ? 0.0
+                   : visit_row(p, omega, it - p->ncon, gamma, vel, gn2, en);
     }
-    if (pass == PASS_FRICTION) {
-        en->d_e = en->d_b = 0.0;
-        return 0.0;
+    switch (pass) {
+    case PASS_NORMAL:
+        return rf__si_visit_normal(p, it, gamma, vel, gn2, en);
+    case PASS_FRICTION:
+        return rf__si_visit_friction(p, cfg, it, gamma, vel, gn2, en);
+    default: return visit_contact(p, cfg, omega, it, gamma, vel, gn2, en);
     }
-    return visit_row(p, omega, it - p->ncon, gamma, vel, gn2, en);
 }
 
 /* u of every contact and row from the maintained velocities, original
@@ -675,14 +547,60 @@ static double guard_start(rf_problem *p, double *g, double *vel, int threads,
     return E;
 }
 
-/* The slack of the guard (-B - E while B <= 0, then *credit = 1; else
-   -E), less a margin for the rounding of the running sums (the final
-   energy check recomputes them exactly). */
-static double guard_slack(double E, double B, int *credit)
+/* The colouring of the sweep: items in item order, each the lowest colour
+   that none of its dynamic bodies' items took (a 64-bit mask per body,
+   O(1) per item, as Box2D v3's graph colouring; rf__color_items' general
+   neighbour search cost 15% of a BasicDemo step).  Items that find all 63
+   colours taken go to colour 63, whose items may share bodies and run on
+   one thread.  Deterministic: the same colours for any thread count. */
+static void color_sweep(rf_problem *p)
 {
-    *credit = B <= 0.0;
-    const double S = *credit ? -B - E : -E;
-    return fmax(0.0, S - 1e-9 * (fabs(B) + fabs(E)));
+    rf_work *w = &p->work;
+    const int nitem = rf__nitem(p);
+    memset(w->si_mask, 0, (size_t)p->nbody * sizeof(uint64_t));
+    int *ptr = w->color_ptr, ncolor = 0;
+    /* colour c <= item index: ptr[c + 1] stays within nitem + 1 */
+    memset(ptr, 0, (size_t)(nitem + 1 < 65 ? nitem + 1 : 65) * sizeof(int));
+    w->si_serial_color = -1;
+    for (int it = 0; it < nitem; ++it) {
+        uint64_t used = 0;
+        int dyn[2];
+        for (int s = 0; s < 2; ++s) {
+            const int b = rf__item_body(p, it, s);
+            dyn[s] = b != RF_WORLD && p->body_flags[b] == RF_BODY_DYNAMIC
+                         ? b
+                         : -1;
+            if (dyn[s] >= 0) {
+                used |= w->si_mask[dyn[s]];
+            }
+        }
+        int c = 63;
+        const uint64_t free_bits = ~used & ((UINT64_C(1) << 63) - 1);
+        if (free_bits != 0) {
+            c = __builtin_ctzll(free_bits);
+        } else {
+            w->si_serial_color = 63;
+        }
+        for (int s = 0; s < 2; ++s) {
+            if (dyn[s] >= 0) {
+                w->si_mask[dyn[s]] |= UINT64_C(1) << c;
+            }
+        }
+        w->color_of[it] = c;
+        ptr[c + 1]++;
+        ncolor = c + 1 > ncolor ? c + 1 : ncolor;
+    }
+    for (int c = 0; c < ncolor; ++c) {
+        ptr[c + 1] += ptr[c];
+    }
+    for (int it = 0; it < nitem; ++it) {
+        w->color_con[ptr[w->color_of[it]]++] = it;
+    }
+    for (int c = ncolor; c > 0; --c) {
+        ptr[c] = ptr[c - 1];
+    }
+    ptr[0] = 0;
+    w->ncolor = ncolor;
 }
 
 void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
@@ -693,11 +611,19 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
     const double omega = cfg->omega == 0.0 ? 1.0 : cfg->omega;
     double *g = w->g0, *vel = w->bv1;
 
-    rf__part_scaling(p, w->wscale, NULL, threads);
+    const int staggered = cfg->model == RF_MODEL_DESAXCE;
+    if (staggered) { /* the row form: no scaling, its own records */
 #pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
-    for (int i = 0; i < ncon; ++i) {
-        build_record(p, i, w->si_rec + (size_t)RF__SI_STRIDE * i,
-                     w->si_int + 5 * i);
+        for (int i = 0; i < ncon; ++i) {
+            w->si_flags[i] = rf__si_rows_build(p, i);
+        }
+    } else {
+        rf__part_scaling(p, w->wscale, NULL, threads);
+#pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
+        for (int i = 0; i < ncon; ++i) {
+            build_record(p, i, w->si_rec + (size_t)RF__SI_STRIDE * i,
+                         w->si_int + 5 * i);
+        }
     }
     for (int j = 0; j < nrow; ++j) { /* rows: 1 / (J M^-1 J^T + cfm) */
         const double dj = rf__row_diag(p, j) + p->row_cfm[j];
@@ -708,14 +634,13 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
        (rows, then contacts) on one thread. */
     const int colored = nitem > 512;
     if (colored) {
-        rf__color_items(p);
+        color_sweep(p);
     }
     memcpy(g, gamma, (size_t)rf__ndof(p) * sizeof(double));
     rf__body_velocity(p, g, vel, threads);
     double B = 0.0;
     double E = guard_start(p, g, vel, threads, &B);
 
-    const int staggered = cfg->model == RF_MODEL_DESAXCE;
     int it = 0, converged = 0;
     while (it < cfg->max_iter && !converged) {
         double d2 = 0.0, gn2 = 0.0;
@@ -727,12 +652,12 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
                 const int lo = w->color_ptr[c], hi = w->color_ptr[c + 1];
                 int credit;
                 const double share =
-                    guard_slack(E, B, &credit) / (double)(hi - lo);
+                    rf__si_guard_slack(E, B, &credit) / (double)(hi - lo);
 #pragma omp parallel for schedule(static) num_threads(threads) \
-    if (threads > 1 && hi - lo > 64)
+    if (threads > 1 && hi - lo > 64 && c != w->si_serial_color)
                 for (int k = lo; k < hi; ++k) {
                     const int item = w->color_con[k];
-                    si_energy en = {share, credit, 0.0, 0.0};
+                    rf_si_guard en = {share, credit, 0.0, 0.0};
                     double gq = 0.0;
                     sum[4 * k] = visit_item(p, cfg, omega, item, g, vel,
                                             &gq, &en, pass);
@@ -751,8 +676,8 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
             for (int it2 = 0; it2 < nitem; ++it2) {
                 /* rows first, as Bullet */
                 const int item = it2 < nrow ? ncon + it2 : it2 - nrow;
-                si_energy en = {0.0, 0, 0.0, 0.0};
-                en.share = guard_slack(E, B, &en.credit);
+                rf_si_guard en = {0.0, 0, 0.0, 0.0};
+                en.share = rf__si_guard_slack(E, B, &en.credit);
                 d2 += visit_item(p, cfg, omega, item, g, vel, &gn2, &en,
                                  pass);
                 E += en.d_e;

@@ -146,8 +146,14 @@ rf_status rf__work_reserve_si(rf_problem *p, rf_error *err)
     const rf_grow_item rec[] = {
         {(void **)&w->si_rec, RF__SI_STRIDE * sizeof(double)},
         {(void **)&w->si_int, 5 * sizeof(int)},
+        {(void **)&w->si_nrec, RF__SI_NREC * sizeof(double)},
+        {(void **)&w->si_frec, RF__SI_FREC * sizeof(double)},
+        {(void **)&w->si_arec, RF__SI_AREC * sizeof(double)},
+        {(void **)&w->si_flags, sizeof(int)},
     };
-    if (!rf__grow_all(rec, 2, &w->cap_si, p->ncon + 1) ||
+    if (!rf__grow_all(rec, 6, &w->cap_si, p->ncon + 1) ||
+        !rf__grow((void **)&w->si_mask, &w->cap_si_mask, p->nbody + 1,
+                  sizeof(uint64_t)) ||
         !rf__grow((void **)&w->si_sum, &w->cap_si_sum, 4 * rf__nitem(p) + 4,
                   sizeof(double))) {
         return rf__fail(err, RF_ERR_NOMEM,
@@ -243,6 +249,11 @@ void rf__work_free(rf_work *w)
     free(w->si_rec);
     free(w->si_int);
     free(w->si_sum);
+    free(w->si_nrec);
+    free(w->si_frec);
+    free(w->si_arec);
+    free(w->si_flags);
+    free(w->si_mask);
     memset(w, 0, sizeof *w);
 }
 
