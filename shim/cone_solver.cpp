@@ -1115,9 +1115,12 @@ void ConeSolver::add_joint(btTypedConstraint *c,
         d.bound_row = -1;
         row_desc_.push_back(d);
     }
-    // warm start: this joint's impulses of the last cone step
+    // warm start: this joint's impulses of the last cone step; none for
+    // RF_SOLVER_SI, as stock's convertJoint (a ragdoll pile's rows
+    // started warm gave back twice stock's recovery energy at ten sweeps)
     const WarmSpan *w = joint_warm_index_.find(c);
-    const bool warm = cfg.warm_start && w != nullptr && w->count == n;
+    const bool warm = cfg.warm_start && cfg.solver != RF_SOLVER_SI &&
+                      w != nullptr && w->count == n;
     for (int j = 0; j < n; ++j) {
         row_gamma_.push_back(warm ? joint_warm_[w->first + j] : 0.0);
     }
