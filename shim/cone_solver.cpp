@@ -323,6 +323,7 @@ void ConeSolver::allSolved(const btContactSolverInfo &info, btIDebugDraw *draw)
     const double t0 = wall_now();
     step_start_ = t0;
     timing = rf_bullet_timing{};
+    choose_threads();
     bool done = false;
     if (problem_ == nullptr) {
         report("out of memory creating the problem; the previous solver "
@@ -337,6 +338,9 @@ void ConeSolver::allSolved(const btContactSolverInfo &info, btIDebugDraw *draw)
     if (done) {
         timing.total = last.seconds;
         timing.write_back = timing.total - timing.build - timing.solve;
+        timing.threads = step_threads_;
+        // items: the contacts and the joint rows
+        learn_threads(last.seconds, last.rows - 5 * last.contacts);
     } else {
         timing = rf_bullet_timing{};
     }
@@ -1157,19 +1161,62 @@ void ConeSolver::order_bodies()
     }
 }
 
-int ConeSolver::build_threads() const
-{
-#ifdef _OPENMP
-    return cfg.threads > 0 ? cfg.threads : omp_get_max_threads();
-#else
-    return 1;
-#endif
-}
-
 // Below this many manifold points the contact slots are filled (and the
 // impulses written back) on one thread: a parallel region costs a few
 // microseconds, a point 0.1-0.5.  The core's own threshold is 512 items.
 constexpr size_t kParallelPoints = 512;
+
+int ConeSolver::build_threads() const
+{
+    return step_threads_;
+}
+
+// Every this many steps the thread count not in use is tried for one.
+constexpr unsigned kThreadProbeEvery = 16;
+
+void ConeSolver::choose_threads()
+{
+#ifdef _OPENMP
+    const int team = cfg.threads > 0 ? cfg.threads : omp_get_max_threads();
+#else
+    const int team = 1;
+#endif
+    if (cfg.threads > 0 || team <= 1) {
+        step_threads_ = team;
+        thread_probe_ = -1;
+        return;
+    }
+    int use = thread_choice_;
+    if (thread_cost_[0] < 0.0) {
+        use = 0;
+    } else if (thread_cost_[1] < 0.0) {
+        use = 1;
+    } else if (thread_steps_ % kThreadProbeEvery == kThreadProbeEvery - 1) {
+        use = 1 - thread_choice_;
+    }
+    ++thread_steps_;
+    thread_probe_ = use;
+    step_threads_ = use == 0 ? team : 1;
+}
+
+void ConeSolver::learn_threads(double seconds, int items)
+{
+    if (thread_probe_ < 0 || items < (int)kParallelPoints) {
+        return; // small steps run on one thread either way
+    }
+    const double cost = seconds / items;
+    double &c = thread_cost_[thread_probe_];
+    c = c < 0.0 ? cost : 0.7 * c + 0.3 * cost;
+    // 5% hysteresis: noise does not flip the choice every probe
+    if (thread_cost_[0] >= 0.0 && thread_cost_[1] >= 0.0) {
+        if (thread_cost_[1] < 0.95 * thread_cost_[0]) {
+            thread_choice_ = 1;
+        } else if (thread_cost_[0] < 0.95 * thread_cost_[1]) {
+            thread_choice_ = 0;
+        }
+    }
+}
+
 
 // The per-contact arrays, which add_points fills slot by slot, at n
 // contacts (elements kept, none zero-filled but the new ones).
@@ -1284,6 +1331,7 @@ double *ConeSolver::carried_slot(rf_solver_kind s)
 rf_config ConeSolver::step_config(const btContactSolverInfo &info)
 {
     rf_config c = cfg;
+    c.threads = step_threads_;
     if (c.max_iter == RF_BULLET_WORLD_ITERATIONS) {
         // the application's own budget (btContactSolverInfo, 10 by
         // default, BenchmarkDemo's 5)

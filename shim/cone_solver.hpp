@@ -153,8 +153,21 @@ class ConeSolver final : public btConstraintSolver {
     // over manifolds), then the slots compacted
     void add_points(const btContactSolverInfo &info);
     void resize_contacts(size_t n);
-    // threads for the shim's own loops: rf_config.threads, 0 = OpenMP's
+    // threads for the shim's own loops: this step's (choose_threads)
     int build_threads() const;
+    // Adaptive thread count for rf_config.threads == 0 (issue #22): a
+    // step runs on OpenMP's thread count or on one, whichever has cost
+    // less per item lately (a moving average of each, the other tried
+    // every kThreadProbeEvery-th step): on a machine where another
+    // process keeps a core busy, OpenMP's barriers wait for descheduled
+    // threads and two threads took 2.2x one's time.
+    void choose_threads();
+    void learn_threads(double seconds, int items);
+    int step_threads_ = 1;
+    int thread_choice_ = 0;                    // 0: OpenMP's count, 1: one
+    int thread_probe_ = -1;                    // this step's candidate
+    double thread_cost_[2] = {-1.0, -1.0};     // s per item, averaged
+    unsigned thread_steps_ = 0;
     // cohesion: drop objects that left the world; the pair's force
     void prune_cohesion();
     double pair_cohesion(const btCollisionObject *o0,

@@ -134,6 +134,9 @@ typedef struct rf_bullet_timing {
     double solve;
     double write_back;
     double total;
+    int threads; /* OpenMP threads the step ran on (see rf_config.threads:
+                    with 0 the shim chooses, step by step, between
+                    OpenMP's count and one) */
 } rf_bullet_timing;
 
 /* The last cone step's timing.  Errors: RF_ERR_NULL. */
