@@ -11,7 +11,11 @@
 #      joint chain) stepped by stock Bullet and by the cone solver (10
 #      iterations; tolerance 1e-4), threads 1 and 2, interleaved, medians,
 #      ratios, the cone step split into build / solve / write-back;
-# and writes bench/results/latest.json (both programs' JSON in one object)
+#   3. rfbench_scenes: Bullet's own demo scenes (BenchmarkDemo 1-6,
+#      BasicDemo, RollingFrictionDemo, a sphere pile), stock vs the cone
+#      solver's configurations, interleaved: ms per step, sleeping,
+#      energy gained, penetration, fallen bodies, joint drift;
+# and writes bench/results/latest.json (the programs' JSON in one object)
 # and the plots bench/results/convergence.png and scaling.png (gnuplot).
 #
 #   scripts/bench.sh [--quick]
@@ -36,20 +40,23 @@ esac
 jobs=$(nproc 2>/dev/null || echo 2)
 echo "== build/release: Release"
 cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build/release -j "$jobs" --target rfbench rfbench_bullet
+cmake --build build/release -j "$jobs" --target rfbench rfbench_bullet rfbench_scenes
 
 out=bench/results
 mkdir -p "$out"
 tag=${quick:+-quick}
 solver_json=$out/rfbench$tag.json
 bullet_json=$out/rfbench-bullet$tag.json
+scenes_json=$out/rfbench-scenes$tag.json
 
 echo "== rfbench $quick (solvers alone)"
 build/release/rfbench $quick --out "$solver_json"
 echo "== rfbench_bullet $quick (Bullet scenes, stock vs cone)"
 build/release/rfbench_bullet $quick --out "$bullet_json"
+echo "== rfbench_scenes $quick (Bullet's demo scenes, stock vs cone)"
+build/release/rfbench_scenes $quick --out "$scenes_json"
 
-# one object: when, where, what, and both programs' results
+# one object: when, where, what, and the programs' results
 {
     printf '{\n  "generated": "%s",\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
     printf '  "commit": "%s",\n' "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
@@ -58,6 +65,8 @@ build/release/rfbench_bullet $quick --out "$bullet_json"
     cat "$solver_json"
     printf ',\n  "bullet": '
     cat "$bullet_json"
+    printf ',\n  "scenes": '
+    cat "$scenes_json"
     printf '\n}\n'
 } >"$out/latest.json"
 

@@ -1,0 +1,751 @@
+// rfbench_scenes: Bullet's own demo scenes (bench/bullet_scenes.hpp),
+// headless, stepped by Bullet's stock solver and by rollfric's cone solver
+// in several configurations, with metrics that mean the same for every
+// solver: time per step, sleeping, energy, penetration, standing
+// structures, joint drift.  JSON out, a table on stdout.
+//
+//   rfbench_scenes [--quick] [--scenes a,b,c] [--steps N]
+//                  [--configs stock,defaults,si,gs,apgd] [--threads 1,2]
+//                  [--load] [--out FILE]
+//
+//   --quick    the scenes' quick sizes (CI: at most a few hundred bodies);
+//              full size (Bullet's counts) otherwise
+//   --scenes   any of falling_boxes, pyramid, ragdolls, convex_stack,
+//              prim_mesh, convex_mesh, basic_demo, rolling_friction,
+//              sphere_pile (default: all)
+//   --steps    steps per world (stepSimulation(1/60, 1, 1/60): one fixed
+//              substep per call); default per scene and size, enough for
+//              stock Bullet to settle and sleep (bullet_scenes.hpp,
+//              kScenes: 180-540 quick, 240-900 full), or 600 (quick 300)
+//              where something keeps moving under stock
+//   --configs  stock: rf_bullet_attach, then RF_BULLET_STOCK (the world's
+//              own btSequentialImpulseConstraintSolver behind the plugin's
+//              forwarding, so both pay that);
+//              defaults: rf_bullet_attach(world, NULL) as it is;
+//              NAME or NAME:K, NAME in si, gs, gs_colored, jacobi, apgd:
+//              rf_bullet_config_default with that solver, and with K
+//              given exactly K iterations (max_iter = K, tol = 0).  A
+//              configuration rf_bullet_set_config rejects is reported
+//              (its "error" in the JSON) and not stepped.
+//   --threads  rf_config.threads for every cone configuration, each run
+//              once per value, labelled NAME@tN (0 = OpenMP's default), e.g.
+//              --threads 1,2; without it the configurations keep their
+//              threads (the defaults': OpenMP's default, OMP_NUM_THREADS
+//              or one per core)
+//   --load     fork a child that spins on one core for the whole run
+//              (killed at the end): one core kept busy by another process
+//   --out      JSON file (default bench/results/rfbench-scenes.json)
+//
+// Scenes (bullet_scenes.hpp has the Bullet source facts each follows):
+//   falling_boxes     BenchmarkDemo 1: 8x8x47 = 3008 cubes (quick 100)
+//   pyramid           BenchmarkDemo 2, the "1000 stack": pyramid 12, three
+//                     stepped walls 12, a tower of 8 rings of 24: 1076 boxes
+//                     (quick: 6, 5, 4x12: 184)
+//   ragdolls          BenchmarkDemo 3: 136 ragdolls of 11 capsules and 10
+//                     hinge / cone-twist joints (quick 10)
+//   convex_stack      BenchmarkDemo 4: 8x8x15 barrel hulls (quick 96)
+//   prim_mesh         BenchmarkDemo 5: 1000 boxes, spheres, capsules on a
+//                     triangle-mesh terrain (quick 100)
+//   convex_mesh       BenchmarkDemo 6: 1000 barrel hulls on it (quick 100)
+//   basic_demo        BasicDemo: 5x5x5 boxes dropped on a ground box
+//   rolling_friction  RollingFrictionDemo: 125 bodies of 10 shapes on a ramp
+//   sphere_pile       rfbench_bullet's settled pile, sleeping enabled: 2000
+//                     spheres (quick 300)
+// BenchmarkDemo scenes run at its 5 iterations, the others at the world's
+// default 10; gravity, friction and damping are the demos'; sleeping is on.
+// Bullet's "Taru" hull and landscape mesh are generated stand-ins.
+//
+// Runs: for each scene, one world per configuration, built identically;
+// the worlds are stepped interleaved (world 1, world 2, ..., then the next
+// step), so load on the machine falls on all alike.
+//
+// Metrics, per scene and configuration:
+//   ms_mean / ms_median / ms_p90 / ms_max   wall time of stepSimulation
+//   (collision
+//        detection, solve, integration: everything); ratio_mean /
+//        ratio_median = the cone configuration's over stock's, same run;
+//   sleep_step   first step after which every dynamic body is
+//        ISLAND_SLEEPING (-1: never); awake_end: bodies awake at the end;
+//   ke_end, ke_max   kinetic energy, sum of 1/2 m v^2 + 1/2 w.I w, J;
+//   energy_rise  with E = kinetic + gravity's potential (-m g.x) after
+//        each step (and before the first), max over t of E(t) - min over
+//        s <= t of E(s), J: the largest energy gained from nowhere (gravity
+//        is conservative, and no scene has motors or restitution);
+//   pen_max, pen_mean_max, pen_mean_end   depth of manifold points with
+//        getDistance() < 0 after each step: the deepest over the run, the
+//        run's mean of the per-step deepest, the mean depth at the end;
+//   contacts_end  manifold points within the processing threshold;
+//   structures   per stack, wall, tower, pyramid, pile: top_displacement
+//        (m, of the body built highest) and fallen (moved more than half
+//        its smallest dimension from where it was built, or tilted more
+//        than 30 deg; spheres only by the first) at the end; fallen = the
+//        scene's sum;
+//   joint_err_end, joint_err_max   largest distance between a joint's two
+//        world pivots (hinge, cone-twist, point-to-point), m, after each
+//        step (joint_err_start, per scene: as built; Bullet's ragdoll is
+//        built with its pivots up to 0.35 m apart, which the first steps
+//        close: energy_rise includes that);
+//   iterations, residual, rows   rf_bullet_stats of the last step (cone).
+#include "bullet_scenes.hpp"
+
+#include <rollfric/rollfric_bullet.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <memory>
+#include <string>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+using rfscenes::World;
+
+double now()
+{
+    using clock = std::chrono::steady_clock;
+    return std::chrono::duration<double>(clock::now().time_since_epoch())
+        .count();
+}
+
+std::vector<std::string> split(const char *s)
+{
+    std::vector<std::string> out;
+    std::string cur;
+    for (const char *c = s;; ++c) {
+        if (*c == ',' || *c == '\0') {
+            if (!cur.empty()) {
+                out.push_back(cur);
+            }
+            cur.clear();
+            if (*c == '\0') {
+                break;
+            }
+        } else {
+            cur += *c;
+        }
+    }
+    return out;
+}
+
+bool parse_int(const std::string &s, int *out)
+{
+    char *end = nullptr;
+    const long v = std::strtol(s.c_str(), &end, 10);
+    if (s.empty() || *end != '\0' || v < 0 || v > 1000000) {
+        return false;
+    }
+    *out = (int)v;
+    return true;
+}
+
+struct SolverName {
+    const char *name;
+    rf_solver_kind kind;
+};
+const SolverName kSolvers[] = {{"si", RF_SOLVER_SI},
+                               {"gs", RF_SOLVER_GS},
+                               {"gs_colored", RF_SOLVER_GS_COLORED},
+                               {"jacobi", RF_SOLVER_JACOBI},
+                               {"apgd", RF_SOLVER_APGD}};
+
+// One --configs entry, expanded over --threads.
+struct ConfigSpec {
+    std::string label;   // as printed: "stock", "gs:10@t1"
+    std::string solver;  // "stock", "defaults" or a solver name
+    int iterations = -1; // K of NAME:K, -1: the defaults'
+    int threads = -1;    // rf_config.threads, -1: the defaults'
+    rf_solver_kind kind = RF_SOLVER_SI;
+};
+
+bool parse_configs(const std::vector<std::string> &names,
+                   const std::vector<int> &threads,
+                   std::vector<ConfigSpec> *out)
+{
+    for (const std::string &n : names) {
+        ConfigSpec c;
+        const size_t colon = n.find(':');
+        c.solver = n.substr(0, colon);
+        if (colon != std::string::npos &&
+            (!parse_int(n.substr(colon + 1), &c.iterations) ||
+             c.iterations < 1)) {
+            std::fprintf(stderr, "rfbench_scenes: bad iteration count in %s\n",
+                         n.c_str());
+            return false;
+        }
+        if (c.solver == "stock") {
+            if (colon != std::string::npos) {
+                std::fprintf(stderr, "rfbench_scenes: stock takes no :K\n");
+                return false;
+            }
+            c.label = "stock";
+            out->push_back(c);
+            continue;
+        }
+        if (c.solver == "defaults" && colon != std::string::npos) {
+            std::fprintf(stderr, "rfbench_scenes: defaults takes no :K\n");
+            return false;
+        }
+        if (c.solver != "defaults") {
+            bool known = false;
+            for (const SolverName &s : kSolvers) {
+                if (c.solver == s.name) {
+                    c.kind = s.kind;
+                    known = true;
+                }
+            }
+            if (!known) {
+                std::fprintf(stderr, "rfbench_scenes: unknown config %s\n",
+                             n.c_str());
+                return false;
+            }
+        }
+        if (threads.empty()) {
+            c.label = n; // threads as the configuration has them
+            out->push_back(c);
+        }
+        for (int t : threads) {
+            ConfigSpec ct = c;
+            ct.threads = t;
+            ct.label = n + "@t" + std::to_string(t);
+            out->push_back(ct);
+        }
+    }
+    return true;
+}
+
+// One world stepped by one configuration, and what was measured on it.
+struct Run {
+    ConfigSpec spec;
+    std::unique_ptr<World> world;
+    rf_plugin *plugin = nullptr;
+    std::string error; // set: not stepped
+    rf_config config{};
+    std::vector<double> ms;
+    int sleep_step = -1;
+    double e_min = 0, energy_rise = 0, ke_max = 0;
+    double pen_max = 0, pen_sum = 0, joint_max = 0;
+    // at the end
+    double ke_end = 0, pen_mean_end = 0, joint_end = 0;
+    int awake_end = 0, contacts_end = 0, fallen = 0;
+    std::vector<rfscenes::StructureState> structures;
+    rf_stats stats{};
+
+    ~Run()
+    {
+        rf_bullet_detach(plugin); // before the world goes
+    }
+
+    // Attach and configure; false (error set) when the plugin refuses.
+    bool setup()
+    {
+        rf_error err{};
+        plugin = rf_bullet_attach(&world->world, nullptr, &err);
+        if (plugin == nullptr) {
+            error = err.message;
+            return false;
+        }
+        if (spec.solver == "stock") {
+            rf_bullet_set_mode(plugin, RF_BULLET_STOCK);
+            return true;
+        }
+        rf_bullet_get_config(plugin, &config);
+        if (spec.solver != "defaults") {
+            rf_bullet_config_default(&config);
+            config.solver = spec.kind;
+            if (spec.iterations > 0) {
+                config.max_iter = spec.iterations;
+                config.tol = 0;
+            }
+        }
+        if (spec.threads >= 0) {
+            config.threads = spec.threads;
+        }
+        if (rf_bullet_set_config(plugin, &config, &err) != RF_OK) {
+            error = err.message;
+            return false;
+        }
+        rf_bullet_get_config(plugin, &config);
+        return true;
+    }
+
+    // After each step (and once before the first, step 0).
+    void measure(int step)
+    {
+        const World &w = *world;
+        const double ke = rfscenes::kinetic_energy(w);
+        const double e = ke + rfscenes::potential_energy(w);
+        if (step == 0) {
+            e_min = e;
+        }
+        e_min = std::min(e_min, e);
+        energy_rise = std::max(energy_rise, e - e_min);
+        ke_max = std::max(ke_max, ke);
+        if (step == 0) {
+            return;
+        }
+        const rfscenes::Penetration p = rfscenes::penetration(*world);
+        pen_max = std::max(pen_max, p.max);
+        pen_sum += p.max;
+        joint_max = std::max(joint_max, rfscenes::joint_error(w));
+        if (sleep_step < 0 && rfscenes::awake_bodies(w) == 0) {
+            sleep_step = step;
+        }
+    }
+
+    void finish()
+    {
+        const World &w = *world;
+        ke_end = rfscenes::kinetic_energy(w);
+        awake_end = rfscenes::awake_bodies(w);
+        const rfscenes::Penetration p = rfscenes::penetration(*world);
+        pen_mean_end = p.mean;
+        contacts_end = p.contacts;
+        joint_end = rfscenes::joint_error(w);
+        for (const rfscenes::Structure &s : w.structures) {
+            structures.push_back(rfscenes::structure_state(w, s));
+            fallen += structures.back().fallen;
+        }
+        if (spec.solver != "stock") {
+            rf_bullet_stats(plugin, &stats);
+        }
+    }
+};
+
+double mean(const std::vector<double> &v)
+{
+    double s = 0;
+    for (double x : v) {
+        s += x;
+    }
+    return v.empty() ? 0 : s / (double)v.size();
+}
+
+// q-quantile by nearest rank (q = 0.5: the median's lower middle for an
+// even count is fine at hundreds of samples).
+double quantile(std::vector<double> v, double q)
+{
+    if (v.empty()) {
+        return 0;
+    }
+    std::sort(v.begin(), v.end());
+    size_t k = (size_t)std::ceil(q * (double)v.size());
+    return v[k > 0 ? k - 1 : 0];
+}
+
+double median(std::vector<double> v)
+{
+    if (v.empty()) {
+        return 0;
+    }
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+const char *solver_name(rf_solver_kind k)
+{
+    for (const SolverName &s : kSolvers) {
+        if (s.kind == k) {
+            return s.name;
+        }
+    }
+    return "?";
+}
+
+const char *model_name(rf_model m)
+{
+    switch (m) {
+    case RF_MODEL_ASSOCIATED: return "associated";
+    case RF_MODEL_DESAXCE: return "desaxce";
+    case RF_MODEL_PYRAMID: return "pyramid";
+    }
+    return "?";
+}
+
+std::string json_string(const std::string &s)
+{
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if ((unsigned char)c < 0x20) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", c);
+            out += buf;
+        } else {
+            out += c;
+        }
+    }
+    return out + "\"";
+}
+
+// A finite number, or null (JSON has no NaN).
+std::string num(double x)
+{
+    if (!std::isfinite(x)) {
+        return "null";
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", x);
+    return buf;
+}
+
+struct SceneResult {
+    std::string name, description;
+    int bodies = 0, joints = 0, iterations = 0, steps = 0;
+    double seconds = 0;
+    double joint_err_start = 0; // as built (Bullet's ragdoll starts apart)
+    std::vector<std::string> structure_names;
+    std::vector<std::unique_ptr<Run>> runs;
+};
+
+const Run *stock_of(const SceneResult &s)
+{
+    for (const auto &r : s.runs) {
+        if (r->spec.solver == "stock" && r->error.empty()) {
+            return r.get();
+        }
+    }
+    return nullptr;
+}
+
+void json_run(FILE *f, const SceneResult &s, const Run &r, bool last)
+{
+    std::fprintf(f, "        {\"config\": %s, ",
+                 json_string(r.spec.label).c_str());
+    if (r.spec.solver == "stock") {
+        std::fprintf(f, "\"solver\": \"stock\", ");
+    } else {
+        std::fprintf(f,
+                     "\"solver\": \"%s\", \"defaults\": %s, \"max_iter\": %d, "
+                     "\"tol\": %s, \"threads\": %d, \"model\": \"%s\", ",
+                     r.error.empty() ? solver_name(r.config.solver)
+                                     : r.spec.solver.c_str(),
+                     r.spec.solver == "defaults" ? "true" : "false",
+                     r.config.max_iter, num(r.config.tol).c_str(),
+                     r.config.threads, model_name(r.config.model));
+    }
+    if (!r.error.empty()) {
+        std::fprintf(f, "\"error\": %s}%s\n", json_string(r.error).c_str(),
+                     last ? "" : ",");
+        return;
+    }
+    const Run *st = stock_of(s);
+    const double mm = mean(r.ms), md = median(r.ms);
+    std::fprintf(f,
+                 "\"error\": null,\n         \"ms_mean\": %s, \"ms_median\": "
+                 "%s, \"ms_p90\": %s, \"ms_max\": %s, ",
+                 num(mm).c_str(), num(md).c_str(),
+                 num(quantile(r.ms, 0.9)).c_str(),
+                 num(quantile(r.ms, 1.0)).c_str());
+    if (st != nullptr && r.spec.solver != "stock") {
+        std::fprintf(f, "\"ratio_mean\": %s, \"ratio_median\": %s,\n",
+                     num(mm / mean(st->ms)).c_str(),
+                     num(md / median(st->ms)).c_str());
+    } else {
+        std::fprintf(f, "\"ratio_mean\": null, \"ratio_median\": null,\n");
+    }
+    std::fprintf(
+        f,
+        "         \"sleep_step\": %d, \"awake_end\": %d, \"ke_end\": %s, "
+        "\"ke_max\": %s, \"energy_rise\": %s,\n         \"pen_max\": %s, "
+        "\"pen_mean_max\": %s, \"pen_mean_end\": %s, \"contacts_end\": %d, "
+        "\"fallen\": %d,\n",
+        r.sleep_step, r.awake_end, num(r.ke_end).c_str(), num(r.ke_max).c_str(),
+        num(r.energy_rise).c_str(), num(r.pen_max).c_str(),
+        num(r.ms.empty() ? 0 : r.pen_sum / (double)r.ms.size()).c_str(),
+        num(r.pen_mean_end).c_str(), r.contacts_end, r.fallen);
+    std::fprintf(f, "         \"structures\": [");
+    for (size_t i = 0; i < r.structures.size(); ++i) {
+        const rfscenes::StructureState &ss = r.structures[i];
+        std::fprintf(f,
+                     "%s{\"name\": %s, \"bodies\": %d, \"top_displacement\": "
+                     "%s, \"fallen\": %d}",
+                     i ? ", " : "", json_string(s.structure_names[i]).c_str(),
+                     ss.bodies, num(ss.top_displacement).c_str(), ss.fallen);
+    }
+    std::fprintf(f, "],\n");
+    if (s.joints > 0) {
+        std::fprintf(f,
+                     "         \"joint_err_end\": %s, \"joint_err_max\": %s,\n",
+                     num(r.joint_end).c_str(), num(r.joint_max).c_str());
+    } else {
+        std::fprintf(
+            f, "         \"joint_err_end\": null, \"joint_err_max\": null,\n");
+    }
+    if (r.spec.solver == "stock") {
+        std::fprintf(f, "         \"iterations\": null, \"residual\": null, "
+                        "\"rows\": null}");
+    } else {
+        std::fprintf(f,
+                     "         \"iterations\": %d, \"residual\": %s, \"rows\": "
+                     "%d, \"contacts_solved\": %d}",
+                     r.stats.iterations, num(r.stats.residual).c_str(),
+                     r.stats.rows, r.stats.contacts);
+    }
+    std::fprintf(f, "%s\n", last ? "" : ",");
+}
+
+bool write_json(const char *path, bool quick, bool load,
+                const std::vector<SceneResult> &scenes)
+{
+    FILE *f = std::fopen(path, "w");
+    if (f == nullptr) {
+        std::perror(path);
+        return false;
+    }
+    char when[32];
+    const std::time_t t = std::time(nullptr);
+    std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+    std::fprintf(f,
+                 "{\n  \"generated\": \"%s\",\n  \"cpus\": %ld,\n  \"quick\": "
+                 "%s,\n  \"load\": %s,\n  \"step\": %s,\n  \"scenes\": [\n",
+                 when, sysconf(_SC_NPROCESSORS_ONLN), quick ? "true" : "false",
+                 load ? "true" : "false", num(rfscenes::kStep).c_str());
+    for (size_t i = 0; i < scenes.size(); ++i) {
+        const SceneResult &s = scenes[i];
+        std::fprintf(f,
+                     "    {\"scene\": %s, \"description\": %s, \"bodies\": %d, "
+                     "\"joints\": %d, \"joint_err_start\": %s,\n     "
+                     "\"solver_iterations\": %d, \"steps\": %d, \"seconds\": "
+                     "%s,\n     \"configs\": [\n",
+                     json_string(s.name).c_str(),
+                     json_string(s.description).c_str(), s.bodies, s.joints,
+                     s.joints > 0 ? num(s.joint_err_start).c_str() : "null",
+                     s.iterations, s.steps, num(s.seconds).c_str());
+        for (size_t k = 0; k < s.runs.size(); ++k) {
+            json_run(f, s, *s.runs[k], k + 1 == s.runs.size());
+        }
+        std::fprintf(f, "     ]}%s\n", i + 1 < scenes.size() ? "," : "");
+    }
+    std::fprintf(f, "  ]\n}\n");
+    return std::fclose(f) == 0;
+}
+
+void print_header()
+{
+    std::printf("%-16s %-16s %8s %8s %6s %6s %6s %10s %9s %8s %6s %9s\n",
+                "scene", "config", "ms mean", "ms p90", "ratio", "sleep",
+                "awake", "KE end J", "E rise J", "pen max", "fallen",
+                "joint err");
+}
+
+void print_row(const SceneResult &s, const Run &r)
+{
+    if (!r.error.empty()) {
+        std::printf("%-16s %-16s error: %s\n", s.name.c_str(),
+                    r.spec.label.c_str(), r.error.c_str());
+        return;
+    }
+    const Run *st = stock_of(s);
+    char ratio[16] = "-", fallen[16] = "-", joint[32] = "-";
+    if (st != nullptr && r.spec.solver != "stock") {
+        std::snprintf(ratio, sizeof ratio, "%.2f", mean(r.ms) / mean(st->ms));
+    }
+    if (!r.structures.empty()) {
+        std::snprintf(fallen, sizeof fallen, "%d", r.fallen);
+    }
+    if (s.joints > 0) {
+        std::snprintf(joint, sizeof joint, "%.3f/%.3f", r.joint_end,
+                      r.joint_max);
+    }
+    std::printf("%-16s %-16s %8.3f %8.3f %6s %6d %6d %10.4g %9.4g %8.4f %6s "
+                "%9s\n",
+                s.name.c_str(), r.spec.label.c_str(), mean(r.ms),
+                quantile(r.ms, 0.9), ratio, r.sleep_step, r.awake_end, r.ke_end,
+                r.energy_rise, r.pen_max, fallen, joint);
+}
+
+// The --load child: spin until killed.  PR_SET_PDEATHSIG so that it dies
+// with the benchmark even if the benchmark is killed.
+pid_t start_load()
+{
+    const pid_t pid = fork();
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        volatile unsigned long x = 0;
+        for (;;) {
+            x = x + 1;
+        }
+    }
+    if (pid < 0) {
+        std::perror("fork");
+    }
+    return pid;
+}
+
+int usage()
+{
+    std::fprintf(
+        stderr, "usage: rfbench_scenes [--quick] [--scenes a,b,c] [--steps N]\n"
+                "                      [--configs stock,defaults,si,gs,apgd]\n"
+                "                      [--threads 1,2] [--load] [--out FILE]\n"
+                "scenes:");
+    for (const rfscenes::SceneEntry &e : rfscenes::kScenes) {
+        std::fprintf(stderr, " %s", e.name);
+    }
+    std::fprintf(stderr, "\nconfigs: stock, defaults, NAME or NAME:K with "
+                         "NAME in si gs gs_colored jacobi apgd\n");
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    bool quick = false, load = false;
+    int steps = -1;
+    std::vector<std::string> scenes,
+        configs = {"stock", "defaults", "si", "gs", "apgd"};
+    std::vector<int> threads; // empty: as each configuration has them
+    const char *out = "bench/results/rfbench-scenes.json";
+    for (const rfscenes::SceneEntry &e : rfscenes::kScenes) {
+        scenes.push_back(e.name);
+    }
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
+        if (!std::strcmp(a, "--quick")) {
+            quick = true;
+            continue;
+        } else if (!std::strcmp(a, "--load")) {
+            load = true;
+            continue;
+        } else if (v == nullptr) {
+            return usage();
+        }
+        ++i;
+        if (!std::strcmp(a, "--scenes")) {
+            scenes = split(v);
+        } else if (!std::strcmp(a, "--configs")) {
+            configs = split(v);
+        } else if (!std::strcmp(a, "--steps")) {
+            if (!parse_int(v, &steps) || steps < 1) {
+                return usage();
+            }
+        } else if (!std::strcmp(a, "--threads")) {
+            threads.clear();
+            for (const std::string &t : split(v)) {
+                int n;
+                if (!parse_int(t, &n)) {
+                    return usage();
+                }
+                threads.push_back(n);
+            }
+        } else if (!std::strcmp(a, "--out")) {
+            out = v;
+        } else {
+            return usage();
+        }
+    }
+    std::vector<ConfigSpec> specs;
+    if (configs.empty() || !parse_configs(configs, threads, &specs)) {
+        return usage();
+    }
+    for (const std::string &s : scenes) {
+        if (rfscenes::find_scene(s) == nullptr) {
+            std::fprintf(stderr, "rfbench_scenes: unknown scene %s\n",
+                         s.c_str());
+            return usage();
+        }
+    }
+
+    // before any OpenMP thread exists (the child inherits only this one)
+    const pid_t loader = load ? start_load() : -1;
+    std::printf("rfbench_scenes (%s%s): steps of 1/60 s, the worlds of a "
+                "scene stepped interleaved; ms = wall time of "
+                "stepSimulation\n",
+                quick ? "quick" : "full", load ? ", one core loaded" : "");
+
+    std::vector<SceneResult> results;
+    for (const std::string &name : scenes) {
+        SceneResult sr;
+        sr.name = name;
+        const rfscenes::SceneEntry *entry = rfscenes::find_scene(name);
+        sr.steps = steps > 0 ? steps
+                   : quick   ? entry->quick_steps
+                             : entry->full_steps;
+        const size_t n = specs.size();
+        for (size_t k = 0; k < n; ++k) {
+            auto r = std::make_unique<Run>();
+            r->spec = specs[k];
+            r->world = std::make_unique<World>();
+            rfscenes::build_scene(*r->world, name,
+                                  quick ? rfscenes::Size::quick
+                                        : rfscenes::Size::full);
+            if (r->setup()) {
+                r->ms.reserve((size_t)sr.steps);
+                r->measure(0);
+            }
+            sr.runs.push_back(std::move(r));
+        }
+        const World &w0 = *sr.runs[0]->world;
+        sr.description = w0.description;
+        sr.bodies = w0.dynamic;
+        sr.joints = (int)w0.joints.size();
+        sr.joint_err_start = rfscenes::joint_error(w0);
+        sr.iterations = w0.world.getSolverInfo().m_numIterations;
+        for (const rfscenes::Structure &s : w0.structures) {
+            sr.structure_names.push_back(s.name);
+        }
+        std::printf("\n== %s: %s; %d iterations (Bullet's setting), %d "
+                    "steps",
+                    name.c_str(), sr.description.c_str(), sr.iterations,
+                    sr.steps);
+        if (sr.joints > 0) {
+            std::printf("; joint error as built %.3f m", sr.joint_err_start);
+        }
+        std::printf("\n");
+        std::fflush(stdout);
+        const double t0 = now();
+        for (int step = 1; step <= sr.steps; ++step) {
+            for (auto &r : sr.runs) {
+                if (!r->error.empty()) {
+                    continue;
+                }
+                const double a = now();
+                r->world->step();
+                r->ms.push_back(1e3 * (now() - a));
+                r->measure(step);
+            }
+        }
+        sr.seconds = now() - t0;
+        for (auto &r : sr.runs) {
+            if (r->error.empty()) {
+                r->finish();
+            }
+        }
+        print_header();
+        for (auto &r : sr.runs) {
+            print_row(sr, *r);
+        }
+        std::fflush(stdout);
+        // free the worlds now: the full-size scenes are large
+        for (auto &r : sr.runs) {
+            rf_bullet_detach(r->plugin);
+            r->plugin = nullptr;
+            r->world.reset();
+        }
+        results.push_back(std::move(sr));
+    }
+
+    if (loader > 0) {
+        kill(loader, SIGKILL);
+        waitpid(loader, nullptr, 0);
+    }
+    if (!write_json(out, quick, load, results)) {
+        return 1;
+    }
+    std::printf("\nJSON: %s\n", out);
+    return 0;
+}
