@@ -120,13 +120,17 @@ typedef struct rf_work {
     /* its colouring: per body the colours its items took (a bit each) */
     uint64_t *si_mask;
     int cap_si_mask;
+    /* the groups it colours: runs of items on the same bodies, group k
+       is items [si_group[k], si_group[k + 1]) (nitem + 1 ints) */
+    int *si_group;
+    int cap_si_group;
     int si_serial_color; /* the colour whose items may share bodies, or -1 */
 } rf_work;
 
 #define RF__SI_STRIDE 156
 #define RF__SI_NREC 32
 #define RF__SI_FREC 56
-#define RF__SI_AREC 32
+#define RF__SI_AREC 40
 /* rf__si_rows_build's flags */
 enum { RF__SI_DYN_A = 1, RF__SI_DYN_B = 2, RF__SI_ANG = 4, RF__SI_T1 = 8 };
 

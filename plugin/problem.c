@@ -1062,6 +1062,7 @@ size_t rf_problem_memory(const rf_problem *p, const rf_config *cfg)
         bytes += (ncon + 1) * ((RF__SI_STRIDE + RF__SI_NREC + RF__SI_FREC +
                                 RF__SI_AREC) * d + 6 * in) +
                  (nbody + 1) * 8 + /* si_mask */
+                 (nitem + 1) * in + /* si_group */
                  (4 * nitem + 4) * d;
     }
     if (p->kind == RF_KIND_BODY && p->con_cfm != NULL) {

@@ -154,6 +154,8 @@ rf_status rf__work_reserve_si(rf_problem *p, rf_error *err)
     if (!rf__grow_all(rec, 6, &w->cap_si, p->ncon + 1) ||
         !rf__grow((void **)&w->si_mask, &w->cap_si_mask, p->nbody + 1,
                   sizeof(uint64_t)) ||
+        !rf__grow((void **)&w->si_group, &w->cap_si_group, rf__nitem(p) + 1,
+                  sizeof(int)) ||
         !rf__grow((void **)&w->si_sum, &w->cap_si_sum, 4 * rf__nitem(p) + 4,
                   sizeof(double))) {
         return rf__fail(err, RF_ERR_NOMEM,
@@ -254,6 +256,7 @@ void rf__work_free(rf_work *w)
     free(w->si_arec);
     free(w->si_flags);
     free(w->si_mask);
+    free(w->si_group);
     memset(w, 0, sizeof *w);
 }
 

@@ -478,7 +478,9 @@ typedef struct rf_config {
                               default 0 */
     double lambda;         /* Tasora (46) relaxation in (0, 1]; default 1 */
     int local_iter;        /* GS: max inner iterations of the one-contact
-                              solve; default 20 */
+                              solve; SI (De Saxce): rounds of a rolling or
+                              spinning contact's friction parts per visit,
+                              at most min(local_iter, 4); default 20 */
     int local_mdp;         /* GS: 1 = a contact without rolling and
                               spinning friction (rho = sigma = 0, no
                               normal_max) is solved by Preclik's maximally
