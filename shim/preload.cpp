@@ -10,7 +10,9 @@
 // attached; subclasses (soft-body, multithreaded, the application's own)
 // construct through C2 and are left alone.
 //
-// Environment: ROLLFRIC=off disables; ROLLFRIC_SOLVER, ROLLFRIC_MODEL,
+// Configuration: rf_bullet_config_default (sequential impulse, De Saxce,
+// the world's iteration budget), then the environment: ROLLFRIC=off
+// disables; ROLLFRIC_CONVERGED, ROLLFRIC_SOLVER, ROLLFRIC_MODEL,
 // ROLLFRIC_ITERATIONS, ROLLFRIC_TOLERANCE, ROLLFRIC_THREADS
 // (rf_bullet_config_from_env); ROLLFRIC_VERBOSE=1 prints a line a second.
 //

@@ -34,7 +34,8 @@
  * all the memory behind its handle.
  *
  * Units: SI (m, kg, s, rad).  Worlds start with gravity (0, -9.81, 0) and
- * the cone solver (PL_SOLVER_CONE) with rf_config defaults.
+ * the cone solver (PL_SOLVER_CONE) with plGetDefaultSolverConfig's
+ * settings (sequential impulse, De Saxce, Bullet's iteration budget).
  * Not thread-safe for one world: call from the thread that steps it.
  */
 #ifndef ROLLFRIC_BULLET_C_API_H
@@ -88,8 +89,8 @@ static inline plPhysicsSdkHandle plNewBulletSdk(void)
 RF_API plStatus plDeletePhysicsSdk(plPhysicsSdkHandle sdk);
 
 /* A btDiscreteDynamicsWorld (default collision configuration, dbvt
- * broadphase, stock sequential-impulse solver wrapped by the cone solver),
- * gravity (0, -9.81, 0). */
+ * broadphase, stock sequential-impulse solver wrapped by the cone solver
+ * with plGetDefaultSolverConfig's settings), gravity (0, -9.81, 0). */
 RF_API plDynamicsWorldHandle plCreateDynamicsWorld(plPhysicsSdkHandle sdk);
 /* Removes its bodies (they stay valid) and deletes the world. */
 RF_API plStatus plDeleteDynamicsWorld(plDynamicsWorldHandle world);

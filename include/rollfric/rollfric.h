@@ -455,8 +455,29 @@ typedef enum rf_solver_kind {
                                  on: one parallel region per sweep) */
     RF_SOLVER_APGD = 3,       /* accelerated projected gradient descent */
     RF_SOLVER_SI = 4          /* sequential impulse: block Gauss-Seidel in
-                                 velocity form at Bullet's cost per
-                                 contact (see solver_si.c) */
+                                 velocity form shaped like Bullet's
+                                 btSequentialImpulseConstraintSolver
+                                 (issue #22).  Body form only (a local-form
+                                 problem: RF_ERR_STATE).  De Saxce model:
+                                 each sweep visits the rows, every contact's
+                                 normal, then every contact's friction
+                                 parts on their discs mu_k gn; associated
+                                 model: one part-scaled block step per
+                                 contact.  An energy guard shortens any
+                                 step that would make the impulses add
+                                 more kinetic energy than the biases' work
+                                 (rf_stats.energy_scale then stays 1).
+                                 With tol > 0 it stops when a sweep
+                                 changes the impulses by at most tol
+                                 relative (W-weighted); stats.residual is
+                                 still rf_residual's.  From 513 items on
+                                 it sweeps groups (consecutive items on
+                                 the same two bodies) colour by colour,
+                                 whatever the thread count: 1 and N
+                                 threads give the same bits.  omega scales
+                                 the associated block step (0 = 1);
+                                 local_iter caps a rolling contact's
+                                 friction rounds (at most 4). */
 } rf_solver_kind;
 
 typedef struct rf_config {
