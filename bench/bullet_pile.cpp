@@ -87,6 +87,8 @@
 // is recorded: the machine may be shared; compare medians.
 #include <rollfric/rollfric_bullet.h>
 
+#include "bench_util.hpp"
+
 #include <btBulletDynamicsCommon.h>
 
 #include <algorithm>
@@ -134,25 +136,7 @@ double median(std::vector<double> v)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-std::vector<std::string> split(const char *s)
-{
-    std::vector<std::string> out;
-    std::string cur;
-    for (const char *c = s;; ++c) {
-        if (*c == ',' || *c == '\0') {
-            if (!cur.empty()) {
-                out.push_back(cur);
-            }
-            cur.clear();
-            if (*c == '\0') {
-                break;
-            }
-        } else {
-            cur += *c;
-        }
-    }
-    return out;
-}
+using rfbench::split;
 
 // The stock solver, timed: the seconds its solveGroup calls took (in
 // RF_BULLET_STOCK mode the plugin hands it the whole step as one batch).

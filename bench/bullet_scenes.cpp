@@ -90,6 +90,8 @@
 
 #include <rollfric/rollfric_bullet.h>
 
+#include "bench_util.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -116,25 +118,7 @@ double now()
         .count();
 }
 
-std::vector<std::string> split(const char *s)
-{
-    std::vector<std::string> out;
-    std::string cur;
-    for (const char *c = s;; ++c) {
-        if (*c == ',' || *c == '\0') {
-            if (!cur.empty()) {
-                out.push_back(cur);
-            }
-            cur.clear();
-            if (*c == '\0') {
-                break;
-            }
-        } else {
-            cur += *c;
-        }
-    }
-    return out;
-}
+using rfbench::split;
 
 bool parse_int(const std::string &s, int *out)
 {

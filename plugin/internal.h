@@ -408,6 +408,11 @@ void rf__body_velocity(rf_problem *p, const double *gamma, double *vel,
 /* u_i = D_i^T vel + bias_i for one contact, vel (nbody x 6). */
 void rf__contact_velocity(const rf_problem *p, int i, const double *vel,
                           double u[6]);
+/* u = (N + C) g + r of every contact and row from the body velocities
+   vel = v* + M^-1 D g (what the velocity-form solvers maintain): no N
+   product needed. */
+void rf__item_velocity(const rf_problem *p, const double *g,
+                       const double *vel, double *u, int threads);
 /* vel += M^-1 D_i dg for the dynamic bodies of contact i. */
 void rf__contact_apply(const rf_problem *p, int i, const double dg[6],
                        double *vel);
@@ -636,6 +641,14 @@ double rf__si_visit_friction(const rf_problem *p, const rf_config *cfg, int i,
    work.color_ptr / color_con list the items of each colour in item
    order, work.ncolor the count.  Needs rf__work_reserve_colors. */
 void rf__color_items(rf_problem *p);
+/* color_ptr / color_con / ncolor from color_of[0 .. n) (colours below
+   ncolor): a counting sort, each colour's members in index order. */
+void rf__color_buckets(rf_work *w, int n, int ncolor);
+/* Lower Cholesky factor L (stride 6, zero above the diagonal) of the
+   leading d x d block of the SPD matrix A (stride 6, d <= 6); 0 when not
+   positive definite relative to its largest diagonal entry (solver_gs.c;
+   GS's stick test, SI's block inverse). */
+int rf__cholesky(const double *A, int d, double L[36]);
 /* The pyramid model (pyramid.c): what it cannot take, and its solve
    (gamma: out; status: RF_OK or the error, message in err). */
 rf_status rf__check_pyramid(const rf_problem *p, rf_error *err);

@@ -271,6 +271,23 @@ void rf__contact_velocity(const rf_problem *p, int i, const double *vel,
     }
 }
 
+void rf__item_velocity(const rf_problem *p, const double *g,
+                       const double *vel, double *u, int threads)
+{
+    const int ncon = p->ncon;
+#pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
+    for (int i = 0; i < ncon; ++i) {
+        rf__contact_velocity(p, i, vel, u + 6 * i);
+        for (int k = 0; p->cfm_on && k < 6; ++k) {
+            u[6 * i + k] += p->con_cfm[6 * i + k] * g[6 * i + k];
+        }
+    }
+    for (int j = 0; j < p->nrow; ++j) {
+        u[6 * ncon + j] =
+            rf__row_velocity(p, j, vel) + p->row_cfm[j] * g[6 * ncon + j];
+    }
+}
+
 /* vel[b] += M_b^-1 (F, T) for dynamic body b. */
 static void add_impulse(const rf_problem *p, int b, const double F[3],
                         const double T[3], double *vel)

@@ -53,36 +53,41 @@
 
 #include <string.h>
 
-/* Lower Cholesky factor of a 6x6 SPD block; 0 if not positive definite
-   (relative to its scale). */
-static int cholesky6(const double A[36], double L[36])
+int rf__cholesky(const double *A, int d, double L[36])
 {
     double scale = 0.0;
-    for (int k = 0; k < 6; ++k) {
+    for (int k = 0; k < d; ++k) {
         scale = fmax(scale, A[7 * k]);
     }
     if (!(scale > 0.0)) {
         return 0;
     }
     memset(L, 0, 36 * sizeof(double));
-    for (int j = 0; j < 6; ++j) {
-        double d = A[7 * j];
+    for (int j = 0; j < d; ++j) {
+        double s = A[7 * j];
         for (int k = 0; k < j; ++k) {
-            d -= L[6 * j + k] * L[6 * j + k];
+            s -= L[6 * j + k] * L[6 * j + k];
         }
-        if (!(d > 1e-12 * scale)) {
+        if (!(s > 1e-12 * scale)) {
             return 0;
         }
-        L[7 * j] = sqrt(d);
-        for (int i = j + 1; i < 6; ++i) {
-            double s = A[6 * i + j];
+        L[7 * j] = sqrt(s);
+        for (int i = j + 1; i < d; ++i) {
+            double t = A[6 * i + j];
             for (int k = 0; k < j; ++k) {
-                s -= L[6 * i + k] * L[6 * j + k];
+                t -= L[6 * i + k] * L[6 * j + k];
             }
-            L[6 * i + j] = s / L[7 * j];
+            L[6 * i + j] = t / L[7 * j];
         }
     }
     return 1;
+}
+
+/* Lower Cholesky factor of a 6x6 SPD block; 0 if not positive definite
+   (relative to its scale). */
+static int cholesky6(const double A[36], double L[36])
+{
+    return rf__cholesky(A, 6, L);
 }
 
 /* Solve L L^T x = b. */
@@ -367,16 +372,20 @@ void rf__color_items(rf_problem *p)
             ncolor = c + 1;
         }
     }
-    /* Bucket items by colour, in item order. */
+    rf__color_buckets(w, nitem, ncolor);
+}
+
+void rf__color_buckets(rf_work *w, int n, int ncolor)
+{
     int *ptr = w->color_ptr;
     memset(ptr, 0, (size_t)(ncolor + 1) * sizeof(int));
-    for (int i = 0; i < nitem; ++i) {
+    for (int i = 0; i < n; ++i) {
         ptr[w->color_of[i] + 1]++;
     }
     for (int c = 0; c < ncolor; ++c) {
         ptr[c + 1] += ptr[c];
     }
-    for (int i = 0; i < nitem; ++i) {
+    for (int i = 0; i < n; ++i) {
         w->color_con[ptr[w->color_of[i]]++] = i;
     }
     for (int c = ncolor; c > 0; --c) {
@@ -439,17 +448,7 @@ void rf__solve_gs(rf_problem *p, const rf_config *cfg, int threads,
         }
         if (p->kind == RF_KIND_BODY) {
             /* u from the maintained velocities: no N product needed. */
-#pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
-            for (int i = 0; i < ncon; ++i) {
-                rf__contact_velocity(p, i, vel, u + 6 * i);
-                for (int k = 0; p->cfm_on && k < 6; ++k) {
-                    u[6 * i + k] += p->con_cfm[6 * i + k] * g[6 * i + k];
-                }
-            }
-            for (int j = 0; j < p->nrow; ++j) {
-                u[6 * ncon + j] = rf__row_velocity(p, j, vel) +
-                                  p->row_cfm[j] * g[6 * ncon + j];
-            }
+            rf__item_velocity(p, g, vel, u, threads);
         } else {
             rf__apply_N(p, g, u, 1, threads);
         }

@@ -113,29 +113,9 @@ static int live_components(const rf_problem *p, int i, int live[6])
    Cholesky; 0 if not positive definite relative to its scale. */
 static int spd_inverse(double A[36], int d)
 {
-    double L[36] = {0}, scale = 0.0;
-    for (int k = 0; k < d; ++k) {
-        scale = fmax(scale, A[7 * k]);
-    }
-    if (!(scale > 0.0)) {
+    double L[36];
+    if (!rf__cholesky(A, d, L)) {
         return 0;
-    }
-    for (int j = 0; j < d; ++j) {
-        double s = A[7 * j];
-        for (int k = 0; k < j; ++k) {
-            s -= L[6 * j + k] * L[6 * j + k];
-        }
-        if (!(s > 1e-12 * scale)) {
-            return 0;
-        }
-        L[7 * j] = sqrt(s);
-        for (int i = j + 1; i < d; ++i) {
-            double t = A[6 * i + j];
-            for (int k = 0; k < j; ++k) {
-                t -= L[6 * i + k] * L[6 * j + k];
-            }
-            L[6 * i + j] = t / L[7 * j];
-        }
     }
     /* columns of A^-1 = L^-T L^-1 e_c */
     for (int c = 0; c < d; ++c) {
@@ -469,25 +449,6 @@ static double visit_item(const rf_problem *p, const rf_config *cfg,
     }
 }
 
-/* u of every contact and row from the maintained velocities, original
-   variables (C gamma included). */
-static void item_velocity(rf_problem *p, const double *g, const double *vel,
-                          double *u, int threads)
-{
-    const int ncon = p->ncon;
-#pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
-    for (int i = 0; i < ncon; ++i) {
-        rf__contact_velocity(p, i, vel, u + 6 * i);
-        for (int k = 0; p->cfm_on && k < 6; ++k) {
-            u[6 * i + k] += p->con_cfm[6 * i + k] * g[6 * i + k];
-        }
-    }
-    for (int j = 0; j < p->nrow; ++j) {
-        u[6 * ncon + j] =
-            rf__row_velocity(p, j, vel) + p->row_cfm[j] * g[6 * ncon + j];
-    }
-}
-
 /* g.b over contacts and rows (the biases' work), in item order. */
 static double bias_work(const rf_problem *p, const double *g)
 {
@@ -511,7 +472,7 @@ static double guard_start(rf_problem *p, double *g, double *vel, int threads,
 {
     rf_work *w = &p->work;
     double *u = w->u3;
-    item_velocity(p, g, vel, u, threads);
+    rf__item_velocity(p, g, vel, u, threads);
     const int ndof = rf__ndof(p);
     double gr = 0.0, gu = 0.0;
     for (int k = 0; k < ndof; ++k) {
@@ -570,9 +531,7 @@ static void color_sweep(rf_problem *p)
     }
     start[ngroup] = nitem;
     memset(w->si_mask, 0, (size_t)p->nbody * sizeof(uint64_t));
-    int *ptr = w->color_ptr, ncolor = 0;
-    /* colour c <= group index: ptr[c + 1] stays within nitem + 1 */
-    memset(ptr, 0, (size_t)(ngroup + 1 < 65 ? ngroup + 1 : 65) * sizeof(int));
+    int ncolor = 0;
     w->si_serial_color = -1;
     for (int k = 0; k < ngroup; ++k) {
         uint64_t used = 0;
@@ -599,20 +558,10 @@ static void color_sweep(rf_problem *p)
             }
         }
         w->color_of[k] = c;
-        ptr[c + 1]++;
         ncolor = c + 1 > ncolor ? c + 1 : ncolor;
     }
-    for (int c = 0; c < ncolor; ++c) {
-        ptr[c + 1] += ptr[c];
-    }
-    for (int k = 0; k < ngroup; ++k) {
-        w->color_con[ptr[w->color_of[k]]++] = k;
-    }
-    for (int c = ncolor; c > 0; --c) {
-        ptr[c] = ptr[c - 1];
-    }
-    ptr[0] = 0;
-    w->ncolor = ncolor;
+    /* colour c <= group index: ncolor <= ngroup <= nitem */
+    rf__color_buckets(w, ngroup, ncolor);
 }
 
 void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
@@ -705,7 +654,7 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
         converged =
             cfg->tol > 0.0 && sqrt(d2) <= cfg->tol * fmax(sqrt(gn2), 1e-300);
     }
-    item_velocity(p, g, vel, w->u3, threads);
+    rf__item_velocity(p, g, vel, w->u3, threads);
     rf_config fixed = *cfg;
     fixed.tol = 0.0; /* finish: the last iterate, its residual once */
     rf_tracker tr;
