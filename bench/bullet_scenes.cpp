@@ -5,7 +5,7 @@
 // structures, joint drift.  JSON out, a table on stdout.
 //
 //   rfbench_scenes [--quick] [--scenes a,b,c] [--steps N]
-//                  [--configs stock,defaults,si,gs,apgd] [--threads 1,2]
+//                  [--configs stock,defaults,gs,apgd:10] [--threads 1,2]
 //                  [--load] [--out FILE]
 //
 //   --quick    the scenes' quick sizes (CI: at most a few hundred bodies);
@@ -572,7 +572,7 @@ int usage()
 {
     std::fprintf(
         stderr, "usage: rfbench_scenes [--quick] [--scenes a,b,c] [--steps N]\n"
-                "                      [--configs stock,defaults,si,gs,apgd]\n"
+                "                      [--configs stock,defaults,gs,apgd:10]\n"
                 "                      [--threads 1,2] [--load] [--out FILE]\n"
                 "scenes:");
     for (const rfscenes::SceneEntry &e : rfscenes::kScenes) {
@@ -590,7 +590,7 @@ int main(int argc, char **argv)
     bool quick = false, load = false;
     int steps = -1;
     std::vector<std::string> scenes,
-        configs = {"stock", "defaults", "si", "gs", "apgd"};
+        configs = {"stock", "defaults", "gs", "apgd:10"};
     std::vector<int> threads; // empty: as each configuration has them
     const char *out = "bench/results/rfbench-scenes.json";
     for (const rfscenes::SceneEntry &e : rfscenes::kScenes) {

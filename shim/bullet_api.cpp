@@ -48,6 +48,22 @@ rf_status resolve_config(const char *fn, const rf_config *cfg, rf_config *out,
         if (rf_config_validate(&check, &e) != RF_OK) {
             return fail(err, e.status, "%s: %s", fn, e.message);
         }
+        // Issue #22 item 6: the first-order solvers at Bullet's budget
+        // (5-10 iterations) do not carry stacks (Jacobi at 5 let 21 of the
+        // 184 boxes of BenchmarkDemo's pyramid scene fall; APGD kept them
+        // up but never let them sleep): refused, with what to do instead.
+        if (cfg->max_iter == RF_BULLET_WORLD_ITERATIONS &&
+            (cfg->solver == RF_SOLVER_JACOBI || cfg->solver == RF_SOLVER_APGD)) {
+            return fail(err, RF_ERR_INVALID,
+                        "%s: %s at the world's iteration budget "
+                        "(max_iter = RF_BULLET_WORLD_ITERATIONS) does not "
+                        "hold Bullet's stacks; use RF_SOLVER_SI, or give "
+                        "max_iter (and tol) for a converged solve "
+                        "(rf_config_default)",
+                        fn,
+                        cfg->solver == RF_SOLVER_JACOBI ? "RF_SOLVER_JACOBI"
+                                                        : "RF_SOLVER_APGD");
+        }
         c = *cfg;
     }
     *out = c;

@@ -60,6 +60,20 @@ int test_attach_detach()
     ENSURE(rf_bullet_attach(&s.world, &bad, &err) == nullptr);
     ENSURE(err.status == RF_ERR_INVALID);
     ENSURE(std::strstr(err.message, "max_iter") != nullptr);
+    // Jacobi and APGD at the world's budget are refused with what to use
+    // instead (issue #22 item 6); with their own max_iter they attach
+    rf_config first_order;
+    rf_bullet_config_default(&first_order);
+    first_order.solver = RF_SOLVER_JACOBI;
+    ENSURE(rf_bullet_attach(&s.world, &first_order, &err) == nullptr);
+    ENSURE(err.status == RF_ERR_INVALID);
+    ENSURE(std::strstr(err.message, "RF_SOLVER_SI") != nullptr);
+    first_order.solver = RF_SOLVER_APGD;
+    ENSURE(rf_bullet_attach(&s.world, &first_order, &err) == nullptr);
+    first_order.max_iter = 5;
+    rf_plugin *fo = rf_bullet_attach(&s.world, &first_order, &err);
+    ENSURE(fo != nullptr);
+    rf_bullet_detach(fo);
     rf_bullet_detach(nullptr);
     return 0;
 }

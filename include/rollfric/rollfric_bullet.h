@@ -152,7 +152,9 @@ RF_API rf_status rf_bullet_set_mode(rf_plugin *p, rf_bullet_mode mode);
 RF_API rf_bullet_mode rf_bullet_get_mode(const rf_plugin *p);
 
 /* Replace the solver configuration (copied; validated as rf_solve would,
- * except that max_iter may be RF_BULLET_WORLD_ITERATIONS; on error the
+ * except that max_iter may be RF_BULLET_WORLD_ITERATIONS, which
+ * RF_SOLVER_JACOBI and RF_SOLVER_APGD refuse (RF_ERR_INVALID: at Bullet's
+ * 5-10 iterations they do not hold stacks; give them max_iter); on error the
  * configuration in use is kept and the message goes to err, or to stderr
  * when err is NULL).
  * cfg NULL = rf_bullet_config_default.  Errors: RF_ERR_NULL (p), RF_ERR_INVALID,
