@@ -22,25 +22,29 @@
  * Steps 2-3 are the exact local law's fixed point for either model: the
  * iteration stops where no contact moves.
  *
- * Everything a visit reads sits in one record per contact (si_rec, built
- * once per solve in parallel): the frame, the sliding rows' angular parts
- * r x e_k of both sides, their responses I^-1 (r x e_k) and I^-1 e_k,
- * the inverse masses, biases, part scales, scaled cone, step and the
- * inverse of W'.  A 3D contact (no rolling, no spin: boxes) reads the
- * first 78 doubles only.  Rows (joints) are visited before the contacts,
- * as Bullet does, with their exact scalar step.
+ * This file holds the associated model's block step (above, steps 1-4),
+ * the sweep and the energy guard's start; the De Saxce model (the Bullet
+ * default) visits every contact's normal row, then its friction parts, in
+ * the row form of solver_si_rows.c.  The block step reads one record per
+ * contact (si_rec, built once per solve in parallel): the frame, the
+ * sliding rows' angular parts r x e_k of both sides, their responses
+ * I^-1 (r x e_k) and I^-1 e_k, the inverse masses, biases, part scales,
+ * scaled cone, step and W' with its inverse.  Rows (joints) are visited
+ * before the contacts, as Bullet does, with their exact scalar step.
  *
- * Stopping: with tol > 0 the sweep stops once the part-scaled impulses
- * changed by at most tol relative to their size in one sweep,
- * sqrt(sum |dg'|^2) <= tol max(sqrt(sum |g'|^2), tiny) (Bullet's
- * m_leastSquaresResidualThreshold, made relative); the residual reported is
- * always the natural-map residual of the returned gamma.
+ * Stopping: with tol > 0 the sweep stops once the impulses changed by at
+ * most tol relative to their size in one sweep, sqrt(sum |dg|^2) <= tol
+ * max(sqrt(sum |g|^2), tiny), the block step's in part-scaled variables,
+ * the row form's W-weighted (Bullet's m_leastSquaresResidualThreshold,
+ * made relative); the residual reported is always the natural-map
+ * residual of the returned gamma.
  *
- * Parallel: a greedy colouring of the contact graph (items sharing a
- * dynamic body never share a colour), colour after colour, the items of a
- * colour in parallel: the result is independent of the thread count (the
- * colouring and each item's arithmetic are).  Sequential order (and the
- * same bits) below 513 items or on one thread.
+ * Parallel: from 513 items on, groups (consecutive items on the same two
+ * bodies: a manifold's points, a joint's rows) are coloured so that groups
+ * of a colour share no dynamic body (color_sweep), and swept colour after
+ * colour, the groups of a colour in parallel: the result is independent of
+ * the thread count (the colouring and each group's arithmetic are).  Below,
+ * rows then contacts in order on one thread.
  */
 #include "internal.h"
 
@@ -48,21 +52,21 @@
 
 /* Record layout (doubles), see the file comment. */
 enum {
-    SI_E = 0,        /* n, t1, t2 (9) */
-    SI_RA = 9,       /* r_a x e_k (9) */
-    SI_RB = 18,      /* r_b x e_k (9) */
-    SI_IA = 27,      /* I_a^-1 (r_a x e_k) (9) */
-    SI_IB = 36,      /* I_b^-1 (r_b x e_k) (9) */
-    SI_MA = 45,      /* inverse mass of a per axis (3) */
-    SI_MB = 48,      /* of b (3) */
-    SI_BIAS = 51,    /* b_i (6) */
-    SI_SCALE = 57,   /* s per part (4) */
-    SI_CONE = 61,    /* mu', rho', sigma', nmax' (4) */
-    SI_STEP = 65,    /* t of the fallback step (1) */
-    SI_INV = 66,     /* W'^-1 on the live components, d x d, then W'
-                        itself, d x d (72 at most) */
-    SI_JA = 138,     /* I_a^-1 e_k (9): spin and rolling rows */
-    SI_JB = 147      /* I_b^-1 e_k (9); RF__SI_STRIDE = 156 in all */
+    SI_E = 0,      /* n, t1, t2 (9) */
+    SI_RA = 9,     /* r_a x e_k (9) */
+    SI_RB = 18,    /* r_b x e_k (9) */
+    SI_IA = 27,    /* I_a^-1 (r_a x e_k) (9) */
+    SI_IB = 36,    /* I_b^-1 (r_b x e_k) (9) */
+    SI_MA = 45,    /* inverse mass of a per axis (3) */
+    SI_MB = 48,    /* of b (3) */
+    SI_BIAS = 51,  /* b_i (6) */
+    SI_SCALE = 57, /* s per part (4) */
+    SI_CONE = 61,  /* mu', rho', sigma', nmax' (4) */
+    SI_STEP = 65,  /* t of the fallback step (1) */
+    SI_INV = 66,   /* W'^-1 on the live components, d x d, then W'
+                      itself, d x d (72 at most) */
+    SI_JA = 138,   /* I_a^-1 e_k (9): spin and rolling rows */
+    SI_JB = 147    /* I_b^-1 e_k (9); RF__SI_STRIDE = 156 in all */
 };
 
 /* si_int per contact: a, b (body or RF_WORLD), flags, live count. */
@@ -276,7 +280,7 @@ static int in_scaled_cone(const double g[6], const rf__cone *c)
    iterates that would inject energy (a poor warm start, the De Saxce
    shift far from its fixed point). */
 /* Visit contact i (the block step); returns |dg'|^2 and adds |g'|^2 to
-   *gn2. */
+ *gn2. */
 static double visit_contact(const rf_problem *p, const rf_config *cfg,
                             double omega, int i, double *gamma, double *vel,
                             double *gn2, rf_si_guard *en)
@@ -335,9 +339,8 @@ static double visit_contact(const rf_problem *p, const rf_config *cfg,
     }
     if (!done) { /* 3. one projected step */
         const double t = omega * rec[SI_STEP];
-        const double shift = cfg->model == RF_MODEL_DESAXCE
-                                 ? rf__desaxce_shift(us, &cone)
-                                 : 0.0;
+        const double shift =
+            cfg->model == RF_MODEL_DESAXCE ? rf__desaxce_shift(us, &cone) : 0.0;
         double z[6];
         for (int k = 0; k < 6; ++k) {
             z[k] = g[k] - t * us[k];
@@ -403,9 +406,8 @@ static double visit_contact(const rf_problem *p, const rf_config *cfg,
    Bullet's resolveSingleConstraintRowGeneric, under the energy guard;
    returns |d lambda'|^2 in the row's scaled variable and adds lambda'^2
    to *gn2. */
-static double visit_row(const rf_problem *p, double omega, int j,
-                        double *gamma, double *vel, double *gn2,
-                        rf_si_guard *en)
+static double visit_row(const rf_problem *p, double omega, int j, double *gamma,
+                        double *vel, double *gn2, rf_si_guard *en)
 {
     const int m6 = 6 * p->ncon;
     const double lam = gamma[m6 + j];
@@ -441,8 +443,7 @@ static double visit_item(const rf_problem *p, const rf_config *cfg,
                    : visit_row(p, omega, it - p->ncon, gamma, vel, gn2, en);
     }
     switch (pass) {
-    case PASS_NORMAL:
-        return rf__si_visit_normal(p, it, gamma, vel, gn2, en);
+    case PASS_NORMAL: return rf__si_visit_normal(p, it, gamma, vel, gn2, en);
     case PASS_FRICTION:
         return rf__si_visit_friction(p, cfg, it, gamma, vel, gn2, en);
     default: return visit_contact(p, cfg, omega, it, gamma, vel, gn2, en);
@@ -538,9 +539,8 @@ static void color_sweep(rf_problem *p)
         int dyn[2];
         for (int s = 0; s < 2; ++s) {
             const int b = rf__item_body(p, start[k], s);
-            dyn[s] = b != RF_WORLD && p->body_flags[b] == RF_BODY_DYNAMIC
-                         ? b
-                         : -1;
+            dyn[s] =
+                b != RF_WORLD && p->body_flags[b] == RF_BODY_DYNAMIC ? b : -1;
             if (dyn[s] >= 0) {
                 used |= w->si_mask[dyn[s]];
             }
@@ -562,6 +562,57 @@ static void color_sweep(rf_problem *p)
     }
     /* colour c <= group index: ncolor <= ngroup <= nitem */
     rf__color_buckets(w, ngroup, ncolor);
+}
+
+/* One pass of a sweep over every item: colour by colour (groups of a
+   colour in parallel, each with an equal share of the guard's slack) when
+   colored, else rows then contacts as Bullet.  E and B (the guard's
+   running sums) are updated; the stopping sums are added to d2, gn2. */
+static void run_pass(rf_problem *p, const rf_config *cfg, double omega,
+                     int pass, int colored, int threads, double *g, double *vel,
+                     double *E, double *B, double *d2, double *gn2)
+{
+    rf_work *w = &p->work;
+    const int ncon = p->ncon, nrow = p->nrow, nitem = rf__nitem(p);
+    if (!colored) {
+        for (int k = 0; k < nitem; ++k) {
+            const int item = k < nrow ? ncon + k : k - nrow;
+            rf_si_guard en = {0.0, 0, 0.0, 0.0};
+            en.share = rf__si_guard_slack(*E, *B, &en.credit);
+            *d2 += visit_item(p, cfg, omega, item, g, vel, gn2, &en, pass);
+            *E += en.d_e;
+            *B += en.d_b;
+        }
+        return;
+    }
+    double *sum = w->si_sum; /* per group: d2, gn2, dE, dB */
+    for (int c = 0; c < w->ncolor; ++c) {
+        const int lo = w->color_ptr[c], hi = w->color_ptr[c + 1];
+        int credit;
+        const double share =
+            rf__si_guard_slack(*E, *B, &credit) / (double)(hi - lo);
+#pragma omp parallel for schedule(static) num_threads(                         \
+    threads) if (threads > 1 && hi - lo > 64 && c != w->si_serial_color)
+        for (int k = lo; k < hi; ++k) {
+            const int grp = w->color_con[k];
+            rf_si_guard en = {share, credit, 0.0, 0.0};
+            double gq = 0.0, dq = 0.0;
+            for (int item = w->si_group[grp]; item < w->si_group[grp + 1];
+                 ++item) {
+                dq += visit_item(p, cfg, omega, item, g, vel, &gq, &en, pass);
+            }
+            sum[4 * k] = dq;
+            sum[4 * k + 1] = gq;
+            sum[4 * k + 2] = en.d_e;
+            sum[4 * k + 3] = en.d_b;
+        }
+        for (int k = lo; k < hi; ++k) { /* in the colour's order */
+            *d2 += sum[4 * k];
+            *gn2 += sum[4 * k + 1];
+            *E += sum[4 * k + 2];
+            *B += sum[4 * k + 3];
+        }
+    }
 }
 
 void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
@@ -605,50 +656,14 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
     int it = 0, converged = 0;
     while (it < cfg->max_iter && !converged) {
         double d2 = 0.0, gn2 = 0.0;
-        for (int pass = staggered ? PASS_NORMAL : PASS_BLOCK;
-             pass <= (staggered ? PASS_FRICTION : PASS_BLOCK); ++pass) {
-        if (colored) {
-            double *sum = w->si_sum; /* per item: d2, gn2, dE, dB */
-            for (int c = 0; c < w->ncolor; ++c) {
-                const int lo = w->color_ptr[c], hi = w->color_ptr[c + 1];
-                int credit;
-                const double share =
-                    rf__si_guard_slack(E, B, &credit) / (double)(hi - lo);
-#pragma omp parallel for schedule(static) num_threads(threads) \
-    if (threads > 1 && hi - lo > 64 && c != w->si_serial_color)
-                for (int k = lo; k < hi; ++k) {
-                    const int grp = w->color_con[k];
-                    rf_si_guard en = {share, credit, 0.0, 0.0};
-                    double gq = 0.0, dq = 0.0;
-                    for (int item = w->si_group[grp];
-                         item < w->si_group[grp + 1]; ++item) {
-                        dq += visit_item(p, cfg, omega, item, g, vel, &gq,
-                                         &en, pass);
-                    }
-                    sum[4 * k] = dq;
-                    sum[4 * k + 1] = gq;
-                    sum[4 * k + 2] = en.d_e;
-                    sum[4 * k + 3] = en.d_b;
-                }
-                for (int k = lo; k < hi; ++k) { /* in the colour's order */
-                    d2 += sum[4 * k];
-                    gn2 += sum[4 * k + 1];
-                    E += sum[4 * k + 2];
-                    B += sum[4 * k + 3];
-                }
-            }
+        if (staggered) {
+            run_pass(p, cfg, omega, PASS_NORMAL, colored, threads, g, vel, &E,
+                     &B, &d2, &gn2);
+            run_pass(p, cfg, omega, PASS_FRICTION, colored, threads, g, vel, &E,
+                     &B, &d2, &gn2);
         } else {
-            for (int it2 = 0; it2 < nitem; ++it2) {
-                /* rows first, as Bullet */
-                const int item = it2 < nrow ? ncon + it2 : it2 - nrow;
-                rf_si_guard en = {0.0, 0, 0.0, 0.0};
-                en.share = rf__si_guard_slack(E, B, &en.credit);
-                d2 += visit_item(p, cfg, omega, item, g, vel, &gn2, &en,
-                                 pass);
-                E += en.d_e;
-                B += en.d_b;
-            }
-        }
+            run_pass(p, cfg, omega, PASS_BLOCK, colored, threads, g, vel, &E,
+                     &B, &d2, &gn2);
         }
         ++it;
         converged =

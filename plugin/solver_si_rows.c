@@ -67,19 +67,19 @@ enum {
 };
 /* friction record */
 enum {
-    F_T = 0,    /* t1, t2 */
-    F_RA = 6,   /* r_a x t1, r_a x t2 */
-    F_RB = 12,  /* r_b x t1, r_b x t2 */
-    F_MA = 18,  /* M_a^-1 t1, t2 */
-    F_MB = 24,  /* M_b^-1 t1, t2 */
-    F_IA = 30,  /* I_a^-1 (r_a x t1), (r_a x t2) */
-    F_IB = 36,  /* I_b^-1 (r_b x t1), (r_b x t2) */
+    F_T = 0,     /* t1, t2 */
+    F_RA = 6,    /* r_a x t1, r_a x t2 */
+    F_RB = 12,   /* r_b x t1, r_b x t2 */
+    F_MA = 18,   /* M_a^-1 t1, t2 */
+    F_MB = 24,   /* M_b^-1 t1, t2 */
+    F_IA = 30,   /* I_a^-1 (r_a x t1), (r_a x t2) */
+    F_IB = 36,   /* I_b^-1 (r_b x t1), (r_b x t2) */
     F_BIAS = 42, /* b_u, b_w */
-    F_W = 44,   /* W_uu, W_uw, W_ww */
+    F_W = 44,    /* W_uu, W_uw, W_ww */
     F_MU = 47,
     F_CFM = 48, /* c_u, c_w */
     F_STEP = 50,
-    F_INV = 51  /* W_tt^-1: uu, uw, ww (0 when singular) */
+    F_INV = 51 /* W_tt^-1: uu, uw, ww (0 when singular) */
 };
 /* angular record */
 enum {
@@ -296,10 +296,10 @@ static inline void row_apply(int flags, double d, const double *mla,
    W its block (a, b, c; b = c = 0 for one component), step 1 / lambda_max,
    rad the disc's radius, b its biases.  Returns the applied change in d
    and its guard terms (d.W d in *q). */
-static inline void part_step(int n, double *g, const double *u,
-                             const double *W, const double *inv, double step,
-                             double rad, const double *bias, rf_si_guard *gd,
-                             double d[2], double *q)
+static inline void part_step(int n, double *g, const double *u, const double *W,
+                             const double *inv, double step, double rad,
+                             const double *bias, rf_si_guard *gd, double d[2],
+                             double *q)
 {
     d[0] = d[1] = 0.0;
     if (n == 1) {
@@ -363,6 +363,41 @@ double rf__si_visit_normal(const rf_problem *p, int i, double *gamma,
     return nr[N_W] * d * d;
 }
 
+/* The sliding pair of a contact (friction record fr): its two rows'
+   velocities, the part step on the disc mu gn, both rows' impulse applied
+   together.  Returns the change's d.W d. */
+static double sliding_step(const double *fr, int flags, double *gi, double gn,
+                           double *va, double *vb, rf_si_guard *gd)
+{
+    static const double zero[6] = {0, 0, 0, 0, 0, 0};
+    const double *xa = va ? va : zero, *xb = vb ? vb : zero;
+    const double dv[3] = {xa[0] - xb[0], xa[1] - xb[1], xa[2] - xb[2]};
+    const double *t = fr + F_T, *ra = fr + F_RA, *rb = fr + F_RB;
+    const double u[2] = {dot3(t, dv) + dot3(ra, xa + 3) - dot3(rb, xb + 3) +
+                             fr[F_BIAS] + fr[F_CFM] * gi[1],
+                         dot3(t + 3, dv) + dot3(ra + 3, xa + 3) -
+                             dot3(rb + 3, xb + 3) + fr[F_BIAS + 1] +
+                             fr[F_CFM + 1] * gi[2]};
+    double d[2], q;
+    part_step(2, gi + 1, u, fr + F_W, fr + F_INV, fr[F_STEP], fr[F_MU] * gn,
+              fr + F_BIAS, gd, d, &q);
+    const double *ma = fr + F_MA, *ia = fr + F_IA;
+    const double *mb = fr + F_MB, *ib = fr + F_IB;
+    if (flags & RF__SI_DYN_A) {
+        for (int c = 0; c < 3; ++c) {
+            va[c] += d[0] * ma[c] + d[1] * ma[3 + c];
+            va[3 + c] += d[0] * ia[c] + d[1] * ia[3 + c];
+        }
+    }
+    if (flags & RF__SI_DYN_B) {
+        for (int c = 0; c < 3; ++c) {
+            vb[c] -= d[0] * mb[c] + d[1] * mb[3 + c];
+            vb[3 + c] -= d[0] * ib[c] + d[1] * ib[3 + c];
+        }
+    }
+    return q;
+}
+
 double rf__si_visit_friction(const rf_problem *p, const rf_config *cfg, int i,
                              double *gamma, double *vel, double *gn2,
                              rf_si_guard *gd)
@@ -377,94 +412,48 @@ double rf__si_visit_friction(const rf_problem *p, const rf_config *cfg, int i,
     double *vb = b == RF_WORLD ? NULL : vel + 6 * b;
     double *gi = gamma + 6 * i;
     const double gn = gi[0];
-    if (!(flags & RF__SI_ANG)) {
-        /* the common contact (boxes): the sliding pair alone, once, its
-           two rows' velocities and impulse applied together */
-        double q = 0.0;
-        if (fr[F_MU] > 0.0) {
-            const double *xa = va ? va : zero, *xb = vb ? vb : zero;
-            const double dv[3] = {xa[0] - xb[0], xa[1] - xb[1],
-                                  xa[2] - xb[2]};
-            const double *t = fr + F_T, *ra = fr + F_RA, *rb = fr + F_RB;
-            const double u[2] = {
-                dot3(t, dv) + dot3(ra, xa + 3) - dot3(rb, xb + 3) +
-                    fr[F_BIAS] + fr[F_CFM] * gi[1],
-                dot3(t + 3, dv) + dot3(ra + 3, xa + 3) -
-                    dot3(rb + 3, xb + 3) + fr[F_BIAS + 1] +
-                    fr[F_CFM + 1] * gi[2]};
-            double d[2];
-            part_step(2, gi + 1, u, fr + F_W, fr + F_INV, fr[F_STEP],
-                      fr[F_MU] * gn, fr + F_BIAS, gd, d, &q);
-            const double *ma = fr + F_MA, *ia = fr + F_IA;
-            const double *mb = fr + F_MB, *ib = fr + F_IB;
-            if (flags & RF__SI_DYN_A) {
-                for (int c = 0; c < 3; ++c) {
-                    va[c] += d[0] * ma[c] + d[1] * ma[3 + c];
-                    va[3 + c] += d[0] * ia[c] + d[1] * ia[3 + c];
-                }
-            }
-            if (flags & RF__SI_DYN_B) {
-                for (int c = 0; c < 3; ++c) {
-                    vb[c] -= d[0] * mb[c] + d[1] * mb[3 + c];
-                    vb[3 + c] -= d[0] * ib[c] + d[1] * ib[3 + c];
-                }
-            }
-        }
-        *gn2 += fr[F_W] * gi[1] * gi[1] + fr[F_W + 2] * gi[2] * gi[2];
-        return q;
-    }
+    const int sliding = fr[F_MU] > 0.0;
     double d2 = 0.0;
+    if (!(flags & RF__SI_ANG)) { /* the common contact (boxes): once */
+        d2 = sliding ? sliding_step(fr, flags, gi, gn, va, vb, gd) : 0.0;
+        *gn2 += fr[F_W] * gi[1] * gi[1] + fr[F_W + 2] * gi[2] * gi[2];
+        return d2;
+    }
+    const double *ar = w->si_arec + (size_t)RF__SI_AREC * i;
+    const double *e = nr + N_N;
     const int rounds = cfg->local_iter < 4 ? cfg->local_iter : 4;
     for (int r = 0; r < rounds; ++r) {
+        double ch = sliding ? sliding_step(fr, flags, gi, gn, va, vb, gd) : 0.0;
         const double *xa = va ? va : zero, *xb = vb ? vb : zero;
-        double ch = 0.0, d[2], q;
-        if (fr[F_MU] > 0.0) { /* sliding pair */
-            const double u[2] = {
-                row_vel(fr + F_T, fr + F_RA, fr + F_RB, xa, xb) +
-                    fr[F_BIAS] + fr[F_CFM] * gi[1],
-                row_vel(fr + F_T + 3, fr + F_RA + 3, fr + F_RB + 3, xa, xb) +
-                    fr[F_BIAS + 1] + fr[F_CFM + 1] * gi[2]};
-            part_step(2, gi + 1, u, fr + F_W, fr + F_INV, fr[F_STEP],
-                      fr[F_MU] * gn, fr + F_BIAS, gd, d, &q);
-            row_apply(flags, d[0], fr + F_MA, fr + F_IA, fr + F_MB,
-                      fr + F_IB, va, vb);
-            row_apply(flags, d[1], fr + F_MA + 3, fr + F_IA + 3, fr + F_MB + 3,
-                      fr + F_IB + 3, va, vb);
+        double d[2], q;
+        if (ar[A_SIGMA] > 0.0) { /* spin about n */
+            const double u[2] = {row_vel(NULL, e, e, xa, xb) + ar[A_BIAS] +
+                                     ar[A_CFM] * gi[3],
+                                 0.0};
+            const double W[3] = {ar[A_WS], 0.0, 0.0};
+            part_step(1, gi + 3, u, W, NULL, 0.0, ar[A_SIGMA] * gn, ar + A_BIAS,
+                      gd, d, &q);
+            row_apply(flags, d[0], NULL, ar + A_IA, NULL, ar + A_IB, va, vb);
             ch += q;
         }
-        if (flags & RF__SI_ANG) {
-            const double *ar = w->si_arec + (size_t)RF__SI_AREC * i;
-            const double *e = nr + N_N;
-            if (ar[A_SIGMA] > 0.0) { /* spin about n */
-                const double u[2] = {row_vel(NULL, e, e, xa, xb) +
-                                         ar[A_BIAS] + ar[A_CFM] * gi[3],
-                                     0.0};
-                const double W[3] = {ar[A_WS], 0.0, 0.0};
-                part_step(1, gi + 3, u, W, NULL, 0.0, ar[A_SIGMA] * gn,
-                          ar + A_BIAS, gd, d, &q);
-                row_apply(flags, d[0], NULL, ar + A_IA, NULL, ar + A_IB, va,
-                          vb);
-                ch += q;
+        if (ar[A_RHO] > 0.0) { /* rolling about t1 (and t2) */
+            const int n = (flags & RF__SI_T1) ? 1 : 2;
+            const double *t = fr + F_T;
+            const double u[2] = {row_vel(NULL, t, t, xa, xb) + ar[A_BIAS + 1] +
+                                     ar[A_CFM + 1] * gi[4],
+                                 n == 2 ? row_vel(NULL, t + 3, t + 3, xa, xb) +
+                                              ar[A_BIAS + 2] +
+                                              ar[A_CFM + 2] * gi[5]
+                                        : 0.0};
+            part_step(n, gi + 4, u, ar + A_WR, ar + A_INV, ar[A_STEP],
+                      ar[A_RHO] * gn, ar + A_BIAS + 1, gd, d, &q);
+            row_apply(flags, d[0], NULL, ar + A_IA + 3, NULL, ar + A_IB + 3, va,
+                      vb);
+            if (n == 2) {
+                row_apply(flags, d[1], NULL, ar + A_IA + 6, NULL, ar + A_IB + 6,
+                          va, vb);
             }
-            if (ar[A_RHO] > 0.0) { /* rolling about t1 (and t2) */
-                const int n = (flags & RF__SI_T1) ? 1 : 2;
-                const double *t = fr + F_T;
-                const double u[2] = {
-                    row_vel(NULL, t, t, xa, xb) + ar[A_BIAS + 1] +
-                        ar[A_CFM + 1] * gi[4],
-                    n == 2 ? row_vel(NULL, t + 3, t + 3, xa, xb) +
-                                 ar[A_BIAS + 2] + ar[A_CFM + 2] * gi[5]
-                           : 0.0};
-                part_step(n, gi + 4, u, ar + A_WR, ar + A_INV, ar[A_STEP],
-                          ar[A_RHO] * gn, ar + A_BIAS + 1, gd, d, &q);
-                row_apply(flags, d[0], NULL, ar + A_IA + 3, NULL,
-                          ar + A_IB + 3, va, vb);
-                if (n == 2) {
-                    row_apply(flags, d[1], NULL, ar + A_IA + 6, NULL,
-                              ar + A_IB + 6, va, vb);
-                }
-                ch += q;
-            }
+            ch += q;
         }
         d2 += ch;
         if (ch <= 1e-24 * (fr[F_W] * gi[1] * gi[1] +
