@@ -124,12 +124,13 @@ typedef struct rf_work {
        is items [si_group[k], si_group[k + 1]) (nitem + 1 ints) */
     int *si_group;
     int cap_si_group;
+    int si_ngroup, si_row_group; /* groups; the first of rows (ngroup: none) */
     int si_serial_color; /* the colour whose items may share bodies, or -1 */
 } rf_work;
 
 #define RF__SI_STRIDE 156
-#define RF__SI_NREC 32
-#define RF__SI_FREC 56
+#define RF__SI_NREC 28
+#define RF__SI_FREC 52
 #define RF__SI_AREC 40
 /* rf__si_rows_build's flags */
 enum { RF__SI_DYN_A = 1, RF__SI_DYN_B = 2, RF__SI_ANG = 4, RF__SI_T1 = 8 };
@@ -411,8 +412,8 @@ void rf__contact_velocity(const rf_problem *p, int i, const double *vel,
 /* u = (N + C) g + r of every contact and row from the body velocities
    vel = v* + M^-1 D g (what the velocity-form solvers maintain): no N
    product needed. */
-void rf__item_velocity(const rf_problem *p, const double *g,
-                       const double *vel, double *u, int threads);
+void rf__item_velocity(const rf_problem *p, const double *g, const double *vel,
+                       double *u, int threads);
 /* vel += M^-1 D_i dg for the dynamic bodies of contact i. */
 void rf__contact_apply(const rf_problem *p, int i, const double dg[6],
                        double *vel);
@@ -527,6 +528,9 @@ typedef struct rf_solve_out {
        variables): the energy check then reads it instead of forming the
        product again.  Set by a solver that has it at no cost. */
     int u_valid;
+    /* energy_change already set by the solver, within the energy check's
+       bound (SI's guard, when cfg->residual = 0): no check afterwards */
+    int energy_known;
     double lipschitz; /* APGD: rf_stats.lipschitz */
 } rf_solve_out;
 
@@ -593,6 +597,12 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
    dg.u, bias term db = dg.b and curvature q = dg.W dg is shortened to the
    largest a in [0, 1] that fits, and the changes of E and B add up in
    d_e, d_b. */
+/* For kernels whose flags must fold to constants where they are called. */
+#if defined(__GNUC__)
+#define RF__ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define RF__ALWAYS_INLINE inline
+#endif
 typedef struct rf_si_guard {
     double share;
     int credit;
@@ -602,15 +612,21 @@ static inline double rf__si_guard_apply(rf_si_guard *g, double du, double db,
                                         double q)
 {
     const double c1 = g->credit ? du : du - db;
-    double a = 1.0;
-    if (c1 + 0.5 * q > g->share) { /* a c1 + a^2 q / 2 <= share */
-        if (q > RF_MINVAL) {
-            a = (-c1 + sqrt(c1 * c1 + 2.0 * q * g->share)) / q;
-        } else {
-            a = c1 > 0.0 ? g->share / c1 : 1.0;
-        }
-        a = a > 1.0 ? 1.0 : (a > 0.0 ? a : 0.0);
+    const double whole = c1 + 0.5 * q;
+    if (whole <= g->share) { /* the common case: the whole step fits */
+        g->share -= whole;
+        g->d_e += du - db + 0.5 * q;
+        g->d_b += db;
+        return 1.0;
     }
+    /* the largest a in [0, 1] with a c1 + a^2 q / 2 <= share */
+    double a;
+    if (q > RF_MINVAL) {
+        a = (-c1 + sqrt(c1 * c1 + 2.0 * q * g->share)) / q;
+    } else {
+        a = c1 > 0.0 ? g->share / c1 : 1.0;
+    }
+    a = a > 1.0 ? 1.0 : (a > 0.0 ? a : 0.0);
     const double spent = a * c1 + 0.5 * a * a * q;
     g->share = g->share > spent ? g->share - spent : 0.0;
     g->d_e += a * (du - db) + 0.5 * a * a * q;
@@ -627,15 +643,15 @@ static inline double rf__si_guard_slack(double E, double B, int *credit)
     return m > 0.0 ? m : 0.0;
 }
 /* The row form (solver_si_rows.c): contact i's records (after
-   rf__work_reserve_si), its flags returned; the normal and friction
-   visits return the change's W-weighted square and add the impulse's to
-   *gn2. */
+   rf__work_reserve_si), its flags returned. */
 int rf__si_rows_build(rf_problem *p, int i);
-double rf__si_visit_normal(const rf_problem *p, int i, double *gamma,
-                           double *vel, double *gn2, rf_si_guard *gd);
-double rf__si_visit_friction(const rf_problem *p, const rf_config *cfg, int i,
-                             double *gamma, double *vel, double *gn2,
-                             rf_si_guard *gd);
+/* A group's contacts [lo, hi) (consecutive, on the same two bodies) in
+   the normal pass (pass_friction 0) or the friction pass, in order, the
+   bodies' velocities read and written once.  Returns the changes'
+   W-weighted square and adds the impulses' to *gn2. */
+double rf__si_rows_group(const rf_problem *p, const rf_config *cfg,
+                         int pass_friction, int lo, int hi, double *gamma,
+                         double *vel, double *gn2, rf_si_guard *gd);
 /* Greedy colouring of the items (solver_gs.c): items sharing a dynamic
    body (body form) or a W block (local form) get different colours;
    work.color_ptr / color_con list the items of each colour in item

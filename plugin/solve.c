@@ -25,6 +25,7 @@ void rf_config_default(rf_config *cfg)
     cfg->omega = 0.0;
     cfg->lambda = 1.0;
     cfg->local_iter = 20;
+    cfg->residual = 1;
 }
 
 rf_status rf_config_validate(const rf_config *cfg, rf_error *err)
@@ -74,6 +75,10 @@ rf_status rf_config_validate(const rf_config *cfg, rf_error *err)
     if (cfg->local_iter < 1) {
         return rf__fail(err, RF_ERR_INVALID, "%s: local_iter = %d < 1", fn,
                         cfg->local_iter);
+    }
+    if (cfg->residual != 0 && cfg->residual != 1) {
+        return rf__fail(err, RF_ERR_INVALID, "%s: residual = %d, not 0 or 1",
+                        fn, cfg->residual);
     }
     if (cfg->threads < 0) {
         return rf__fail(err, RF_ERR_INVALID, "%s: threads = %d < 0", fn,
@@ -443,8 +448,11 @@ void rf__cohesion_shift(const rf_problem *p, double *g, double sign)
 static void energy_check(rf_problem *p, const rf_config *cfg, double *g,
                          int threads, rf_solve_out *out)
 {
-    out->energy_change = 0.0;
     out->energy_scale = 1.0;
+    if (out->energy_known) {
+        return;
+    }
+    out->energy_change = 0.0;
     if (p->kind != RF_KIND_BODY) {
         return;
     }
@@ -542,8 +550,8 @@ static rf_status check_solve_input(rf_problem *p, const rf_config *cfg,
         (cfg->solver == RF_SOLVER_GS || cfg->solver == RF_SOLVER_GS_COLORED)) {
         st = rf__work_reserve_blocks(p, err);
     }
-    if (st == RF_OK && (cfg->solver == RF_SOLVER_GS_COLORED ||
-                        cfg->solver == RF_SOLVER_SI)) {
+    if (st == RF_OK &&
+        (cfg->solver == RF_SOLVER_GS_COLORED || cfg->solver == RF_SOLVER_SI)) {
         st = rf__work_reserve_colors(p, err);
     }
     if (st == RF_OK && cfg->solver == RF_SOLVER_SI) {
@@ -569,7 +577,9 @@ rf_status rf_solve(rf_problem *p, const rf_config *cfg_in, double *gamma,
     const int threads = rf__threads(cfg->threads);
     p->threads = threads;
     rf_work *w = &p->work;
-    rf_solve_out out = {0, 0.0, 0, 0, 0.0, 1.0, 0, 0.0};
+    rf_solve_out out;
+    memset(&out, 0, sizeof out);
+    out.energy_scale = 1.0;
 
     const int cohesive = rf__has_cohesion(p);
     if (cohesive) {

@@ -442,12 +442,8 @@ static double visit_item(const rf_problem *p, const rf_config *cfg,
                    ? 0.0
                    : visit_row(p, omega, it - p->ncon, gamma, vel, gn2, en);
     }
-    switch (pass) {
-    case PASS_NORMAL: return rf__si_visit_normal(p, it, gamma, vel, gn2, en);
-    case PASS_FRICTION:
-        return rf__si_visit_friction(p, cfg, it, gamma, vel, gn2, en);
-    default: return visit_contact(p, cfg, omega, it, gamma, vel, gn2, en);
-    }
+    /* the row form's passes visit contacts by groups (visit_group) */
+    return visit_contact(p, cfg, omega, it, gamma, vel, gn2, en);
 }
 
 /* g.b over contacts and rows (the biases' work), in item order. */
@@ -462,6 +458,20 @@ static double bias_work(const rf_problem *p, const double *g)
         gb += g[m6 + j] * p->row_bias[j];
     }
     return gb;
+}
+
+/* g.C g over contacts and rows (the compliance's term of the guard's E). */
+static double compliance_work(const rf_problem *p, const double *g)
+{
+    const int m6 = 6 * p->ncon;
+    double s = 0.0;
+    for (int k = 0; p->cfm_on && k < m6; ++k) {
+        s += p->con_cfm[k] * g[k] * g[k];
+    }
+    for (int j = 0; j < p->nrow; ++j) {
+        s += p->row_cfm[j] * g[m6 + j] * g[m6 + j];
+    }
+    return s;
 }
 
 /* The start under the guard: E(g) <= A(g), else g scaled by the largest
@@ -509,28 +519,45 @@ static double guard_start(rf_problem *p, double *g, double *vel, int threads,
     return E;
 }
 
-/* The colouring of the sweep.  Its unit is a group: a run of consecutive
-   items on the same two bodies (a manifold's points, a joint's rows), whose
-   items one thread visits in order, so that a manifold costs one colour,
-   not four, and its bodies stay in cache.  Groups in item order, each the
-   lowest colour that none of its dynamic bodies' groups took (a 64-bit mask
-   per body, O(1) per group, as Box2D v3's graph colouring; rf__color_items'
-   general neighbour search cost 15% of a BasicDemo step).  Groups that find
-   all 63 colours taken go to colour 63, which runs on one thread.
-   Deterministic: the same colours for any thread count. */
-static void color_sweep(rf_problem *p)
+/* The sweep's unit, a group: a run of consecutive items on the same two
+   bodies (a manifold's points, a joint's rows), visited in order by one
+   thread, so that a manifold's bodies are read and written once per pass
+   (rf__si_rows_group) and stay in cache.  Contacts and rows never share a
+   group.  Sets work.si_group (ngroup + 1 starts), si_ngroup and
+   si_row_group (the first group of rows; ngroup when none). */
+static void build_groups(rf_problem *p)
 {
     rf_work *w = &p->work;
     const int nitem = rf__nitem(p);
     int *start = w->si_group, ngroup = 0;
+    w->si_row_group = -1;
     for (int it = 0; it < nitem; ++it) {
         if (it == 0 || rf__item_body(p, it, 0) != rf__item_body(p, it - 1, 0) ||
             rf__item_body(p, it, 1) != rf__item_body(p, it - 1, 1) ||
             it == p->ncon) {
+            if (it >= p->ncon && w->si_row_group < 0) {
+                w->si_row_group = ngroup;
+            }
             start[ngroup++] = it;
         }
     }
     start[ngroup] = nitem;
+    w->si_ngroup = ngroup;
+    if (w->si_row_group < 0) {
+        w->si_row_group = ngroup;
+    }
+}
+
+/* The colouring of the groups: each the lowest colour that none of its
+   dynamic bodies' groups took (a 64-bit mask per body, O(1) per group, as
+   Box2D v3's graph colouring; rf__color_items' general neighbour search
+   cost 15% of a BasicDemo step).  Groups that find all 63 colours taken go
+   to colour 63, which runs on one thread.  Deterministic: the same colours
+   for any thread count. */
+static void color_sweep(rf_problem *p)
+{
+    rf_work *w = &p->work;
+    const int *start = w->si_group, ngroup = w->si_ngroup;
     memset(w->si_mask, 0, (size_t)p->nbody * sizeof(uint64_t));
     int ncolor = 0;
     w->si_serial_color = -1;
@@ -564,22 +591,43 @@ static void color_sweep(rf_problem *p)
     rf__color_buckets(w, ngroup, ncolor);
 }
 
-/* One pass of a sweep over every item: colour by colour (groups of a
+/* Visit group grp in the pass: a group of contacts in the row form's
+   passes at once (rf__si_rows_group), else item by item. */
+static double visit_group(const rf_problem *p, const rf_config *cfg,
+                          double omega, int grp, double *g, double *vel,
+                          double *gn2, rf_si_guard *en, int pass)
+{
+    const int lo = p->work.si_group[grp], hi = p->work.si_group[grp + 1];
+    if (pass != PASS_BLOCK && lo < p->ncon) {
+        return rf__si_rows_group(p, cfg, pass == PASS_FRICTION, lo, hi, g, vel,
+                                 gn2, en);
+    }
+    double d2 = 0.0;
+    for (int item = lo; item < hi; ++item) {
+        d2 += visit_item(p, cfg, omega, item, g, vel, gn2, en, pass);
+    }
+    return d2;
+}
+
+/* One pass of a sweep over every group: colour by colour (groups of a
    colour in parallel, each with an equal share of the guard's slack) when
-   colored, else rows then contacts as Bullet.  E and B (the guard's
-   running sums) are updated; the stopping sums are added to d2, gn2. */
+   colored, else rows then contacts as Bullet, each group with the whole
+   slack left.  E and B (the guard's running sums) are updated; the
+   stopping sums are added to d2, gn2. */
 static void run_pass(rf_problem *p, const rf_config *cfg, double omega,
                      int pass, int colored, int threads, double *g, double *vel,
                      double *E, double *B, double *d2, double *gn2)
 {
     rf_work *w = &p->work;
-    const int ncon = p->ncon, nrow = p->nrow, nitem = rf__nitem(p);
     if (!colored) {
-        for (int k = 0; k < nitem; ++k) {
-            const int item = k < nrow ? ncon + k : k - nrow;
+        const int ngroup = w->si_ngroup, first_row = w->si_row_group;
+        for (int k = 0; k < ngroup; ++k) {
+            /* rows (groups first_row..) before contacts */
+            const int grp = k < ngroup - first_row ? first_row + k
+                                                   : k - (ngroup - first_row);
             rf_si_guard en = {0.0, 0, 0.0, 0.0};
             en.share = rf__si_guard_slack(*E, *B, &en.credit);
-            *d2 += visit_item(p, cfg, omega, item, g, vel, gn2, &en, pass);
+            *d2 += visit_group(p, cfg, omega, grp, g, vel, gn2, &en, pass);
             *E += en.d_e;
             *B += en.d_b;
         }
@@ -594,14 +642,10 @@ static void run_pass(rf_problem *p, const rf_config *cfg, double omega,
 #pragma omp parallel for schedule(static) num_threads(                         \
     threads) if (threads > 1 && hi - lo > 64 && c != w->si_serial_color)
         for (int k = lo; k < hi; ++k) {
-            const int grp = w->color_con[k];
             rf_si_guard en = {share, credit, 0.0, 0.0};
-            double gq = 0.0, dq = 0.0;
-            for (int item = w->si_group[grp]; item < w->si_group[grp + 1];
-                 ++item) {
-                dq += visit_item(p, cfg, omega, item, g, vel, &gq, &en, pass);
-            }
-            sum[4 * k] = dq;
+            double gq = 0.0;
+            sum[4 * k] = visit_group(p, cfg, omega, w->color_con[k], g, vel,
+                                     &gq, &en, pass);
             sum[4 * k + 1] = gq;
             sum[4 * k + 2] = en.d_e;
             sum[4 * k + 3] = en.d_b;
@@ -645,6 +689,7 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
        that one thread and two give the same bits; below, Bullet's order
        (rows, then contacts) on one thread. */
     const int colored = nitem > 512;
+    build_groups(p);
     if (colored) {
         color_sweep(p);
     }
@@ -668,6 +713,19 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
         ++it;
         converged =
             cfg->tol > 0.0 && sqrt(d2) <= cfg->tol * fmax(sqrt(gn2), 1e-300);
+    }
+    if (!cfg->residual) {
+        /* no residual wanted: the last iterate; its energy change is the
+           guard's E less the compliance's share (E bounds the impulses'
+           work including g.C g / 2, kinetic energy excluding it) */
+        memcpy(gamma, g, (size_t)rf__ndof(p) * sizeof(double));
+        out->iterations = it;
+        out->residual = NAN;
+        out->converged = converged;
+        out->colors = colored ? w->ncolor : 0;
+        out->energy_change = E - 0.5 * compliance_work(p, g);
+        out->energy_known = 1;
+        return;
     }
     rf__item_velocity(p, g, vel, w->u3, threads);
     rf_config fixed = *cfg;

@@ -33,66 +33,134 @@
  * ten-box column rocked at ten sweeps; staggered, a sweep costs what a
  * stock iteration costs and stacks behave as stock's.
  *
- * Records (built once per solve, in parallel), per contact, in doubles:
- *   normal   (RF__SI_NREC) n, r_a x n, r_b x n, M_a^-1 n, M_b^-1 n,
- *            I_a^-1 (r_a x n), I_b^-1 (r_b x n), b_n, W_nn, 1 / W_nn,
- *            nmax, c_n
- *   friction (RF__SI_FREC) t1, t2, r_a x t_k, r_b x t_k, M^-1 t_k,
- *            I^-1 (r x t_k) for both sides, b_u, b_w, W_tt (3), mu,
- *            c_u, c_w, 1 / lambda_max(W_tt)
+ * Records (built once per solve, in parallel), per contact, in doubles,
+ * each 3-vector padded to four lanes (the fourth 0) so that a row's dot
+ * product and its update are a few 4-lane operations (rf_v4: GCC's and
+ * Clang's vector extension; 256-bit on an AVX2 machine, where
+ * rf__si_rows_group has a clone, else two SSE2 operations), as Bullet's
+ * btSolverConstraint keeps its rows in SIMD vectors:
+ *   normal   (RF__SI_NREC) n, r_a x n, r_b x n, I_a^-1 (r_a x n),
+ *            I_b^-1 (r_b x n), b_n, W_nn, 1 / W_nn, nmax, c_n
+ *   friction (RF__SI_FREC) t1, t2, r_a x t_k, r_b x t_k, I_a^-1 (r_a x
+ *            t_k), I_b^-1 (r_b x t_k), b_u, b_w, W_tt (3), mu, c_u, c_w,
+ *            1 / lambda_max(W_tt), W_tt^-1 (3)
  *   angular  (RF__SI_AREC, contacts with spin or rolling friction only)
  *            I_a^-1 e_k, I_b^-1 e_k (k = n, t1, t2), W_spin, W_roll (3),
- *            b_spin, b_roll (2), sigma, rho, c (3), 1 / lambda_max(W_roll)
- * A side that is not dynamic has zero responses (its velocity is still
- * read: a kinematic body moves).
+ *            b_spin, b_roll (2), sigma, rho, c (3), 1 / lambda_max(W_roll),
+ *            W_roll^-1 (3)
+ * The linear responses M^-1 e_k are the body's inverse masses times the
+ * direction, formed where they are applied (a group's bodies' inverse
+ * masses are read once).  A side that is not dynamic has zero responses
+ * (its velocity is still read: a kinematic body moves).
  */
 #include "internal.h"
 
 #include <string.h>
 
-/* normal record */
+#if !defined(__GNUC__)
+#error "solver_si_rows.c needs the GCC/Clang vector extension (vector_size)"
+#endif
+
+/* A 3-vector in four lanes (the fourth 0) as two SSE2 registers of two
+   doubles (the GCC/Clang vector extension, native width on every x86-64:
+   4-lane vector types lowered to SSE2 cost more than scalar code). */
+typedef double rf_v2 __attribute__((vector_size(2 * sizeof(double))));
+typedef struct rf_v4 {
+    rf_v2 lo, hi; /* (x, y), (z, 0) */
+} rf_v4;
+
+static RF__ALWAYS_INLINE rf_v4 v4_load(const double *x)
+{
+    rf_v4 v;
+    memcpy(&v.lo, x, sizeof v.lo);
+    memcpy(&v.hi, x + 2, sizeof v.hi);
+    return v;
+}
+
+/* (x0, x1, x2, 0) from three doubles */
+static RF__ALWAYS_INLINE rf_v4 v4_of3(const double *x)
+{
+    rf_v4 v;
+    memcpy(&v.lo, x, sizeof v.lo);
+    v.hi = (rf_v2){x[2], 0.0};
+    return v;
+}
+
+static RF__ALWAYS_INLINE rf_v4 v4_add(rf_v4 a, rf_v4 b)
+{
+    return (rf_v4){a.lo + b.lo, a.hi + b.hi};
+}
+
+static RF__ALWAYS_INLINE rf_v4 v4_sub(rf_v4 a, rf_v4 b)
+{
+    return (rf_v4){a.lo - b.lo, a.hi - b.hi};
+}
+
+static RF__ALWAYS_INLINE rf_v4 v4_mul(rf_v4 a, rf_v4 b)
+{
+    return (rf_v4){a.lo * b.lo, a.hi * b.hi};
+}
+
+static RF__ALWAYS_INLINE rf_v4 v4_scale(double s, rf_v4 a)
+{
+    return (rf_v4){s * a.lo, s * a.hi};
+}
+
+/* the sum of the lanes of a b + c d - e f: a row's dot product with the
+   bodies' linear and angular velocities */
+static RF__ALWAYS_INLINE double v4_dot3(rf_v4 a, rf_v4 b, rf_v4 c, rf_v4 d,
+                                        rf_v4 e, rf_v4 f)
+{
+    const rf_v2 t = a.lo * b.lo + c.lo * d.lo - e.lo * f.lo +
+                    (a.hi * b.hi + c.hi * d.hi - e.hi * f.hi);
+    return t[0] + t[1];
+}
+
+static RF__ALWAYS_INLINE double v4_dot(rf_v4 a, rf_v4 b)
+{
+    const rf_v2 t = a.lo * b.lo + a.hi * b.hi;
+    return t[0] + t[1];
+}
+
+/* normal record: 4-lane vectors, then scalars */
 enum {
     N_N = 0,
-    N_RA = 3,
-    N_RB = 6,
-    N_MA = 9,
-    N_MB = 12,
-    N_IA = 15,
-    N_IB = 18,
-    N_BIAS = 21,
-    N_W = 22,
-    N_INV = 23,
-    N_NMAX = 24,
-    N_CFM = 25
+    N_RA = 4,
+    N_RB = 8,
+    N_IA = 12,
+    N_IB = 16,
+    N_BIAS = 20,
+    N_W = 21,
+    N_INV = 22,
+    N_NMAX = 23,
+    N_CFM = 24
 };
 /* friction record */
 enum {
     F_T = 0,     /* t1, t2 */
-    F_RA = 6,    /* r_a x t1, r_a x t2 */
-    F_RB = 12,   /* r_b x t1, r_b x t2 */
-    F_MA = 18,   /* M_a^-1 t1, t2 */
-    F_MB = 24,   /* M_b^-1 t1, t2 */
-    F_IA = 30,   /* I_a^-1 (r_a x t1), (r_a x t2) */
-    F_IB = 36,   /* I_b^-1 (r_b x t1), (r_b x t2) */
-    F_BIAS = 42, /* b_u, b_w */
-    F_W = 44,    /* W_uu, W_uw, W_ww */
-    F_MU = 47,
-    F_CFM = 48, /* c_u, c_w */
-    F_STEP = 50,
-    F_INV = 51 /* W_tt^-1: uu, uw, ww (0 when singular) */
+    F_RA = 8,    /* r_a x t1, r_a x t2 */
+    F_RB = 16,   /* r_b x t1, r_b x t2 */
+    F_IA = 24,   /* I_a^-1 (r_a x t1), (r_a x t2) */
+    F_IB = 32,   /* I_b^-1 (r_b x t1), (r_b x t2) */
+    F_BIAS = 40, /* b_u, b_w */
+    F_W = 42,    /* W_uu, W_uw, W_ww */
+    F_MU = 45,
+    F_CFM = 46, /* c_u, c_w */
+    F_STEP = 48,
+    F_INV = 49 /* W_tt^-1: uu, uw, ww (0 when singular) */
 };
 /* angular record */
 enum {
     A_IA = 0,    /* I_a^-1 n, t1, t2 */
-    A_IB = 9,    /* I_b^-1 n, t1, t2 */
-    A_WS = 18,   /* W_spin */
-    A_WR = 19,   /* W_roll: uu, uw, ww */
-    A_BIAS = 22, /* b_spin, b_roll_u, b_roll_w */
-    A_SIGMA = 25,
-    A_RHO = 26,
-    A_CFM = 27, /* c_spin, c_roll_u, c_roll_w */
-    A_STEP = 30,
-    A_INV = 31 /* W_roll^-1: uu, uw, ww (0 when singular) */
+    A_IB = 12,   /* I_b^-1 n, t1, t2 */
+    A_WS = 24,   /* W_spin */
+    A_WR = 25,   /* W_roll: uu, uw, ww */
+    A_BIAS = 28, /* b_spin, b_roll_u, b_roll_w */
+    A_SIGMA = 31,
+    A_RHO = 32,
+    A_CFM = 33, /* c_spin, c_roll_u, c_roll_w */
+    A_STEP = 36,
+    A_INV = 37 /* W_roll^-1: uu, uw, ww (0 when singular) */
 };
 
 static inline double dot3(const double *a, const double *b)
@@ -107,19 +175,23 @@ static inline void mat3_vec(const double *M, const double *x, double *y)
     y[2] = M[6] * x[0] + M[7] * x[1] + M[8] * x[2];
 }
 
-/* a.M b for a side: the linear part a_l . (m ⊙ b_l) + a_a . I b_a, given
-   the precomputed responses (rl = m ⊙ b_l, ra = I b_a). */
-static inline double pair_term(const double *al, const double *rl,
-                               const double *aa, const double *ra)
-{
-    return (al ? dot3(al, rl) : 0.0) + dot3(aa, ra);
-}
-
 /* 1 / lambda_max of the 2x2 SPD block (a b; b c), 0 when empty. */
 static double inv_lambda_max(double a, double b, double c)
 {
     const double lam = 0.5 * (a + c + sqrt((a - c) * (a - c) + 4.0 * b * b));
     return lam > RF_MINVAL ? 1.0 / lam : 0.0;
+}
+
+/* The inverse of the 2x2 block (a b; b c) into inv[3], left 0 when it is
+   singular to rounding. */
+static void inv2(double a, double b, double c, double *inv)
+{
+    const double det = a * c - b * b;
+    if (det > 1e-12 * (a * c) && det > RF_MINVAL) {
+        inv[0] = c / det;
+        inv[1] = -b / det;
+        inv[2] = a / det;
+    }
 }
 
 int rf__si_rows_build(rf_problem *p, int i)
@@ -135,18 +207,23 @@ int rf__si_rows_build(rf_problem *p, int i)
     memset(nr, 0, RF__SI_NREC * sizeof(double));
     memset(fr, 0, RF__SI_FREC * sizeof(double));
     memcpy(nr + N_N, e, 3 * sizeof(double));
-    memcpy(fr + F_T, e + 3, 6 * sizeof(double));
+    memcpy(fr + F_T, e + 3, 3 * sizeof(double));
+    memcpy(fr + F_T + 4, e + 6, 3 * sizeof(double));
     const int ang = p->con_rho[i] > 0.0 || p->con_sigma[i] > 0.0;
     if (ang) {
         memset(ar, 0, RF__SI_AREC * sizeof(double));
     }
+    /* diagonal blocks: sum over the dynamic sides of lin M^-1 lin +
+       ang I^-1 ang (the side's sign squares away) */
+    double wnn = 0.0, wuu = 0.0, wuw = 0.0, www = 0.0;
+    double ws = 0.0, wru = 0.0, wrx = 0.0, wrw = 0.0;
     for (int s = 0; s < 2; ++s) {
         const double *r = arm + 3 * s;
         double *rn = nr + (s == 0 ? N_RA : N_RB);
         double *rt = fr + (s == 0 ? F_RA : F_RB);
         rf__cross3(r, e, rn);
         rf__cross3(r, e + 3, rt);
-        rf__cross3(r, e + 6, rt + 3);
+        rf__cross3(r, e + 6, rt + 4);
         const int b = side[s];
         if (b == RF_WORLD || p->body_flags[b] != RF_BODY_DYNAMIC) {
             continue;
@@ -154,48 +231,31 @@ int rf__si_rows_build(rf_problem *p, int i)
         flags |= s == 0 ? RF__SI_DYN_A : RF__SI_DYN_B;
         const double *I = p->body_inv_inertia + 9 * b;
         const double *im = p->body_inv_mass + 3 * b;
-        double *mn = nr + (s == 0 ? N_MA : N_MB);
         double *in = nr + (s == 0 ? N_IA : N_IB);
-        double *mt = fr + (s == 0 ? F_MA : F_MB);
         double *it = fr + (s == 0 ? F_IA : F_IB);
-        for (int c = 0; c < 3; ++c) {
-            mn[c] = im[c] * e[c];
-            mt[c] = im[c] * e[3 + c];
-            mt[3 + c] = im[c] * e[6 + c];
-        }
         mat3_vec(I, rn, in);
         mat3_vec(I, rt, it);
-        mat3_vec(I, rt + 3, it + 3);
+        mat3_vec(I, rt + 4, it + 4);
+        double ln = 0.0, luu = 0.0, luw = 0.0, lww = 0.0;
+        for (int c = 0; c < 3; ++c) {
+            ln += im[c] * e[c] * e[c];
+            luu += im[c] * e[3 + c] * e[3 + c];
+            luw += im[c] * e[3 + c] * e[6 + c];
+            lww += im[c] * e[6 + c] * e[6 + c];
+        }
+        wnn += ln + dot3(rn, in);
+        wuu += luu + dot3(rt, it);
+        wuw += luw + dot3(rt, it + 4);
+        www += lww + dot3(rt + 4, it + 4);
         if (ang) {
             double *ie = ar + (s == 0 ? A_IA : A_IB);
             for (int k = 0; k < 3; ++k) {
-                mat3_vec(I, e + 3 * k, ie + 3 * k);
+                mat3_vec(I, e + 3 * k, ie + 4 * k);
             }
-        }
-    }
-    /* diagonal blocks: sum over the dynamic sides of lin M^-1 lin +
-       ang I^-1 ang (the side's sign squares away) */
-    double wnn = 0.0, wuu = 0.0, wuw = 0.0, www = 0.0;
-    double ws = 0.0, wru = 0.0, wrx = 0.0, wrw = 0.0;
-    for (int s = 0; s < 2; ++s) {
-        if (!(flags & (s == 0 ? RF__SI_DYN_A : RF__SI_DYN_B))) {
-            continue;
-        }
-        const double *rn = nr + (s == 0 ? N_RA : N_RB);
-        const double *rt = fr + (s == 0 ? F_RA : F_RB);
-        wnn += pair_term(e, nr + (s == 0 ? N_MA : N_MB), rn,
-                         nr + (s == 0 ? N_IA : N_IB));
-        const double *mt = fr + (s == 0 ? F_MA : F_MB);
-        const double *it = fr + (s == 0 ? F_IA : F_IB);
-        wuu += pair_term(e + 3, mt, rt, it);
-        wuw += pair_term(e + 3, mt + 3, rt, it + 3);
-        www += pair_term(e + 6, mt + 3, rt + 3, it + 3);
-        if (ang) {
-            const double *ie = ar + (s == 0 ? A_IA : A_IB);
             ws += dot3(e, ie);
-            wru += dot3(e + 3, ie + 3);
-            wrx += dot3(e + 3, ie + 6);
-            wrw += dot3(e + 6, ie + 6);
+            wru += dot3(e + 3, ie + 4);
+            wrx += dot3(e + 3, ie + 8);
+            wrw += dot3(e + 6, ie + 8);
         }
     }
     const double *cfm = p->cfm_on ? p->con_cfm + 6 * i : NULL;
@@ -215,15 +275,7 @@ int rf__si_rows_build(rf_problem *p, int i)
     fr[F_W + 2] = www + fr[F_CFM + 1];
     fr[F_MU] = cone.mu;
     fr[F_STEP] = inv_lambda_max(fr[F_W], fr[F_W + 1], fr[F_W + 2]);
-    {
-        const double a = fr[F_W], b = fr[F_W + 1], c = fr[F_W + 2];
-        const double det = a * c - b * b;
-        if (det > 1e-12 * (a * c) && det > RF_MINVAL) {
-            fr[F_INV] = c / det;
-            fr[F_INV + 1] = -b / det;
-            fr[F_INV + 2] = a / det;
-        }
-    }
+    inv2(fr[F_W], fr[F_W + 1], fr[F_W + 2], fr + F_INV);
     if (ang) {
         flags |= RF__SI_ANG;
         ar[A_CFM] = cfm ? cfm[3] : 0.0;
@@ -240,55 +292,13 @@ int rf__si_rows_build(rf_problem *p, int i)
         ar[A_RHO] = cone.rho;
         ar[A_STEP] = inv_lambda_max(ar[A_WR], ar[A_WR + 1],
                                     cone.roll_t1 ? 0.0 : ar[A_WR + 2]);
-        const double a = ar[A_WR], b = ar[A_WR + 1], c = ar[A_WR + 2];
-        const double det = a * c - b * b;
-        if (!cone.roll_t1 && det > 1e-12 * (a * c) && det > RF_MINVAL) {
-            ar[A_INV] = c / det;
-            ar[A_INV + 1] = -b / det;
-            ar[A_INV + 2] = a / det;
-        }
         if (cone.roll_t1) {
             flags |= RF__SI_T1;
+        } else {
+            inv2(ar[A_WR], ar[A_WR + 1], ar[A_WR + 2], ar + A_INV);
         }
     }
     return flags;
-}
-
-/* Velocity of one row of contact i against the bodies: lin (NULL for an
-   angular row) . (v_a - v_b) + aa . w_a - ab . w_b. */
-static inline double row_vel(const double *lin, const double *aa,
-                             const double *ab, const double *xa,
-                             const double *xb)
-{
-    double u = dot3(aa, xa + 3) - dot3(ab, xb + 3);
-    if (lin != NULL) {
-        u += lin[0] * (xa[0] - xb[0]) + lin[1] * (xa[1] - xb[1]) +
-             lin[2] * (xa[2] - xb[2]);
-    }
-    return u;
-}
-
-/* vel += d (ml, ia) on A and -= d (ml, ib) on B (ml NULL: angular row). */
-static inline void row_apply(int flags, double d, const double *mla,
-                             const double *ia, const double *mlb,
-                             const double *ib, double *va, double *vb)
-{
-    if (flags & RF__SI_DYN_A) {
-        for (int c = 0; c < 3; ++c) {
-            if (mla != NULL) {
-                va[c] += d * mla[c];
-            }
-            va[3 + c] += d * ia[c];
-        }
-    }
-    if (flags & RF__SI_DYN_B) {
-        for (int c = 0; c < 3; ++c) {
-            if (mlb != NULL) {
-                vb[c] -= d * mlb[c];
-            }
-            vb[3 + c] -= d * ib[c];
-        }
-    }
 }
 
 /* One part step of 1 or 2 components under the energy guard.  g (in/out)
@@ -296,10 +306,11 @@ static inline void row_apply(int flags, double d, const double *mla,
    W its block (a, b, c; b = c = 0 for one component), step 1 / lambda_max,
    rad the disc's radius, b its biases.  Returns the applied change in d
    and its guard terms (d.W d in *q). */
-static inline void part_step(int n, double *g, const double *u, const double *W,
-                             const double *inv, double step, double rad,
-                             const double *bias, rf_si_guard *gd, double d[2],
-                             double *q)
+static RF__ALWAYS_INLINE void part_step(int n, double *g, const double *u,
+                                        const double *W, const double *inv,
+                                        double step, double rad,
+                                        const double *bias, rf_si_guard *gd,
+                                        double d[2], double *q)
 {
     d[0] = d[1] = 0.0;
     if (n == 1) {
@@ -339,128 +350,244 @@ static inline void part_step(int n, double *g, const double *u, const double *W,
     *q = al * al * qq;
 }
 
-double rf__si_visit_normal(const rf_problem *p, int i, double *gamma,
-                           double *vel, double *gn2, rf_si_guard *gd)
+/* A pair of bodies' velocities as 4-lane vectors, for one group: linear
+   and angular of each side, and the sides' inverse masses per axis (0
+   for a side that is not dynamic, whose velocity is read only). */
+typedef struct si_pair {
+    rf_v4 la, aa, lb, ab; /* v_a, w_a, v_b, w_b */
+    rf_v4 ma, mb;         /* M_a^-1, M_b^-1 (diagonal) */
+} si_pair;
+
+static RF__ALWAYS_INLINE void
+pair_load(const rf_problem *p, int i, const double *vel, int flags, si_pair *v)
 {
     static const double zero[6] = {0, 0, 0, 0, 0, 0};
-    const double *nr = p->work.si_nrec + (size_t)RF__SI_NREC * i;
-    const int flags = p->work.si_flags[i];
     const int a = p->con_body[2 * i], b = p->con_body[2 * i + 1];
-    double *va = a == RF_WORLD ? NULL : vel + 6 * a;
-    double *vb = b == RF_WORLD ? NULL : vel + 6 * b;
-    double *gi = gamma + 6 * i;
-    const double gn = gi[0];
-    const double u = row_vel(nr + N_N, nr + N_RA, nr + N_RB, va ? va : zero,
-                             vb ? vb : zero) +
-                     nr[N_BIAS] + nr[N_CFM] * gn;
-    double d = rf__clamp(gn - u * nr[N_INV], 0.0, nr[N_NMAX]) - gn;
-    const double al =
-        rf__si_guard_apply(gd, d * u, d * nr[N_BIAS], nr[N_W] * d * d);
-    d *= al;
-    gi[0] = gn + d;
-    row_apply(flags, d, nr + N_MA, nr + N_IA, nr + N_MB, nr + N_IB, va, vb);
-    *gn2 += nr[N_W] * gi[0] * gi[0];
-    return nr[N_W] * d * d;
+    const double *xa = a == RF_WORLD ? zero : vel + 6 * a;
+    const double *xb = b == RF_WORLD ? zero : vel + 6 * b;
+    v->la = v4_of3(xa);
+    v->aa = v4_of3(xa + 3);
+    v->lb = v4_of3(xb);
+    v->ab = v4_of3(xb + 3);
+    v->ma = (flags & RF__SI_DYN_A) ? v4_of3(p->body_inv_mass + 3 * a)
+                                   : v4_of3(zero);
+    v->mb = (flags & RF__SI_DYN_B) ? v4_of3(p->body_inv_mass + 3 * b)
+                                   : v4_of3(zero);
+}
+
+/* Write the dynamic sides' velocities back. */
+static RF__ALWAYS_INLINE void
+pair_store(const rf_problem *p, int i, double *vel, int flags, const si_pair *v)
+{
+    if (flags & RF__SI_DYN_A) {
+        double *x = vel + 6 * p->con_body[2 * i];
+        for (int c = 0; c < 3; ++c) {
+            x[c] = c < 2 ? v->la.lo[c] : v->la.hi[0];
+            x[3 + c] = c < 2 ? v->aa.lo[c] : v->aa.hi[0];
+        }
+    }
+    if (flags & RF__SI_DYN_B) {
+        double *x = vel + 6 * p->con_body[2 * i + 1];
+        for (int c = 0; c < 3; ++c) {
+            x[c] = c < 2 ? v->lb.lo[c] : v->lb.hi[0];
+            x[3 + c] = c < 2 ? v->ab.lo[c] : v->ab.hi[0];
+        }
+    }
 }
 
 /* The sliding pair of a contact (friction record fr): its two rows'
    velocities, the part step on the disc mu gn, both rows' impulse applied
-   together.  Returns the change's d.W d. */
-static double sliding_step(const double *fr, int flags, double *gi, double gn,
-                           double *va, double *vb, rf_si_guard *gd)
+   together.  da, db: the sides are dynamic (constants where inlined).
+   Returns the change's d.W d. */
+static RF__ALWAYS_INLINE double sliding_step(const double *fr, double *gi,
+                                             si_pair *v, int da, int db,
+                                             rf_si_guard *gd)
 {
-    static const double zero[6] = {0, 0, 0, 0, 0, 0};
-    const double *xa = va ? va : zero, *xb = vb ? vb : zero;
-    const double dv[3] = {xa[0] - xb[0], xa[1] - xb[1], xa[2] - xb[2]};
-    const double *t = fr + F_T, *ra = fr + F_RA, *rb = fr + F_RB;
-    const double u[2] = {dot3(t, dv) + dot3(ra, xa + 3) - dot3(rb, xb + 3) +
-                             fr[F_BIAS] + fr[F_CFM] * gi[1],
-                         dot3(t + 3, dv) + dot3(ra + 3, xa + 3) -
-                             dot3(rb + 3, xb + 3) + fr[F_BIAS + 1] +
-                             fr[F_CFM + 1] * gi[2]};
+    const rf_v4 t1 = v4_load(fr + F_T), t2 = v4_load(fr + F_T + 4);
+    const rf_v4 dv = v4_sub(v->la, v->lb);
+    const double u[2] = {
+        v4_dot3(t1, dv, v4_load(fr + F_RA), v->aa, v4_load(fr + F_RB), v->ab) +
+            fr[F_BIAS] + fr[F_CFM] * gi[1],
+        v4_dot3(t2, dv, v4_load(fr + F_RA + 4), v->aa, v4_load(fr + F_RB + 4),
+                v->ab) +
+            fr[F_BIAS + 1] + fr[F_CFM + 1] * gi[2]};
     double d[2], q;
-    part_step(2, gi + 1, u, fr + F_W, fr + F_INV, fr[F_STEP], fr[F_MU] * gn,
+    part_step(2, gi + 1, u, fr + F_W, fr + F_INV, fr[F_STEP], fr[F_MU] * gi[0],
               fr + F_BIAS, gd, d, &q);
-    const double *ma = fr + F_MA, *ia = fr + F_IA;
-    const double *mb = fr + F_MB, *ib = fr + F_IB;
-    if (flags & RF__SI_DYN_A) {
-        for (int c = 0; c < 3; ++c) {
-            va[c] += d[0] * ma[c] + d[1] * ma[3 + c];
-            va[3 + c] += d[0] * ia[c] + d[1] * ia[3 + c];
-        }
+    /* the linear impulse */
+    const rf_v4 P = v4_add(v4_scale(d[0], t1), v4_scale(d[1], t2));
+    if (da) {
+        v->la = v4_add(v->la, v4_mul(v->ma, P));
+        v->aa = v4_add(v->aa, v4_add(v4_scale(d[0], v4_load(fr + F_IA)),
+                                     v4_scale(d[1], v4_load(fr + F_IA + 4))));
     }
-    if (flags & RF__SI_DYN_B) {
-        for (int c = 0; c < 3; ++c) {
-            vb[c] -= d[0] * mb[c] + d[1] * mb[3 + c];
-            vb[3 + c] -= d[0] * ib[c] + d[1] * ib[3 + c];
-        }
+    if (db) {
+        v->lb = v4_sub(v->lb, v4_mul(v->mb, P));
+        v->ab = v4_sub(v->ab, v4_add(v4_scale(d[0], v4_load(fr + F_IB)),
+                                     v4_scale(d[1], v4_load(fr + F_IB + 4))));
     }
     return q;
 }
 
-double rf__si_visit_friction(const rf_problem *p, const rf_config *cfg, int i,
-                             double *gamma, double *vel, double *gn2,
-                             rf_si_guard *gd)
+/* The spin and rolling parts of contact i (normal record nr, friction
+   fr, angular ar) against its normal impulse, velocities in v.  Returns
+   their d.W d. */
+static double angular_step(const double *nr, const double *fr, const double *ar,
+                           int flags, double *gi, si_pair *v, rf_si_guard *gd)
 {
-    static const double zero[6] = {0, 0, 0, 0, 0, 0};
-    const rf_work *w = &p->work;
-    const double *nr = w->si_nrec + (size_t)RF__SI_NREC * i;
-    const double *fr = w->si_frec + (size_t)RF__SI_FREC * i;
-    const int flags = w->si_flags[i];
-    const int a = p->con_body[2 * i], b = p->con_body[2 * i + 1];
-    double *va = a == RF_WORLD ? NULL : vel + 6 * a;
-    double *vb = b == RF_WORLD ? NULL : vel + 6 * b;
-    double *gi = gamma + 6 * i;
+    const int da = (flags & RF__SI_DYN_A) != 0;
+    const int db = (flags & RF__SI_DYN_B) != 0;
     const double gn = gi[0];
-    const int sliding = fr[F_MU] > 0.0;
-    double d2 = 0.0;
-    if (!(flags & RF__SI_ANG)) { /* the common contact (boxes): once */
-        d2 = sliding ? sliding_step(fr, flags, gi, gn, va, vb, gd) : 0.0;
-        *gn2 += fr[F_W] * gi[1] * gi[1] + fr[F_W + 2] * gi[2] * gi[2];
-        return d2;
+    double ch = 0.0, d[2], q;
+    if (ar[A_SIGMA] > 0.0) { /* spin about n */
+        const rf_v4 dw = v4_sub(v->aa, v->ab);
+        const double u[2] = {v4_dot(v4_load(nr + N_N), dw) + ar[A_BIAS] +
+                                 ar[A_CFM] * gi[3],
+                             0.0};
+        const double W[3] = {ar[A_WS], 0.0, 0.0};
+        part_step(1, gi + 3, u, W, NULL, 0.0, ar[A_SIGMA] * gn, ar + A_BIAS, gd,
+                  d, &q);
+        if (da) {
+            v->aa = v4_add(v->aa, v4_scale(d[0], v4_load(ar + A_IA)));
+        }
+        if (db) {
+            v->ab = v4_sub(v->ab, v4_scale(d[0], v4_load(ar + A_IB)));
+        }
+        ch += q;
     }
-    const double *ar = w->si_arec + (size_t)RF__SI_AREC * i;
-    const double *e = nr + N_N;
-    const int rounds = cfg->local_iter < 4 ? cfg->local_iter : 4;
-    for (int r = 0; r < rounds; ++r) {
-        double ch = sliding ? sliding_step(fr, flags, gi, gn, va, vb, gd) : 0.0;
-        const double *xa = va ? va : zero, *xb = vb ? vb : zero;
-        double d[2], q;
-        if (ar[A_SIGMA] > 0.0) { /* spin about n */
-            const double u[2] = {row_vel(NULL, e, e, xa, xb) + ar[A_BIAS] +
-                                     ar[A_CFM] * gi[3],
-                                 0.0};
-            const double W[3] = {ar[A_WS], 0.0, 0.0};
-            part_step(1, gi + 3, u, W, NULL, 0.0, ar[A_SIGMA] * gn, ar + A_BIAS,
-                      gd, d, &q);
-            row_apply(flags, d[0], NULL, ar + A_IA, NULL, ar + A_IB, va, vb);
-            ch += q;
+    if (ar[A_RHO] > 0.0) { /* rolling about t1 (and t2) */
+        const int n = (flags & RF__SI_T1) ? 1 : 2;
+        const rf_v4 dw = v4_sub(v->aa, v->ab);
+        const double u[2] = {v4_dot(v4_load(fr + F_T), dw) + ar[A_BIAS + 1] +
+                                 ar[A_CFM + 1] * gi[4],
+                             n == 2 ? v4_dot(v4_load(fr + F_T + 4), dw) +
+                                          ar[A_BIAS + 2] + ar[A_CFM + 2] * gi[5]
+                                    : 0.0};
+        part_step(n, gi + 4, u, ar + A_WR, ar + A_INV, ar[A_STEP],
+                  ar[A_RHO] * gn, ar + A_BIAS + 1, gd, d, &q);
+        if (da) {
+            v->aa =
+                v4_add(v->aa, v4_add(v4_scale(d[0], v4_load(ar + A_IA + 4)),
+                                     v4_scale(d[1], v4_load(ar + A_IA + 8))));
         }
-        if (ar[A_RHO] > 0.0) { /* rolling about t1 (and t2) */
-            const int n = (flags & RF__SI_T1) ? 1 : 2;
-            const double *t = fr + F_T;
-            const double u[2] = {row_vel(NULL, t, t, xa, xb) + ar[A_BIAS + 1] +
-                                     ar[A_CFM + 1] * gi[4],
-                                 n == 2 ? row_vel(NULL, t + 3, t + 3, xa, xb) +
-                                              ar[A_BIAS + 2] +
-                                              ar[A_CFM + 2] * gi[5]
-                                        : 0.0};
-            part_step(n, gi + 4, u, ar + A_WR, ar + A_INV, ar[A_STEP],
-                      ar[A_RHO] * gn, ar + A_BIAS + 1, gd, d, &q);
-            row_apply(flags, d[0], NULL, ar + A_IA + 3, NULL, ar + A_IB + 3, va,
-                      vb);
-            if (n == 2) {
-                row_apply(flags, d[1], NULL, ar + A_IA + 6, NULL, ar + A_IB + 6,
-                          va, vb);
-            }
-            ch += q;
+        if (db) {
+            v->ab =
+                v4_sub(v->ab, v4_add(v4_scale(d[0], v4_load(ar + A_IB + 4)),
+                                     v4_scale(d[1], v4_load(ar + A_IB + 8))));
         }
-        d2 += ch;
-        if (ch <= 1e-24 * (fr[F_W] * gi[1] * gi[1] +
-                           fr[F_W + 2] * gi[2] * gi[2] + RF_MINVAL)) {
-            break;
-        }
+        ch += q;
     }
-    *gn2 += fr[F_W] * gi[1] * gi[1] + fr[F_W + 2] * gi[2] * gi[2];
+    return ch;
+}
+
+/* The normal pass over a group's contacts [lo, hi) (one pair of bodies,
+   their velocities in v for the whole group: a manifold's four points
+   chain through them).  da, db: the sides are dynamic (constants where
+   inlined, so the common pairs compile without a branch per row).
+   Returns the changes' W-weighted square; adds the impulses' to *gn2. */
+static RF__ALWAYS_INLINE double normal_group(const rf_problem *p, int lo,
+                                             int hi, double *gamma, si_pair *v,
+                                             int da, int db, double *gn2,
+                                             rf_si_guard *gd)
+{
+    const double *nrec = p->work.si_nrec;
+    double d2 = 0.0, g2 = 0.0;
+    for (int i = lo; i < hi; ++i) {
+        const double *nr = nrec + (size_t)RF__SI_NREC * i;
+        const rf_v4 n = v4_load(nr + N_N);
+        double *gi = gamma + 6 * i;
+        const double gn = gi[0];
+        const double u = v4_dot3(n, v4_sub(v->la, v->lb), v4_load(nr + N_RA),
+                                 v->aa, v4_load(nr + N_RB), v->ab) +
+                         nr[N_BIAS] + nr[N_CFM] * gn;
+        double d = rf__clamp(gn - u * nr[N_INV], 0.0, nr[N_NMAX]) - gn;
+        d *= rf__si_guard_apply(gd, d * u, d * nr[N_BIAS], nr[N_W] * d * d);
+        const double g = gn + d;
+        gi[0] = g;
+        if (da) {
+            v->la = v4_add(v->la, v4_scale(d, v4_mul(v->ma, n)));
+            v->aa = v4_add(v->aa, v4_scale(d, v4_load(nr + N_IA)));
+        }
+        if (db) {
+            v->lb = v4_sub(v->lb, v4_scale(d, v4_mul(v->mb, n)));
+            v->ab = v4_sub(v->ab, v4_scale(d, v4_load(nr + N_IB)));
+        }
+        g2 += nr[N_W] * g * g;
+        d2 += nr[N_W] * d * d;
+    }
+    *gn2 += g2;
     return d2;
+}
+
+/* The friction pass over a group's contacts: each contact's sliding pair;
+   a contact with spin or rolling friction repeats its sliding, spin and
+   rolling parts up to min(local_iter, 4) rounds, until a round changes
+   nothing at rounding level (the file comment). */
+static RF__ALWAYS_INLINE double friction_group(const rf_problem *p,
+                                               const rf_config *cfg, int lo,
+                                               int hi, double *gamma,
+                                               si_pair *v, int da, int db,
+                                               double *gn2, rf_si_guard *gd)
+{
+    const rf_work *w = &p->work;
+    const int rounds = cfg->local_iter < 4 ? cfg->local_iter : 4;
+    double d2 = 0.0, g2 = 0.0;
+    for (int i = lo; i < hi; ++i) {
+        const double *fr = w->si_frec + (size_t)RF__SI_FREC * i;
+        double *gi = gamma + 6 * i;
+        const int sliding = fr[F_MU] > 0.0;
+        const int flags = w->si_flags[i];
+        if (!(flags & RF__SI_ANG)) { /* the common contact (boxes): once */
+            d2 += sliding ? sliding_step(fr, gi, v, da, db, gd) : 0.0;
+        } else {
+            const double *nr = w->si_nrec + (size_t)RF__SI_NREC * i;
+            const double *ar = w->si_arec + (size_t)RF__SI_AREC * i;
+            for (int r = 0; r < rounds; ++r) {
+                double ch = sliding ? sliding_step(fr, gi, v, da, db, gd) : 0.0;
+                ch += angular_step(nr, fr, ar, flags, gi, v, gd);
+                d2 += ch;
+                if (ch <= 1e-24 * (fr[F_W] * gi[1] * gi[1] +
+                                   fr[F_W + 2] * gi[2] * gi[2] + RF_MINVAL)) {
+                    break;
+                }
+            }
+        }
+        g2 += fr[F_W] * gi[1] * gi[1] + fr[F_W + 2] * gi[2] * gi[2];
+    }
+    *gn2 += g2;
+    return d2;
+}
+
+/* One pass over a group with the sides' dynamic flags as constants. */
+static RF__ALWAYS_INLINE double
+group_pass(const rf_problem *p, const rf_config *cfg, int pass_friction, int lo,
+           int hi, double *gamma, double *vel, int flags, int da, int db,
+           double *gn2, rf_si_guard *gd)
+{
+    si_pair v;
+    pair_load(p, lo, vel, flags, &v);
+    const double d2 =
+        pass_friction
+            ? friction_group(p, cfg, lo, hi, gamma, &v, da, db, gn2, gd)
+            : normal_group(p, lo, hi, gamma, &v, da, db, gn2, gd);
+    pair_store(p, lo, vel, flags, &v);
+    return d2;
+}
+
+double rf__si_rows_group(const rf_problem *p, const rf_config *cfg,
+                         int pass_friction, int lo, int hi, double *gamma,
+                         double *vel, double *gn2, rf_si_guard *gd)
+{
+    const int flags = p->work.si_flags[lo];
+    const int f = pass_friction;
+    switch (flags & (RF__SI_DYN_A | RF__SI_DYN_B)) {
+    case RF__SI_DYN_A | RF__SI_DYN_B:
+        return group_pass(p, cfg, f, lo, hi, gamma, vel, flags, 1, 1, gn2, gd);
+    case RF__SI_DYN_A:
+        return group_pass(p, cfg, f, lo, hi, gamma, vel, flags, 1, 0, gn2, gd);
+    case RF__SI_DYN_B:
+        return group_pass(p, cfg, f, lo, hi, gamma, vel, flags, 0, 1, gn2, gd);
+    default:
+        return group_pass(p, cfg, f, lo, hi, gamma, vel, flags, 0, 0, gn2, gd);
+    }
 }

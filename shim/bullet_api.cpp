@@ -89,6 +89,7 @@ void rf_bullet_config_default(rf_config *cfg)
     cfg->model = RF_MODEL_DESAXCE;
     cfg->max_iter = RF_BULLET_WORLD_ITERATIONS;
     cfg->tol = RF_BULLET_DEFAULT_TOL;
+    cfg->residual = 0; // SI stops on the impulse change; no extra pass
 }
 
 int rf_bullet_scalar_size(void)

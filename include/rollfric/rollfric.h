@@ -536,6 +536,19 @@ typedef struct rf_config {
                               never lowered: a lambda far too high makes
                               short steps, so estimate afresh from time
                               to time (the shim: every 16th step). */
+    int residual;          /* 1: rf_stats.residual is the natural-map
+                              residual of the returned gamma; 0: a solver
+                              that would form it only to report it (SI,
+                              whose stopping test is the impulse change)
+                              skips that pass over the problem, reports
+                              residual = NAN, and its energy figures come
+                              from its energy guard's running sums
+                              instead of one more N product (the guard
+                              already holds the bound the check enforces:
+                              energy_scale = 1).  Solvers that stop on
+                              the residual compute it regardless.  The
+                              Bullet defaults (rf_bullet_config_default)
+                              use 0.  default 1 */
 } rf_config;
 
 /* Fill cfg with the defaults documented above.  NULL is ignored. */

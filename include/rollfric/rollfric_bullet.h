@@ -85,6 +85,8 @@ typedef enum rf_bullet_mode {
  *   max_iter   RF_BULLET_WORLD_ITERATIONS (the app's m_numIterations)
  *   tol        RF_BULLET_DEFAULT_TOL: a sweep that changes the impulses by
  *              at most this, relative, ends the step early
+ *   residual   0: no residual pass after the solve (rf_bullet_stats
+ *              reports residual NAN; energy_change from SI's guard)
  *   the rest   as rf_config_default (warm start on, OpenMP's threads).
  * The converged solve of the seed scenes (APGD, associated, up to 1000
  * iterations to 1e-8) is rf_config_default: rf_bullet_set_config(p, &cfg)
