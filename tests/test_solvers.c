@@ -7,6 +7,7 @@
 #include "problem_gen.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* The first four take both forms; RF_SOLVER_SI (last) body form only. */
 static const rf_solver_kind SOLVERS[] = {RF_SOLVER_JACOBI, RF_SOLVER_GS,
@@ -781,6 +782,53 @@ static int test_no_contacts(void)
     return 0;
 }
 
+/* rf_config.residual = 0 (the Bullet defaults): SI returns the same
+   impulses bit for bit, reports residual NAN, and its energy_change (from
+   its guard's running sums, not a product) is the kinetic energy the
+   impulses add, measured from the bodies' velocities (0.5 v.M v before
+   and after) to rounding, 1e-9 of the start's energy; residual = 2 is
+   refused. */
+static int test_si_without_residual(void)
+{
+    rf_rng r = {91};
+    enum { NB = PILE_NB, NC = PILE_NC };
+    pile pl;
+    rf_problem *p;
+    ENSURE(rf_problem_create(&p, NULL) == RF_OK);
+    ENSURE(random_pile(&r, p, &pl) == 0);
+    const double ke0 = kinetic_energy(NB, pl.mass, pl.J, pl.v0, pl.w0);
+    for (int model = 0; model < 2; ++model) {
+        double g1[6 * NC] = {0}, g0[6 * NC] = {0};
+        rf_config cfg;
+        rf_config_default(&cfg);
+        cfg.solver = RF_SOLVER_SI;
+        cfg.model = (rf_model)model;
+        cfg.max_iter = 10;
+        cfg.tol = 0.0;
+        rf_stats st1, st0;
+        ENSURE(rf_solve(p, &cfg, g1, &st1, NULL) == RF_OK);
+        cfg.residual = 0;
+        ENSURE(rf_solve(p, &cfg, g0, &st0, NULL) == RF_OK);
+        ENSURE(memcmp(g1, g0, sizeof g1) == 0);
+        ENSURE(isfinite(st1.residual) && isnan(st0.residual));
+        ENSURE(st0.energy_scale == 1.0 && st0.iterations == 10);
+        double v[3 * NB], w[3 * NB];
+        ENSURE(rf_problem_body_velocity(p, g0, v, w, NULL) == RF_OK);
+        const double dke = kinetic_energy(NB, pl.mass, pl.J, v, w) - ke0;
+        printf("  si %-11s residual=0: energy_change %+.9e J, measured "
+               "%+.9e, with residual %+.9e\n",
+               MODEL_NAMES[model], st0.energy_change, dke,
+               st1.energy_change);
+        ENSURE_SMALL(st0.energy_change - dke, 1e-9 * ke0);
+        cfg.residual = 2;
+        rf_error err;
+        ENSURE(rf_solve(p, &cfg, g0, &st0, &err) == RF_ERR_INVALID);
+        ENSURE(strstr(err.message, "residual") != NULL);
+    }
+    rf_problem_destroy(p);
+    return 0;
+}
+
 int main(void)
 {
     RUN_TEST(test_planted_local);
@@ -791,6 +839,7 @@ int main(void)
     RUN_TEST(test_not_converged);
     RUN_TEST(test_rolling_sphere_step);
     RUN_TEST(test_energy_check);
+    RUN_TEST(test_si_without_residual);
     RUN_TEST(test_bad_input);
     RUN_TEST(test_no_contacts);
     RUN_TEST(test_lipschitz_start);
