@@ -307,6 +307,15 @@ int demo_world_init(demo_world *w, const demo_opts *opts, demo_result *out,
         demo_world_free(w);
         return -1;
     }
+    /* The defaults skip the residual pass (rf_config.residual = 0); the
+       demos report every step's residual (solver_max_residual), so they
+       ask for it: the impulses are the same bit for bit. */
+    world_default.residual = 1;
+    if (opts->config == NULL &&
+        DEMO_PL(w, plSetSolverConfig(w->world, &world_default)) != 0) {
+        demo_world_free(w);
+        return -1;
+    }
     return 0;
 }
 
