@@ -70,11 +70,8 @@ static double huge_scale(const double c[3], const int k[3], int from, int nb)
  * 2^1016.  huge: some c is past 2^256 (a
  * constant where it is called, so that the common case compiles to the
  * plain arithmetic). */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline double
-minimise_psi_impl(double x0, const double a[3], const double c[3], int huge)
+static RF__ALWAYS_INLINE double minimise_psi_impl(double x0, const double a[3],
+                                                  const double c[3], int huge)
 {
     double b[3];
     int k[3];

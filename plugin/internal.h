@@ -41,6 +41,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* For kernels whose flags must fold to constants where they are called
+   (minimise_psi_impl in cone.c, the SI row form's group kernel). */
+#if defined(__GNUC__)
+#define RF__ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define RF__ALWAYS_INLINE inline
+#endif
+
 #define RF_REDUCE_BLOCK 256
 /* Guard for divisions (MuJoCo's mjMINVAL). */
 #define RF_MINVAL 1e-300
@@ -124,7 +132,6 @@ typedef struct rf_work {
        is items [si_group[k], si_group[k + 1]) (nitem + 1 ints) */
     int *si_group;
     int cap_si_group;
-    int si_ngroup, si_row_group; /* groups; the first of rows (ngroup: none) */
     int si_serial_color; /* the colour whose items may share bodies, or -1 */
 } rf_work;
 
@@ -597,12 +604,6 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
    dg.u, bias term db = dg.b and curvature q = dg.W dg is shortened to the
    largest a in [0, 1] that fits, and the changes of E and B add up in
    d_e, d_b. */
-/* For kernels whose flags must fold to constants where they are called. */
-#if defined(__GNUC__)
-#define RF__ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define RF__ALWAYS_INLINE inline
-#endif
 typedef struct rf_si_guard {
     double share;
     int credit;

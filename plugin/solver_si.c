@@ -442,7 +442,7 @@ static double visit_item(const rf_problem *p, const rf_config *cfg,
                    ? 0.0
                    : visit_row(p, omega, it - p->ncon, gamma, vel, gn2, en);
     }
-    /* the row form's passes visit contacts by groups (visit_group) */
+    /* the row form's passes visit contacts in visit_items */
     return visit_contact(p, cfg, omega, it, gamma, vel, gn2, en);
 }
 
@@ -519,33 +519,26 @@ static double guard_start(rf_problem *p, double *g, double *vel, int threads,
     return E;
 }
 
-/* The sweep's unit, a group: a run of consecutive items on the same two
-   bodies (a manifold's points, a joint's rows), visited in order by one
-   thread, so that a manifold's bodies are read and written once per pass
-   (rf__si_rows_group) and stay in cache.  Contacts and rows never share a
-   group.  Sets work.si_group (ngroup + 1 starts), si_ngroup and
-   si_row_group (the first group of rows; ngroup when none). */
-static void build_groups(rf_problem *p)
+/* The coloured sweep's unit, a group: a run of consecutive items on the
+   same two bodies (a manifold's points, a joint's rows), visited in order
+   by one thread, so that a manifold costs one colour, not four, and its
+   bodies are read and written once per pass (rf__si_rows_group) and stay
+   in cache.  Contacts and rows never share a group.  Fills work.si_group
+   (ngroup + 1 starts) and returns ngroup. */
+static int build_groups(rf_problem *p)
 {
     rf_work *w = &p->work;
     const int nitem = rf__nitem(p);
     int *start = w->si_group, ngroup = 0;
-    w->si_row_group = -1;
     for (int it = 0; it < nitem; ++it) {
         if (it == 0 || rf__item_body(p, it, 0) != rf__item_body(p, it - 1, 0) ||
             rf__item_body(p, it, 1) != rf__item_body(p, it - 1, 1) ||
             it == p->ncon) {
-            if (it >= p->ncon && w->si_row_group < 0) {
-                w->si_row_group = ngroup;
-            }
             start[ngroup++] = it;
         }
     }
     start[ngroup] = nitem;
-    w->si_ngroup = ngroup;
-    if (w->si_row_group < 0) {
-        w->si_row_group = ngroup;
-    }
+    return ngroup;
 }
 
 /* The colouring of the groups: each the lowest colour that none of its
@@ -557,7 +550,8 @@ static void build_groups(rf_problem *p)
 static void color_sweep(rf_problem *p)
 {
     rf_work *w = &p->work;
-    const int *start = w->si_group, ngroup = w->si_ngroup;
+    const int ngroup = build_groups(p);
+    const int *start = w->si_group;
     memset(w->si_mask, 0, (size_t)p->nbody * sizeof(uint64_t));
     int ncolor = 0;
     w->si_serial_color = -1;
@@ -591,8 +585,9 @@ static void color_sweep(rf_problem *p)
     rf__color_buckets(w, ngroup, ncolor);
 }
 
-/* Visit items [lo, hi) of one group in the pass: contacts in the row
-   form's passes at once (rf__si_rows_group), else item by item. */
+/* Visit items [lo, hi) of one group in the pass (a whole group, or one
+   item): contacts in the row form's passes at once (rf__si_rows_group),
+   else item by item. */
 static double visit_items(const rf_problem *p, const rf_config *cfg,
                           double omega, int lo, int hi, double *g, double *vel,
                           double *gn2, rf_si_guard *en, int pass)
@@ -618,24 +613,18 @@ static void run_pass(rf_problem *p, const rf_config *cfg, double omega,
 {
     rf_work *w = &p->work;
     if (!colored) {
-        const int ngroup = w->si_ngroup, first_row = w->si_row_group;
-        /* rows (groups first_row..) before contacts; each item with the
-           whole slack left after the one before (a group sharing one
-           share instead let the guard bind more often on joints and
-           slowed ragdolls' settling: quick ragdolls asleep at step 722
-           instead of 546) */
-        for (int k = 0; k < ngroup; ++k) {
-            const int grp = k < ngroup - first_row ? first_row + k
-                                                   : k - (ngroup - first_row);
-            const int lo = w->si_group[grp], hi = w->si_group[grp + 1];
-            for (int it = lo; it < hi; ++it) {
-                rf_si_guard en = {0.0, 0, 0.0, 0.0};
-                en.share = rf__si_guard_slack(*E, *B, &en.credit);
-                *d2 += visit_items(p, cfg, omega, it, it + 1, g, vel, gn2, &en,
-                                   pass);
-                *E += en.d_e;
-                *B += en.d_b;
-            }
+        /* each item with the whole slack left after the one before (one
+           share per manifold instead let the guard bind more often on
+           joints: quick ragdolls slept at step 722 instead of 546) */
+        const int ncon = p->ncon, nrow = p->nrow, nitem = rf__nitem(p);
+        for (int k = 0; k < nitem; ++k) {
+            const int item = k < nrow ? ncon + k : k - nrow;
+            rf_si_guard en = {0.0, 0, 0.0, 0.0};
+            en.share = rf__si_guard_slack(*E, *B, &en.credit);
+            *d2 += visit_items(p, cfg, omega, item, item + 1, g, vel, gn2, &en,
+                               pass);
+            *E += en.d_e;
+            *B += en.d_b;
         }
         return;
     }
@@ -697,7 +686,6 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
        that one thread and two give the same bits; below, Bullet's order
        (rows, then contacts) on one thread. */
     const int colored = nitem > 512;
-    build_groups(p);
     if (colored) {
         color_sweep(p);
     }

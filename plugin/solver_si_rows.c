@@ -35,9 +35,8 @@
  *
  * Records (built once per solve, in parallel), per contact, in doubles,
  * each 3-vector padded to four lanes (the fourth 0) so that a row's dot
- * product and its update are a few 4-lane operations (rf_v4: GCC's and
- * Clang's vector extension; 256-bit on an AVX2 machine, where
- * rf__si_rows_group has a clone, else two SSE2 operations), as Bullet's
+ * product and its update are a few operations on two SSE2 registers
+ * (rf_v4, GCC's and Clang's vector extension), as Bullet's
  * btSolverConstraint keeps its rows in SIMD vectors:
  *   normal   (RF__SI_NREC) n, r_a x n, r_b x n, I_a^-1 (r_a x n),
  *            I_b^-1 (r_b x n), b_n, W_nn, 1 / W_nn, nmax, c_n
@@ -84,6 +83,13 @@ static RF__ALWAYS_INLINE rf_v4 v4_of3(const double *x)
     memcpy(&v.lo, x, sizeof v.lo);
     v.hi = (rf_v2){x[2], 0.0};
     return v;
+}
+
+/* its three lanes back to x[0..2] */
+static RF__ALWAYS_INLINE void v4_store3(double *x, rf_v4 v)
+{
+    memcpy(x, &v.lo, sizeof v.lo);
+    x[2] = v.hi[0];
 }
 
 static RF__ALWAYS_INLINE rf_v4 v4_add(rf_v4 a, rf_v4 b)
@@ -381,17 +387,13 @@ pair_store(const rf_problem *p, int i, double *vel, int flags, const si_pair *v)
 {
     if (flags & RF__SI_DYN_A) {
         double *x = vel + 6 * p->con_body[2 * i];
-        for (int c = 0; c < 3; ++c) {
-            x[c] = c < 2 ? v->la.lo[c] : v->la.hi[0];
-            x[3 + c] = c < 2 ? v->aa.lo[c] : v->aa.hi[0];
-        }
+        v4_store3(x, v->la);
+        v4_store3(x + 3, v->aa);
     }
     if (flags & RF__SI_DYN_B) {
         double *x = vel + 6 * p->con_body[2 * i + 1];
-        for (int c = 0; c < 3; ++c) {
-            x[c] = c < 2 ? v->lb.lo[c] : v->lb.hi[0];
-            x[3 + c] = c < 2 ? v->ab.lo[c] : v->ab.hi[0];
-        }
+        v4_store3(x, v->lb);
+        v4_store3(x + 3, v->ab);
     }
 }
 

@@ -790,21 +790,16 @@ static int test_no_contacts(void)
    refused. */
 static int test_si_without_residual(void)
 {
-    rf_rng r = {91};
     enum { NB = PILE_NB, NC = PILE_NC };
     pile pl;
     rf_problem *p;
-    ENSURE(rf_problem_create(&p, NULL) == RF_OK);
-    ENSURE(random_pile(&r, p, &pl) == 0);
+    rf_config cfg;
+    ENSURE(pile_solve_setup(91, &p, &pl, &cfg, RF_SOLVER_SI, 0.0, 10) == 0);
     const double ke0 = kinetic_energy(NB, pl.mass, pl.J, pl.v0, pl.w0);
     for (int model = 0; model < 2; ++model) {
         double g1[6 * NC] = {0}, g0[6 * NC] = {0};
-        rf_config cfg;
-        rf_config_default(&cfg);
-        cfg.solver = RF_SOLVER_SI;
         cfg.model = (rf_model)model;
-        cfg.max_iter = 10;
-        cfg.tol = 0.0;
+        cfg.residual = 1;
         rf_stats st1, st0;
         ENSURE(rf_solve(p, &cfg, g1, &st1, NULL) == RF_OK);
         cfg.residual = 0;
