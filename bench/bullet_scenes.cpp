@@ -6,7 +6,7 @@
 //
 //   rfbench_scenes [--quick] [--scenes a,b,c] [--steps N]
 //                  [--configs stock,defaults,gs,apgd:10] [--threads 1,2]
-//                  [--load] [--out FILE]
+//                  [--sleep-runs K] [--load] [--out FILE]
 //
 //   --quick    the scenes' quick sizes (CI: at most a few hundred bodies);
 //              full size (Bullet's counts) otherwise
@@ -32,6 +32,8 @@
 //              --threads 1,2; without it the configurations keep their
 //              threads (the defaults': OpenMP's default, OMP_NUM_THREADS
 //              or one per core)
+//   --sleep-runs K   K perturbed copies per configuration for the sleep
+//              step's median (see sleep_runs below); default 0
 //   --load     fork a child that spins on one core for the whole run
 //              (killed at the end): one core kept busy by another process
 //   --out      JSON file (default bench/results/rfbench-scenes.json)
@@ -66,6 +68,12 @@
 //        ratio_median = the cone configuration's over stock's, same run;
 //   sleep_step   first step after which every dynamic body is
 //        ISLAND_SLEEPING (-1: never); awake_end: bodies awake at the end;
+//   sleep_runs, sleep_median   with --sleep-runs K: the sleep step of K
+//        more copies with gravity scaled by 1 + 1e-5 k (k = 1..K), each
+//        stepped alone until it sleeps, and their median (the lower
+//        middle; a copy that never slept counts as latest): sleeping is
+//        chaotic (one body's brief wake-up restarts its island's 2 s
+//        timer), and one run's step moves by up to a hundred either way;
 //   ke_end, ke_max   kinetic energy, sum of 1/2 m v^2 + 1/2 w.I w, J;
 //   energy_rise  with E = kinetic + gravity's potential (-m g.x) after
 //        each step (and before the first), max over t of E(t) - min over
@@ -215,6 +223,8 @@ struct Run {
     rf_config config{};
     std::vector<double> ms;
     int sleep_step = -1;
+    // --sleep-runs: the sleep step of each perturbed copy (-1: never)
+    std::vector<int> sleep_runs;
     double e_min = 0, energy_rise = 0, ke_max = 0;
     double pen_max = 0, pen_sum = 0, joint_max = 0;
     // at the end
@@ -335,6 +345,22 @@ double median(std::vector<double> v)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+// The median of --sleep-runs' sleep steps, a run that never slept
+// counting as later than any that did; -1 when half or more never slept.
+int sleep_median(const std::vector<int> &v)
+{
+    if (v.empty()) {
+        return -1;
+    }
+    std::vector<long> k;
+    for (int x : v) {
+        k.push_back(x < 0 ? 1L << 40 : x);
+    }
+    std::sort(k.begin(), k.end());
+    const long m = k[(k.size() - 1) / 2]; // the lower middle: conservative
+    return m >= 1L << 40 ? -1 : (int)m;
+}
+
 const char *solver_name(rf_solver_kind k)
 {
     for (const SolverName &s : kSolvers) {
@@ -449,6 +475,14 @@ void json_run(FILE *f, const SceneResult &s, const Run &r, bool last)
         num(r.energy_rise).c_str(), num(r.pen_max).c_str(),
         num(r.ms.empty() ? 0 : r.pen_sum / (double)r.ms.size()).c_str(),
         num(r.pen_mean_end).c_str(), r.contacts_end, r.fallen);
+    if (!r.sleep_runs.empty()) {
+        std::fprintf(f, "         \"sleep_runs\": [");
+        for (size_t i = 0; i < r.sleep_runs.size(); ++i) {
+            std::fprintf(f, "%s%d", i ? ", " : "", r.sleep_runs[i]);
+        }
+        std::fprintf(f, "], \"sleep_median\": %d,\n",
+                     sleep_median(r.sleep_runs));
+    }
     std::fprintf(f, "         \"structures\": [");
     for (size_t i = 0; i < r.structures.size(); ++i) {
         const rfscenes::StructureState &ss = r.structures[i];
@@ -516,11 +550,38 @@ bool write_json(const char *path, bool quick, bool load,
     return std::fclose(f) == 0;
 }
 
+// One perturbed copy for --sleep-runs: the scene with gravity scaled by
+// 1 + 1e-5 k, the configuration as in the main run, stepped until every
+// body sleeps or for `steps`; its sleep step (-1: never).  Sleeping is
+// chaotic in piles and ragdolls: one body's brief wake-up restarts its
+// island's 2 s timer, so one run's step moves by a hundred either way.
+int perturbed_sleep_step(const std::string &name, bool quick,
+                         const ConfigSpec &spec, int steps, int k)
+{
+    Run r;
+    r.spec = spec;
+    r.world = std::make_unique<World>();
+    rfscenes::build_scene(*r.world, name,
+                          quick ? rfscenes::Size::quick : rfscenes::Size::full);
+    btDiscreteDynamicsWorld &w = r.world->world;
+    w.setGravity(w.getGravity() * btScalar(1.0 + 1e-5 * k));
+    if (!r.setup()) {
+        return -1;
+    }
+    for (int step = 1; step <= steps; ++step) {
+        r.world->step();
+        if (rfscenes::awake_bodies(*r.world) == 0) {
+            return step;
+        }
+    }
+    return -1;
+}
+
 void print_header()
 {
-    std::printf("%-16s %-16s %8s %8s %6s %6s %6s %10s %9s %8s %6s %9s\n",
+    std::printf("%-16s %-16s %8s %8s %6s %6s %6s %6s %10s %9s %8s %6s %9s\n",
                 "scene", "config", "ms mean", "ms p90", "ratio", "sleep",
-                "awake", "KE end J", "E rise J", "pen max", "fallen",
+                "median", "awake", "KE end J", "E rise J", "pen max", "fallen",
                 "joint err");
 }
 
@@ -543,10 +604,15 @@ void print_row(const SceneResult &s, const Run &r)
         std::snprintf(joint, sizeof joint, "%.3f/%.3f", r.joint_end,
                       r.joint_max);
     }
-    std::printf("%-16s %-16s %8.3f %8.3f %6s %6d %6d %10.4g %9.4g %8.4f %6s "
-                "%9s\n",
+    char med[16] = "-";
+    if (!r.sleep_runs.empty()) {
+        std::snprintf(med, sizeof med, "%d", sleep_median(r.sleep_runs));
+    }
+    std::printf("%-16s %-16s %8.3f %8.3f %6s %6d %6s %6d %10.4g %9.4g %8.4f "
+                "%6s %9s\n",
                 s.name.c_str(), r.spec.label.c_str(), mean(r.ms),
-                quantile(r.ms, 0.9), ratio, r.sleep_step, r.awake_end, r.ke_end,
+                quantile(r.ms, 0.9), ratio, r.sleep_step, med, r.awake_end,
+                r.ke_end,
                 r.energy_rise, r.pen_max, fallen, joint);
 }
 
@@ -573,7 +639,8 @@ int usage()
     std::fprintf(
         stderr, "usage: rfbench_scenes [--quick] [--scenes a,b,c] [--steps N]\n"
                 "                      [--configs stock,defaults,gs,apgd:10]\n"
-                "                      [--threads 1,2] [--load] [--out FILE]\n"
+                "                      [--threads 1,2] [--sleep-runs K] [--load]\n"
+                "                      [--out FILE]\n"
                 "scenes:");
     for (const rfscenes::SceneEntry &e : rfscenes::kScenes) {
         std::fprintf(stderr, " %s", e.name);
@@ -588,7 +655,7 @@ int usage()
 int main(int argc, char **argv)
 {
     bool quick = false, load = false;
-    int steps = -1;
+    int steps = -1, sleep_runs = 0;
     std::vector<std::string> scenes,
         configs = {"stock", "defaults", "gs", "apgd:10"};
     std::vector<int> threads; // empty: as each configuration has them
@@ -615,6 +682,10 @@ int main(int argc, char **argv)
             configs = split(v);
         } else if (!std::strcmp(a, "--steps")) {
             if (!parse_int(v, &steps) || steps < 1) {
+                return usage();
+            }
+        } else if (!std::strcmp(a, "--sleep-runs")) {
+            if (!parse_int(v, &sleep_runs)) {
                 return usage();
             }
         } else if (!std::strcmp(a, "--threads")) {
@@ -707,6 +778,12 @@ int main(int argc, char **argv)
         for (auto &r : sr.runs) {
             if (r->error.empty()) {
                 r->finish();
+            }
+        }
+        for (auto &r : sr.runs) {
+            for (int k = 1; r->error.empty() && k <= sleep_runs; ++k) {
+                r->sleep_runs.push_back(
+                    perturbed_sleep_step(name, quick, r->spec, sr.steps, k));
             }
         }
         print_header();

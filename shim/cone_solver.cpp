@@ -759,6 +759,21 @@ double ConeSolver::pair_cohesion(const btCollisionObject *o0,
     return i0->second < i1->second ? i0->second : i1->second;
 }
 
+// The share of the normal's warm-start factor that SI's friction parts
+// (sliding, spin, rolling) start with.  Stock 3.24 starts its friction
+// rows at 0; a friction start holds a resting body's friction from the
+// last step, which joints and stacks need at a few sweeps (a pinned
+// 10-link chain on the ground, 10 sweeps: joint error 0.37 mm with the
+// whole 0.85, 0.91 mm at 0.5, 1.23 mm with none; stock 0.09 mm with its
+// one friction direction per point).  But above about 0.65 of the last
+// impulse, BenchmarkDemo's dropped columns of four boxes stay tilted on
+// an edge for half a second before they rock back, and the scene sleeps
+// 30% later than stock (quick falling boxes, 5 sweeps, five runs with
+// gravity perturbed by 1e-5: asleep at steps 262-272 at factor 0.72,
+// 201-202 at 0.6 and 0.5, stock 202-203).  0.6 x 0.85 = 0.51 keeps clear
+// of that edge.
+constexpr double kSiFrictionWarmShare = 0.6;
+
 ConeSolver::PointState ConeSolver::add_point(btPersistentManifold *m, int j,
                                              int a, int b, WarmSpan warm,
                                              const btContactSolverInfo &info,
@@ -968,20 +983,24 @@ ConeSolver::PointState ConeSolver::add_point(btPersistentManifold *m, int j,
         warm_start_extras(warm, cp, c.t1, c.t2, g);
         // RF_SOLVER_SI (stock's method) takes Bullet's warm-start factor
         // (m_warmstartingFactor, 0.85 by default; 0 without
-        // SOLVER_USE_WARMSTARTING), as stock applies it to its contact
-        // rows: with a few sweeps per step the full start carries the
-        // last iterate's error into the next step, and a settled pile
-        // keeps jittering (BasicDemo, SI, 10 sweeps: 124 of 125 boxes
-        // awake after 500 steps with the full start, asleep by step 274
-        // with 0.85; stock: 421).  The other solvers run to a tolerance,
-        // where the full start only saves iterations.
-        const double wsf =
-            cfg.solver != RF_SOLVER_SI ? 1.0
-            : (info.m_solverMode & SOLVER_USE_WARMSTARTING)
-                ? (double)info.m_warmstartingFactor
-                : 0.0;
-        for (double &x : g) {
-            x = std::isfinite(x) ? x * wsf : 0.0;
+        // SOLVER_USE_WARMSTARTING) for the normal, as stock applies it to
+        // its contact rows, and kSiFrictionWarmShare of it for the
+        // friction parts: with a few sweeps per step the full start
+        // carries the last iterate's error into the next step, and a
+        // settled pile keeps jittering (BasicDemo, SI, 10 sweeps: 124 of
+        // 125 boxes awake after 500 steps with the full start, asleep by
+        // step 274 with 0.85; stock: 421).  The other solvers run to a
+        // tolerance, where the full start only saves iterations.
+        double wsf = 1.0, wsf_friction = 1.0;
+        if (cfg.solver == RF_SOLVER_SI) {
+            wsf = (info.m_solverMode & SOLVER_USE_WARMSTARTING)
+                      ? (double)info.m_warmstartingFactor
+                      : 0.0;
+            wsf_friction = kSiFrictionWarmShare * wsf;
+        }
+        for (int k = 0; k < 6; ++k) {
+            const double x = g[k] * (k == 0 ? wsf : wsf_friction);
+            g[k] = std::isfinite(x) ? x : 0.0;
         }
     }
     con_desc_[slot] = c;
