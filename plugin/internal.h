@@ -182,9 +182,12 @@ struct rf_problem {
     unsigned char *row_set; /* (nrow) */
 
     /* local form */
-    rf_csr W;  /* (6 ncon x 6 ncon) */
+    rf_csr W;  /* (6 ncon x 6 ncon): the symmetric part of the W given */
     double *q; /* (6 ncon) */
     int cap_q;
+    /* max |W_rc - W_cr| / max |W| of the W given (0: symmetric, or body
+       form); at most RF_W_ASYMMETRY_MAX */
+    double w_asymmetry;
 
     rf_work work;
     /* threads of the last rf_solve (0 before one): the evaluations

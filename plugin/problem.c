@@ -8,6 +8,7 @@
  */
 #include "internal.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -241,6 +242,7 @@ rf_status rf_problem_begin_bodies(rf_problem *p, int nbody, int ncon,
         return st;
     }
     p->kind = RF_KIND_BODY;
+    p->w_asymmetry = 0.0;
     p->nbody = nbody;
     p->ncon = ncon;
     p->nrow = 0;
@@ -822,6 +824,23 @@ static rf_status check_local_args(int ncon, const void *W, const double *q,
     return check_coefficients(ncon, mu, rho, sigma, fn, err);
 }
 
+/* W's asymmetry max |W_rc - W_cr| = asym at (r, c) against its largest
+   entry scale: round-off (Siconos' own files carry up to 1e-4) passes,
+   anything above RF_W_ASYMMETRY_MAX is refused with the figure. */
+static rf_status check_asymmetry(double asym, double scale, int r, int c,
+                                 const char *fn, rf_error *err)
+{
+    if (asym > RF_W_ASYMMETRY_MAX * scale) {
+        return rf__fail(err, RF_ERR_INVALID,
+                        "%s: W is not symmetric: |W(%d, %d) - W(%d, %d)| = "
+                        "%.3g, %.3g of its largest entry (at most %g is "
+                        "taken as round-off)",
+                        fn, r, c, c, r, asym, asym / scale,
+                        RF_W_ASYMMETRY_MAX);
+    }
+    return RF_OK;
+}
+
 rf_status rf_problem_set_local_dense(rf_problem *p, int ncon, const double *W,
                                      const double *q, const double *mu,
                                      const double *rho, const double *sigma,
@@ -846,14 +865,26 @@ rf_status rf_problem_set_local_dense(rf_problem *p, int ncon, const double *W,
         nnz += W[k] != 0.0;
         scale = fmax(scale, fabs(W[k]));
     }
+    /* round-off asymmetry is accepted and its symmetric part solved */
+    double asym = 0.0;
+    int ar = 0, ac = 0;
     for (int r = 0; r < m; ++r) {
         for (int c = r + 1; c < m; ++c) {
-            if (fabs(W[(size_t)r * m + c] - W[(size_t)c * m + r]) >
-                1e-9 * scale) {
-                return rf__fail(err, RF_ERR_INVALID,
-                                "%s: W is not symmetric at (%d, %d)", fn, r, c);
+            const double d =
+                fabs(W[(size_t)r * m + c] - W[(size_t)c * m + r]);
+            if (d > asym) {
+                asym = d;
+                ar = r;
+                ac = c;
             }
+            /* a pattern entry on one side only is one on both */
+            nnz += (W[(size_t)r * m + c] == 0.0) != (W[(size_t)c * m + r] ==
+                                                     0.0);
         }
+    }
+    st = check_asymmetry(asym, scale, ar, ac, fn, err);
+    if (st != RF_OK) {
+        return st;
     }
     if (nnz > (size_t)1 << 30) {
         return rf__fail(err, RF_ERR_INVALID, "%s: W too large", fn);
@@ -870,35 +901,24 @@ rf_status rf_problem_set_local_dense(rf_problem *p, int ncon, const double *W,
     for (int r = 0; r < m; ++r) {
         p->W.row_ptr[r] = k;
         for (int c = 0; c < m; ++c) {
-            double v = W[(size_t)r * m + c];
-            if (v != 0.0) {
+            const double a = W[(size_t)r * m + c], b = W[(size_t)c * m + r];
+            if (a != 0.0 || b != 0.0) {
                 p->W.col[k] = c;
-                p->W.val[k] = v;
+                p->W.val[k] = a == b ? a : 0.5 * (a + b);
                 ++k;
             }
         }
     }
     p->W.row_ptr[m] = k;
     p->W.nnz = k;
+    p->w_asymmetry = scale > 0.0 ? asym / scale : 0.0;
     rf__ok(err);
     return RF_OK;
 }
 
-/* Value of W(r, c) in a CSR row, 0 if absent (linear scan: validation
-   only). */
-static double csr_get(const int *row_ptr, const int *col, const double *val,
-                      int r, int c)
-{
-    for (int k = row_ptr[r]; k < row_ptr[r + 1]; ++k) {
-        if (col[k] == c) {
-            return val[k];
-        }
-    }
-    return 0.0;
-}
-
 static rf_status check_csr(int m, const int *row_ptr, const int *col,
-                           const double *val, const char *fn, rf_error *err)
+                           const double *val, const char *fn, double *scale_out,
+                           rf_error *err)
 {
     if (row_ptr[0] != 0) {
         return rf__fail(err, RF_ERR_INVALID, "%s: row_ptr[0] = %d, not 0", fn,
@@ -930,17 +950,63 @@ static rf_status check_csr(int m, const int *row_ptr, const int *col,
             scale = fmax(scale, fabs(val[k]));
         }
     }
-    for (int r = 0; r < m; ++r) {
-        for (int k = row_ptr[r]; k < row_ptr[r + 1]; ++k) {
-            double t = csr_get(row_ptr, col, val, col[k], r);
-            if (fabs(val[k] - t) > 1e-9 * scale) {
-                return rf__fail(err, RF_ERR_INVALID,
-                                "%s: W is not symmetric at (%d, %d)", fn, r,
-                                col[k]);
-            }
+    *scale_out = scale;
+    return RF_OK;
+}
+
+/* The transpose of the n x n CSR (ptr, col, val) into (tptr, tcol, tval):
+   a counting sort by column, so every row of the result lists its columns
+   in increasing order. */
+static void csr_transpose(int n, const int *ptr, const int *col,
+                          const double *val, int *tptr, int *tcol, double *tval)
+{
+    memset(tptr, 0, (size_t)(n + 1) * sizeof(int));
+    for (int k = 0; k < ptr[n]; ++k) {
+        ++tptr[col[k] + 1];
+    }
+    for (int r = 0; r < n; ++r) {
+        tptr[r + 1] += tptr[r];
+    }
+    for (int r = 0; r < n; ++r) {
+        for (int k = ptr[r]; k < ptr[r + 1]; ++k) {
+            const int at = tptr[col[k]]++;
+            tcol[at] = r;
+            tval[at] = val[k];
         }
     }
-    return RF_OK;
+    for (int r = n; r > 0; --r) { /* the counters ran one row ahead */
+        tptr[r] = tptr[r - 1];
+    }
+    tptr[0] = 0;
+}
+
+/* The union pattern of rows r of S (W with sorted columns) and T (W^T),
+   both sorted: out NULL counts, else writes the symmetric part's entries
+   (W_rc + W_cr) / 2 from out[0] on; *asym, *ac get the row's largest
+   |W_rc - W_cr| and its column.  Returns the row's entry count. */
+static int merge_row(const int *scol, const double *sval, int s0, int s1,
+                     const int *tcol, const double *tval, int t0, int t1,
+                     int *ocol, double *oval, double *asym, int *ac)
+{
+    int k = 0;
+    while (s0 < s1 || t0 < t1) {
+        const int cs = s0 < s1 ? scol[s0] : INT_MAX;
+        const int ct = t0 < t1 ? tcol[t0] : INT_MAX;
+        const int c = cs < ct ? cs : ct;
+        const double a = cs == c ? sval[s0++] : 0.0;
+        const double b = ct == c ? tval[t0++] : 0.0;
+        const double d = fabs(a - b);
+        if (d > *asym) {
+            *asym = d;
+            *ac = c;
+        }
+        if (ocol != NULL) {
+            ocol[k] = c;
+            oval[k] = a == b ? a : 0.5 * (a + b);
+        }
+        ++k;
+    }
+    return k;
 }
 
 rf_status rf_problem_set_local_csr(rf_problem *p, int ncon, const int *row_ptr,
@@ -962,26 +1028,72 @@ rf_status rf_problem_set_local_csr(rf_problem *p, int ncon, const int *row_ptr,
         return rf__fail(err, RF_ERR_NULL, "%s: %s is NULL", fn,
                         col == NULL ? "col" : "val");
     }
-    st = check_csr(m, row_ptr, col, val, fn, err);
+    double scale = 0.0;
+    st = check_csr(m, row_ptr, col, val, fn, &scale, err);
+    if (st != RF_OK) {
+        return st;
+    }
+    /* W^T (T) and W with its rows' columns sorted (S = T^T), so that row r
+       of the symmetric part is a merge of two sorted lists */
+    const int nnz = row_ptr[m];
+    int *tptr = malloc((size_t)(m + 1) * sizeof(int));
+    int *sptr = malloc((size_t)(m + 1) * sizeof(int));
+    int *tcol = malloc((size_t)(nnz + 1) * sizeof(int));
+    int *scol = malloc((size_t)(nnz + 1) * sizeof(int));
+    double *tval = malloc((size_t)(nnz + 1) * sizeof(double));
+    double *sval = malloc((size_t)(nnz + 1) * sizeof(double));
+    if (!tptr || !sptr || !tcol || !scol || !tval || !sval) {
+        st = rf__fail(err, RF_ERR_NOMEM, "%s: out of memory for W's transpose",
+                      fn);
+        goto done;
+    }
+    csr_transpose(m, row_ptr, col, val, tptr, tcol, tval);
+    csr_transpose(m, tptr, tcol, tval, sptr, scol, sval);
+    double asym = 0.0;
+    int ar = 0, ac = 0;
+    size_t total = 0;
+    for (int r = 0; r < m; ++r) {
+        const double before = asym;
+        total += (size_t)merge_row(scol, sval, sptr[r], sptr[r + 1], tcol, tval,
+                                   tptr[r], tptr[r + 1], NULL, NULL, &asym,
+                                   &ac);
+        ar = asym > before ? r : ar;
+    }
+    st = check_asymmetry(asym, scale, ar, ac, fn, err);
+    if (st == RF_OK && total > (size_t)1 << 30) {
+        st = rf__fail(err, RF_ERR_INVALID, "%s: W too large", fn);
+    }
     if (st == RF_OK) {
-        st = rf__csr_reserve(&p->W, m, row_ptr[m], err);
+        st = rf__csr_reserve(&p->W, m, (int)total, err);
     }
     if (st == RF_OK) {
         st = install_local(p, ncon, q, mu, rho, sigma, err);
     }
     if (st != RF_OK) {
-        return st;
+        goto done;
     }
-    int nnz = row_ptr[m];
-    memcpy(p->W.row_ptr, row_ptr, (size_t)(m + 1) * sizeof(int));
-    if (nnz > 0) {
-        memcpy(p->W.col, col, (size_t)nnz * sizeof(int));
-        memcpy(p->W.val, val, (size_t)nnz * sizeof(double));
+    int k = 0;
+    double unused = 0.0;
+    int unused_c = 0;
+    for (int r = 0; r < m; ++r) {
+        p->W.row_ptr[r] = k;
+        k += merge_row(scol, sval, sptr[r], sptr[r + 1], tcol, tval, tptr[r],
+                       tptr[r + 1], p->W.col + k, p->W.val + k, &unused,
+                       &unused_c);
     }
+    p->W.row_ptr[m] = k;
     p->W.n = m;
-    p->W.nnz = nnz;
+    p->W.nnz = k;
+    p->w_asymmetry = scale > 0.0 ? asym / scale : 0.0;
     rf__ok(err);
-    return RF_OK;
+done:
+    free(tptr);
+    free(sptr);
+    free(tcol);
+    free(scol);
+    free(tval);
+    free(sval);
+    return st;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1001,6 +1113,11 @@ int rf_problem_num_bodies(const rf_problem *p)
 int rf_problem_is_local(const rf_problem *p)
 {
     return p != NULL && p->kind == RF_KIND_LOCAL;
+}
+
+double rf_problem_w_asymmetry(const rf_problem *p)
+{
+    return p != NULL && p->kind == RF_KIND_LOCAL ? p->w_asymmetry : 0.0;
 }
 
 /* Mirrors the requests of reserve_bodies / reserve_contacts /

@@ -29,6 +29,19 @@ check "reported residual <= 1e-10 ($res)" $?
 [ "$(wc -l <"$tmp/sol")" -eq 1 ] && [ "$(awk '{print NF}' "$tmp/sol")" -eq 5 ]
 check "solution: 1 line of 5 numbers for a dimension-5 file" $?
 
+# W symmetric to round-off (issue #23): a 1x1-contact file whose W has
+# W(1,2) = 1 + 2e-5, W(2,1) = 1 - 2e-5 (largest entry 3): accepted, the
+# figure 4e-5 / 3 in the report and the JSON
+printf '5\n1\n0\n5\n5\n5\t5\n3 0 0 0 0\n0 3 1.00002 0 0\n0 0.99998 3 0 0\n0 0 0 1 0\n0 0 0 0 1\n-1 0 0 0 0\n0.5\n0.1\n' >"$tmp/asym.dat"
+"$rfsolve" "$tmp/asym.dat" >"$tmp/out" 2>&1; rc=$?
+grep -q "W is symmetric to 1.33e-05 of its largest entry" "$tmp/out" &&
+  tail -n 1 "$tmp/out" | grep -q '"w_asymmetry":1.333333e-05'
+check "round-off asymmetry: accepted (exit $rc), figure reported" $((rc + $?))
+sed -i 's/1.00002/1.2/; s/0.99998/0.8/' "$tmp/asym.dat"
+"$rfsolve" "$tmp/asym.dat" >"$tmp/out" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q "not symmetric.*0.133 of its largest entry" "$tmp/out"
+check "gross asymmetry: exit 2 with the figure" $?
+
 "$rfsolve" "$data/RFC3D_cube_1.dat" --solver jacobi --max-iter 2 --quiet >"$tmp/out" 2>&1; rc=$?
 [ $rc -eq 1 ] && tail -n 1 "$tmp/out" | grep -q '"converged":false'
 check "2 Jacobi iterations on the cube file: not converged, exit 1" $?

@@ -260,6 +260,11 @@ int main(int argc, char **argv)
     if (!o.quiet) {
         printf("%s: %d contacts (dimension %d), %s model, %s solver\n", o.file,
                nc, dim, MODELS[o.cfg.model], SOLVERS[o.cfg.solver]);
+        if (rf_problem_w_asymmetry(p) > 0.0) {
+            printf("W is symmetric to %.2e of its largest entry: its "
+                   "symmetric part is solved\n",
+                   rf_problem_w_asymmetry(p));
+        }
         printf("%s after %d iterations: residual %.3e (tol %.1e) in %.3f ms\n",
                st.converged ? "converged" : "NOT converged", st.iterations,
                st.residual, o.cfg.tol, 1e3 * st.seconds);
@@ -271,10 +276,11 @@ int main(int argc, char **argv)
     printf("{\"contacts\":%d, \"dimension\":%d, \"solver\":\"%s\", "
            "\"model\":\"%s\", \"iterations\":%d, \"residual\":%.6e, "
            "\"converged\":%s, \"seconds\":%.6e, \"cohesion\":%.6e, "
-           "\"compliance\":%.6e, \"normal_max\":%.6e}\n",
+           "\"compliance\":%.6e, \"normal_max\":%.6e, "
+           "\"w_asymmetry\":%.6e}\n",
            nc, dim, SOLVERS[o.cfg.solver], MODELS[o.cfg.model], st.iterations,
            st.residual, st.converged ? "true" : "false", st.seconds, o.cohesion,
-           o.compliance, o.normal_max);
+           o.compliance, o.normal_max, rf_problem_w_asymmetry(p));
     free(g);
     rf_problem_destroy(p);
     if (!ok) {

@@ -343,10 +343,19 @@ RF_API rf_status rf_problem_set_row(rf_problem *p, int i,
 /* Number of rows (0 for NULL or local form). */
 RF_API int rf_problem_num_rows(const rf_problem *p);
 
+/* Largest asymmetry of a local-form W taken as round-off: max |W_rc -
+ * W_cr| <= RF_W_ASYMMETRY_MAX max |W| (Siconos' own problem files carry
+ * up to 1e-4). */
+#define RF_W_ASYMMETRY_MAX 1e-3
+
 /* Make p a local-form problem u = W gamma + q with ncon 6D contacts.  W is
- * (6 ncon x 6 ncon), row-major dense, symmetric positive semi-definite
- * (symmetry is checked to 1e-9 relative, definiteness is not); q is
- * (6 ncon); mu, rho, sigma are (ncon).  Everything is copied.
+ * (6 ncon x 6 ncon), row-major dense, symmetric positive semi-definite up
+ * to round-off: a W with max |W_rc - W_cr| <= RF_W_ASYMMETRY_MAX max |W|
+ * is accepted and its symmetric part (W + W^T) / 2 is what the problem
+ * holds and the solvers solve (rf_problem_w_asymmetry gives the figure);
+ * a larger asymmetry is refused with the figure and where it is
+ * (RF_ERR_INVALID).  Definiteness is not checked.  q is (6 ncon); mu,
+ * rho, sigma are (ncon).  Everything is copied.
  * Errors: RF_ERR_NULL, RF_ERR_INVALID, RF_ERR_NONFINITE, RF_ERR_NOMEM. */
 RF_API rf_status rf_problem_set_local_dense(rf_problem *p, int ncon,
                                             const double *W, const double *q,
@@ -355,7 +364,8 @@ RF_API rf_status rf_problem_set_local_dense(rf_problem *p, int ncon,
 
 /* Same with W in compressed sparse rows: row_ptr (6 ncon + 1), col and
  * val (row_ptr[6 ncon]).  Column indices within a row need not be sorted
- * but must be distinct and in range. */
+ * but must be distinct and in range; an entry whose mirror is absent
+ * counts as asymmetry against a 0 (the symmetric part has both, halved). */
 RF_API rf_status rf_problem_set_local_csr(rf_problem *p, int ncon,
                                           const int *row_ptr, const int *col,
                                           const double *val, const double *q,
@@ -367,6 +377,11 @@ RF_API int rf_problem_num_contacts(const rf_problem *p);
 RF_API int rf_problem_num_bodies(const rf_problem *p);
 /* 1 when p is in local form, 0 in body form or empty. */
 RF_API int rf_problem_is_local(const rf_problem *p);
+/* max |W_rc - W_cr| / max |W| of the W a local-form problem was given
+ * (rf_problem_set_local_*, rf_problem_read): 0 when it was symmetric, at
+ * most RF_W_ASYMMETRY_MAX; the problem holds its symmetric part.  0 for
+ * NULL, body form or empty. */
+RF_API double rf_problem_w_asymmetry(const rf_problem *p);
 
 /* Assemble the local form of a body-form problem: W = D^T M^-1 D (CSR,
  * only the blocks of contacts that share a dynamic body) and
