@@ -612,8 +612,7 @@ void print_row(const SceneResult &s, const Run &r)
                 "%6s %9s\n",
                 s.name.c_str(), r.spec.label.c_str(), mean(r.ms),
                 quantile(r.ms, 0.9), ratio, r.sleep_step, med, r.awake_end,
-                r.ke_end,
-                r.energy_rise, r.pen_max, fallen, joint);
+                r.ke_end, r.energy_rise, r.pen_max, fallen, joint);
 }
 
 // The --load child: spin until killed.  PR_SET_PDEATHSIG so that it dies
@@ -637,11 +636,12 @@ pid_t start_load()
 int usage()
 {
     std::fprintf(
-        stderr, "usage: rfbench_scenes [--quick] [--scenes a,b,c] [--steps N]\n"
-                "                      [--configs stock,defaults,gs,apgd:10]\n"
-                "                      [--threads 1,2] [--sleep-runs K] [--load]\n"
-                "                      [--out FILE]\n"
-                "scenes:");
+        stderr,
+        "usage: rfbench_scenes [--quick] [--scenes a,b,c] [--steps N]\n"
+        "                      [--configs stock,defaults,gs,apgd:10]\n"
+        "                      [--threads 1,2] [--sleep-runs K] [--load]\n"
+        "                      [--out FILE]\n"
+        "scenes:");
     for (const rfscenes::SceneEntry &e : rfscenes::kScenes) {
         std::fprintf(stderr, " %s", e.name);
     }

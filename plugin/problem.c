@@ -835,8 +835,7 @@ static rf_status check_asymmetry(double asym, double scale, int r, int c,
                         "%s: W is not symmetric: |W(%d, %d) - W(%d, %d)| = "
                         "%.3g, %.3g of its largest entry (at most %g is "
                         "taken as round-off)",
-                        fn, r, c, c, r, asym, asym / scale,
-                        RF_W_ASYMMETRY_MAX);
+                        fn, r, c, c, r, asym, asym / scale, RF_W_ASYMMETRY_MAX);
     }
     return RF_OK;
 }
@@ -870,16 +869,15 @@ rf_status rf_problem_set_local_dense(rf_problem *p, int ncon, const double *W,
     int ar = 0, ac = 0;
     for (int r = 0; r < m; ++r) {
         for (int c = r + 1; c < m; ++c) {
-            const double d =
-                fabs(W[(size_t)r * m + c] - W[(size_t)c * m + r]);
+            const double d = fabs(W[(size_t)r * m + c] - W[(size_t)c * m + r]);
             if (d > asym) {
                 asym = d;
                 ar = r;
                 ac = c;
             }
             /* a pattern entry on one side only is one on both */
-            nnz += (W[(size_t)r * m + c] == 0.0) != (W[(size_t)c * m + r] ==
-                                                     0.0);
+            nnz +=
+                (W[(size_t)r * m + c] == 0.0) != (W[(size_t)c * m + r] == 0.0);
         }
     }
     st = check_asymmetry(asym, scale, ar, ac, fn, err);
@@ -1054,9 +1052,9 @@ rf_status rf_problem_set_local_csr(rf_problem *p, int ncon, const int *row_ptr,
     size_t total = 0;
     for (int r = 0; r < m; ++r) {
         const double before = asym;
-        total += (size_t)merge_row(scol, sval, sptr[r], sptr[r + 1], tcol, tval,
-                                   tptr[r], tptr[r + 1], NULL, NULL, &asym,
-                                   &ac);
+        total +=
+            (size_t)merge_row(scol, sval, sptr[r], sptr[r + 1], tcol, tval,
+                              tptr[r], tptr[r + 1], NULL, NULL, &asym, &ac);
         ar = asym > before ? r : ar;
     }
     st = check_asymmetry(asym, scale, ar, ac, fn, err);
@@ -1167,7 +1165,7 @@ size_t rf_problem_memory(const rf_problem *p, const rf_config *cfg)
     if (p->kind == RF_KIND_BODY) {
         bytes += (6 * ncon + 1) * d; /* cimp */
     }
-    bytes += (2 * nitem + 1) * in;               /* bc_ent */
+    bytes += (2 * nitem + 1) * in;                             /* bc_ent */
     bytes += (4 * (size_t)rf__num_blocks((int)nitem) + 4) * d; /* partial */
     if (solver == RF_SOLVER_GS || solver == RF_SOLVER_GS_COLORED) {
         bytes += (ncon + 1) * (36 * d + 36 * d + 1); /* wblk, wchol, ok */
@@ -1176,11 +1174,13 @@ size_t rf_problem_memory(const rf_problem *p, const rf_config *cfg)
         bytes += (nitem + 1) * 4 * in; /* color_con, _of, _ptr, _mark */
     }
     if (solver == RF_SOLVER_SI) { /* si_rec, si_int, the row form, si_sum */
-        bytes += (ncon + 1) * ((RF__SI_STRIDE + RF__SI_NREC + RF__SI_FREC +
-                                RF__SI_AREC) * d + 6 * in) +
-                 (nbody + 1) * 8 + /* si_mask */
-                 (nitem + 1) * in + /* si_group */
-                 (4 * nitem + 4) * d;
+        bytes +=
+            (ncon + 1) *
+                ((RF__SI_STRIDE + RF__SI_NREC + RF__SI_FREC + RF__SI_AREC) * d +
+                 6 * in) +
+            (nbody + 1) * 8 +  /* si_mask */
+            (nitem + 1) * in + /* si_group */
+            (4 * nitem + 4) * d;
     }
     if (p->kind == RF_KIND_BODY && p->con_cfm != NULL) {
         bytes += (size_t)(p->cap_cfm > 0 ? p->cap_cfm : 1) * 6 * d;

@@ -1236,7 +1236,6 @@ void ConeSolver::learn_threads(double seconds, int items)
     }
 }
 
-
 // The per-contact arrays, which add_points fills slot by slot, at n
 // contacts (elements kept, none zero-filled but the new ones).
 void ConeSolver::resize_contacts(size_t n)
