@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 static int rf_test_passed_ = 0;
 static int rf_test_failed_ = 0;
@@ -47,15 +48,26 @@ static int rf_test_failed_ = 0;
         }                                                                      \
     } while (0)
 
+/* Wall-clock seconds (C11 timespec_get), for RUN_TEST's report: the
+   ASan pass keeps every test program under 60 s. */
+static inline double rf_test_now_(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 #define RUN_TEST(fn)                                                           \
     do {                                                                       \
+        const double run_t0_ = rf_test_now_();                                 \
         int run_rc_ = fn();                                                    \
+        const double run_s_ = rf_test_now_() - run_t0_;                        \
         if (run_rc_ == 0) {                                                    \
             rf_test_passed_++;                                                 \
-            printf("[ OK ] %s\n", #fn);                                        \
+            printf("[ OK ] %s (%.1f s)\n", #fn, run_s_);                       \
         } else {                                                               \
             rf_test_failed_++;                                                 \
-            printf("[FAIL] %s\n", #fn);                                        \
+            printf("[FAIL] %s (%.1f s)\n", #fn, run_s_);                       \
         }                                                                      \
         fflush(stdout);                                                        \
     } while (0)
