@@ -476,8 +476,8 @@ int ConeSolver::dynamic_index(btRigidBody *rb, btScalar h)
     btVector3 w = rb->getAngularVelocity() + I * rb->getTotalTorque() * h;
     const int flags = rb->getFlags();
     if (flags & BT_ENABLE_GYROSCOPIC_FORCE_EXPLICIT) {
-        btVector3 g = rb->computeGyroscopicForceExplicit(
-            world->getSolverInfo().m_maxGyroscopicForce);
+        btVector3 g =
+            rb->computeGyroscopicForceExplicit(max_gyroscopic_force_);
         w -= I * g * h;
     }
     if (flags & BT_ENABLE_GYROSCOPIC_FORCE_IMPLICIT_WORLD) {
@@ -1373,6 +1373,9 @@ rf_config ConeSolver::step_config(const btContactSolverInfo &info)
 bool ConeSolver::cone_step(const btContactSolverInfo &info)
 {
     const btScalar h = info.m_timeStep;
+    // the free velocities' explicit gyroscopic clamp comes from the info
+    // the solver was handed, as stock's convertBodies reads it
+    max_gyroscopic_force_ = info.m_maxGyroscopicForce;
     points_valid_ = false; // con_point_ and gamma_ are rebuilt below
     held_.clear();
     held_kinematic_.clear();

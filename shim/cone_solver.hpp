@@ -137,6 +137,8 @@ class ConeSolver final : public btConstraintSolver {
     void release_held(bool write);
     void stock_step(const btContactSolverInfo &info, btIDebugDraw *draw);
     int dynamic_index(btRigidBody *rb, btScalar h); // or kHeld
+    // this step's info.m_maxGyroscopicForce (dynamic_index reads it)
+    btScalar max_gyroscopic_force_ = 0;
     int side_index(const btCollisionObject *obj, btScalar h);
     void rolling_anisotropy(const btCollisionObject *o0,
                             const btCollisionObject *o1, rf_contact_desc &c);

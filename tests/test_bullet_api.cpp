@@ -224,6 +224,94 @@ int test_free_motion_parity()
     return 0;
 }
 
+// Every gyroscopic flag is stock's (issue #23 item 6): the tumbling box
+// of test_free_motion_parity with BT_ENABLE_GYROSCOPIC_FORCE_EXPLICIT (its
+// torque clamped by the world's m_maxGyroscopicForce, 0.5 N m here, which
+// binds: |w x I w| is about 2 N m), IMPLICIT_WORLD and IMPLICIT_BODY, one
+// second under the cone plugin and under stock: the same free velocities,
+// so the same motion to float round-off (1e-4 rad/s, as above).
+int test_gyroscopic_flags_parity()
+{
+    const int flags[3] = {BT_ENABLE_GYROSCOPIC_FORCE_EXPLICIT,
+                          BT_ENABLE_GYROSCOPIC_FORCE_IMPLICIT_WORLD,
+                          BT_ENABLE_GYROSCOPIC_FORCE_IMPLICIT_BODY};
+    const char *names[3] = {"explicit (clamped)", "implicit world",
+                            "implicit body"};
+    for (int f = 0; f < 3; ++f) {
+        btRigidBody *box[2];
+        Scene s(0.0), t(0.0);
+        Scene *sc[2] = {&s, &t};
+        btTransform xf;
+        xf.setIdentity();
+        for (int k = 0; k < 2; ++k) {
+            sc[k]->world.getSolverInfo().m_maxGyroscopicForce = 0.5;
+            box[k] = sc[k]->box(btVector3(0.1, 0.4, 0.9), 3.0, xf);
+            box[k]->setFlags(flags[f]);
+            box[k]->setActivationState(DISABLE_DEACTIVATION);
+            box[k]->setAngularVelocity(btVector3(0.2, 5.0, 0.3));
+        }
+        rf_plugin *p = rf_bullet_attach(&s.world, nullptr);
+        for (int i = 0; i < 60; ++i) {
+            s.step(kDt);
+            t.step(kDt);
+        }
+        const btVector3 w1 = box[0]->getAngularVelocity();
+        const btVector3 w2 = box[1]->getAngularVelocity();
+        std::printf("  %-18s |w_cone - w_stock| = %.2g rad/s (|w| %.3f)\n",
+                    names[f], (w1 - w2).length(), w2.length());
+        ENSURE_LE((w1 - w2).length(), 1e-4);
+        rf_bullet_detach(p);
+    }
+    return 0;
+}
+
+// The explicit gyroscopic clamp comes from the btContactSolverInfo the
+// solver is handed, not the world's (stock's convertBodies reads
+// infoGlobal): a step solved directly through the world's solver with an
+// info whose m_maxGyroscopicForce (0.5 N m, binding) differs from the
+// world's (100, not binding) gives stock's velocity to float round-off
+// (1e-6 rad/s), and differs from the unclamped one by far more.
+int test_gyroscopic_info_passed()
+{
+    btRigidBody *box[2];
+    Scene s(0.0), t(0.0);
+    Scene *sc[2] = {&s, &t};
+    btTransform xf;
+    xf.setIdentity();
+    for (int k = 0; k < 2; ++k) {
+        box[k] = sc[k]->box(btVector3(0.1, 0.4, 0.9), 3.0, xf);
+        box[k]->setFlags(BT_ENABLE_GYROSCOPIC_FORCE_EXPLICIT);
+        box[k]->setAngularVelocity(btVector3(0.2, 5.0, 0.3));
+    }
+    rf_plugin *p = rf_bullet_attach(&s.world, nullptr);
+    ENSURE(s.world.getSolverInfo().m_maxGyroscopicForce == 100);
+    btContactSolverInfo info = s.world.getSolverInfo();
+    info.m_timeStep = (btScalar)kDt;
+    info.m_maxGyroscopicForce = 0.5;
+    for (int k = 0; k < 2; ++k) {
+        btConstraintSolver *solver = sc[k]->world.getConstraintSolver();
+        btCollisionObject *obj = box[k];
+        solver->prepareSolve(1, 0);
+        solver->solveGroup(&obj, 1, nullptr, 0, nullptr, 0, info, nullptr,
+                           &sc[k]->dispatcher);
+        solver->allSolved(info, nullptr);
+    }
+    const btVector3 w1 = box[0]->getAngularVelocity();
+    const btVector3 w2 = box[1]->getAngularVelocity();
+    // the unclamped step, for scale: w - h I^-1 (w x I w)
+    const btVector3 w0(0.2, 5.0, 0.3);
+    const btVector3 g = box[1]->computeGyroscopicForceExplicit(1e30);
+    const btVector3 wfree =
+        w0 - box[1]->getInvInertiaTensorWorld() * g * (btScalar)kDt;
+    std::printf("  one step with the info's clamp: |w_cone - w_stock| = "
+                "%.2g rad/s; unclamped differs by %.2g\n",
+                (w1 - w2).length(), (wfree - w2).length());
+    ENSURE_LE((w1 - w2).length(), 1e-6);
+    ENSURE((wfree - w2).length() > 1e-3);
+    rf_bullet_detach(p);
+    return 0;
+}
+
 // Restitution as in stock: above m_restitutionVelocityThreshold the
 // separating normal velocity after impact is e times the approach speed
 // before it (combined e = 0.5 x 1.0).  Checked on the step of impact, to
@@ -777,6 +865,8 @@ int main()
     RUN_TEST(test_precision_mismatch);
     RUN_TEST(test_stock_mode_is_stock);
     RUN_TEST(test_free_motion_parity);
+    RUN_TEST(test_gyroscopic_flags_parity);
+    RUN_TEST(test_gyroscopic_info_passed);
     RUN_TEST(test_restitution);
     RUN_TEST(test_bounce_height);
     RUN_TEST(test_cohesion_ceiling);
