@@ -114,16 +114,16 @@ double chain_max_error(rf_bullet_mode mode, double deg, double dt)
     std::vector<btPoint2PointConstraint *> js;
     for (int i = 0; i < n; ++i) {
         btVector3 c = top + down * (btScalar)((2 * i + 1) * hl);
-        links.push_back(s.box(btVector3(0.05, (btScalar)hl, 0.05), 1.0,
-                              at(c, q)));
+        links.push_back(
+            s.box(btVector3(0.05, (btScalar)hl, 0.05), 1.0, at(c, q)));
         links.back()->setActivationState(DISABLE_DEACTIVATION);
     }
     const btVector3 up_end(0, (btScalar)hl, 0), low_end(0, (btScalar)-hl, 0);
     js.push_back(add_joint(s, new btPoint2PointConstraint(*links[0], up_end)));
     for (int i = 1; i < n; ++i) {
-        js.push_back(add_joint(s, new btPoint2PointConstraint(
-                                      *links[i - 1], *links[i], low_end,
-                                      up_end)));
+        js.push_back(
+            add_joint(s, new btPoint2PointConstraint(*links[i - 1], *links[i],
+                                                     low_end, up_end)));
     }
     // converged: the joint error of the model, not of ten sweeps
     rf_plugin *p = attach_converged(s, mode);
@@ -178,18 +178,19 @@ int test_chain_on_ground()
         std::vector<btPoint2PointConstraint *> js;
         for (int i = 0; i < n; ++i) {
             btVector3 c((btScalar)((2 * i + 1) * hl), (btScalar)hw, 0);
-            links.push_back(s.box(btVector3((btScalar)hw, (btScalar)hl,
-                                            (btScalar)hw),
-                                  1.0, at(c, q), 0.5));
+            links.push_back(
+                s.box(btVector3((btScalar)hw, (btScalar)hl, (btScalar)hw), 1.0,
+                      at(c, q), 0.5));
         }
         // local +y maps to world -x: the end towards the pin is +y
         const btVector3 up_end(0, (btScalar)hl, 0),
             low_end(0, (btScalar)-hl, 0);
-        js.push_back(add_joint(s, new btPoint2PointConstraint(*links[0], up_end)));
+        js.push_back(
+            add_joint(s, new btPoint2PointConstraint(*links[0], up_end)));
         for (int i = 1; i < n; ++i) {
-            js.push_back(add_joint(s, new btPoint2PointConstraint(
-                                          *links[i - 1], *links[i], low_end,
-                                          up_end)));
+            js.push_back(
+                add_joint(s, new btPoint2PointConstraint(
+                                 *links[i - 1], *links[i], low_end, up_end)));
         }
         rf_plugin *p = attach(s, mode);
         s.step(1.0 / 60); // joints and contacts in the same problem:
@@ -212,9 +213,8 @@ int test_chain_on_ground()
             }
             for (int i = 0; i < n; ++i) {
                 drift = std::fmax(
-                    drift,
-                    (double)(links[i]->getCenterOfMassPosition() - x0[i])
-                        .length());
+                    drift, (double)(links[i]->getCenterOfMassPosition() - x0[i])
+                               .length());
             }
         }
         std::printf("  %s chain on the ground: max joint error %.3f mm, "
@@ -243,9 +243,8 @@ int test_hinge_motor()
 {
     for (rf_bullet_mode mode : {RF_BULLET_STOCK, RF_BULLET_CONE}) {
         Scene s(0.0);
-        btRigidBody *b =
-            s.add(new btCylinderShapeZ(btVector3(0.5, 0.5, 0.05)), 2.0,
-                  at(btVector3(0, 1, 0)));
+        btRigidBody *b = s.add(new btCylinderShapeZ(btVector3(0.5, 0.5, 0.05)),
+                               2.0, at(btVector3(0, 1, 0)));
         b->setActivationState(DISABLE_DEACTIVATION);
         auto *h = add_joint(s, new btHingeConstraint(*b, btVector3(0, 0, 0),
                                                      btVector3(0, 0, 1)));
@@ -283,8 +282,8 @@ int test_hinge_limit()
 {
     for (rf_bullet_mode mode : {RF_BULLET_STOCK, RF_BULLET_CONE}) {
         Scene s(kG);
-        btRigidBody *b = s.add(new btSphereShape(0.1), 1.0,
-                               at(btVector3(0, 1, 0)));
+        btRigidBody *b =
+            s.add(new btSphereShape(0.1), 1.0, at(btVector3(0, 1, 0)));
         b->setActivationState(DISABLE_DEACTIVATION);
         auto *h = add_joint(s, new btHingeConstraint(*b, btVector3(0, 1, 0),
                                                      btVector3(0, 0, 1)));
@@ -321,11 +320,11 @@ int test_feedback_and_breaking()
     const double m = 2.0, h = 1.0 / 60;
     for (int breaks = 0; breaks < 2; ++breaks) {
         Scene s(kG);
-        btRigidBody *b = s.add(new btSphereShape(0.1), m,
-                               at(btVector3(0, 1, 0)));
+        btRigidBody *b =
+            s.add(new btSphereShape(0.1), m, at(btVector3(0, 1, 0)));
         b->setActivationState(DISABLE_DEACTIVATION);
-        auto *j = add_joint(
-            s, new btPoint2PointConstraint(*b, btVector3(0, 0.5, 0)));
+        auto *j =
+            add_joint(s, new btPoint2PointConstraint(*b, btVector3(0, 0.5, 0)));
         btJointFeedback fb;
         j->setJointFeedback(&fb);
         j->setBreakingImpulseThreshold(
@@ -402,9 +401,9 @@ int test_slider()
     return 0;
 }
 
-// Fixed, generic 6-dof spring2 locked, and cone-twist: a 3 kg box
-// (0.1 x 0.2 x 0.1 half extents) hangs below an anchor 0.5 m above its
-// centre, pushed at 1 rad/s about z.  Fixed and locked 6-dof bodies must
+// Fixed, generic 6-dof (spring2 and the original) locked, and cone-twist:
+// a 3 kg box (0.1 x 0.2 x 0.1 half extents) hangs below an anchor 0.5 m
+// above its centre, pushed at 1 rad/s about z.  Fixed and locked bodies must
 // not move (anchor within 1 mm, the chain's bound; orientation within
 // 1 mrad); the cone-twist (swing span 0.15 rad, twist 0.3) swings until
 // its swing limit stops it: free, it would reach 0.23 rad (energy:
@@ -413,15 +412,15 @@ int test_slider()
 // (h w < 0.02 rad), and the anchor stays within 1 mm.
 int test_other_joint_types()
 {
-    for (int type = 0; type < 3; ++type) {
-        static const char *names[3] = {"fixed", "6dof-spring2 locked",
-                                       "cone-twist"};
+    for (int type = 0; type < 4; ++type) {
+        static const char *names[4] = {"fixed", "6dof-spring2 locked",
+                                       "cone-twist", "6dof locked"};
         for (rf_bullet_mode mode : {RF_BULLET_STOCK, RF_BULLET_CONE}) {
             Scene s(kG);
             btRigidBody *b =
                 s.box(btVector3(0.1, 0.2, 0.1), 3.0, at(btVector3(0, 2, 0)));
             b->setActivationState(DISABLE_DEACTIVATION);
-            btTransform fa; // joint frame in b: 0.5 m above the centre,
+            btTransform fa;   // joint frame in b: 0.5 m above the centre,
             fa.setIdentity(); // its x axis (cone-twist's twist axis) down
             fa.setOrigin(btVector3(0, 0.5, 0));
             fa.setRotation(btQuaternion(btVector3(0, 0, 1), (btScalar)-M_PI_2));
@@ -437,10 +436,17 @@ int test_other_joint_types()
                 g->setAngularLowerLimit(btVector3(0, 0, 0));
                 g->setAngularUpperLimit(btVector3(0, 0, 0));
                 j = g;
-            } else {
+            } else if (type == 2) {
                 auto *c = new btConeTwistConstraint(*b, world, fa, fw);
                 c->setLimit(0.15f, 0.15f, 0.3f);
                 j = c;
+            } else {
+                auto *g = new btGeneric6DofConstraint(*b, world, fa, fw, true);
+                g->setLinearLowerLimit(btVector3(0, 0, 0));
+                g->setLinearUpperLimit(btVector3(0, 0, 0));
+                g->setAngularLowerLimit(btVector3(0, 0, 0));
+                g->setAngularUpperLimit(btVector3(0, 0, 0));
+                j = g;
             }
             add_joint(s, j);
             b->setAngularVelocity(btVector3(0, 0, 1));
@@ -458,9 +464,19 @@ int test_other_joint_types()
             std::printf("  %s %-20s anchor error %.3f mm, largest rotation "
                         "%.4f rad\n",
                         mode_name(mode), names[type], 1e3 * worst, rot);
-            if (mode == RF_BULLET_CONE) {
+            if (mode == RF_BULLET_CONE && type == 3) {
+                // btGeneric6DofConstraint locks an axis by its limit
+                // (lo = hi = 0), and a limit gives a row only once the
+                // axis is past it (testLimitValue): the first step is
+                // free, the box turns h w0 and its anchor falls g h^2
+                // (the sideways motion cancels at the anchor); after that
+                // the rows hold it.  5% for the second-order terms.
+                const double h = 1.0 / 60;
+                ENSURE_LE(worst, 1.05 * kG * h * h);
+                ENSURE_LE(rot, 1.05 * h * 1.0);
+            } else if (mode == RF_BULLET_CONE) {
                 ENSURE_LE(worst, 1e-3);
-                if (type < 2) {
+                if (type != 2) {
                     ENSURE_LE(rot, 1e-3);
                 } else {
                     ENSURE(rot > 0.1); // it swings, up to its limit
@@ -469,6 +485,147 @@ int test_other_joint_types()
             }
             rf_bullet_detach(p);
         }
+    }
+    return 0;
+}
+
+// Universal joint, Hinge2 and the generic 6-dof spring, against stock
+// (issue #23 item 6).
+//
+// Universal: a box (0.1 x 0.4 x 0.1, 2 kg) hangs 0.5 m below an anchor on
+// a universal joint to the world, axis1 = x, axis2 = z, so the vertical
+// (the joint's x, axis2 x axis1) is locked, and starts at w = (1.5, 2,
+// 1): a swing about both free axes and a twist the joint must stop.  The
+// btGeneric6DofConstraint it is made of locks by limits, which act from
+// the second step (test_other_joint_types): the twist stays within one
+// step's h w_y = 0.033 rad (+5%), and the swing follows stock's: the
+// largest swing angle within 2% of stock's (both integrate the same
+// rigid rows; a pendulum's amplitude is set by its energy).  The anchor:
+// within stock's error + 1 mm.
+//
+// Hinge2: a wheel (cylinder about x, R = 0.3, 1 kg) below the world on a
+// Hinge2 (axis1 = y: suspension with Bullet's spring k = 4 pi^2 N/m, axis2
+// = x: the axle), spun at 10 rad/s about the axle.  The suspension's rest
+// sag is m g / k = 0.2485 m; the spring (damping 0.01) oscillates about
+// it with T = 2 pi sqrt(m / k) = 1 s, so the mean height over the last
+// two periods is the rest point: within 5% of the sag, as stock's.  The
+// axle spin is free (no friction, no contact): within 1% of 10 rad/s.
+int test_universal_hinge2_spring()
+{
+    const double h = 1.0 / 60;
+    double swing[2] = {0, 0}, jerr[2] = {0, 0};
+    for (rf_bullet_mode mode : {RF_BULLET_STOCK, RF_BULLET_CONE}) {
+        const int m = mode == RF_BULLET_CONE;
+        Scene s(kG);
+        btRigidBody *b =
+            s.box(btVector3(0.1, 0.4, 0.1), 2.0, at(btVector3(0, 1.5, 0)));
+        b->setActivationState(DISABLE_DEACTIVATION);
+        btVector3 anchor(0, 2, 0), ax1(1, 0, 0), ax2(0, 0, 1);
+        auto *u = new btUniversalConstraint(btTypedConstraint::getFixedBody(),
+                                            *b, anchor, ax1, ax2);
+        add_joint(s, u);
+        b->setAngularVelocity(btVector3(1.5, 2.0, 1.0));
+        b->setLinearVelocity(
+            btVector3(1.5, 2.0, 1.0).cross(btVector3(0, -0.5, 0)));
+        rf_plugin *p = attach_converged(s, mode);
+        double twist = 0.0;
+        for (int i = 0; i < 180; ++i) {
+            s.step(h);
+            u->calculateTransforms();
+            twist = std::fmax(twist, std::fabs((double)u->getAngle(0)));
+            swing[m] = std::fmax(swing[m], (double)std::fabs(u->getAngle(1)));
+            swing[m] = std::fmax(swing[m], (double)std::fabs(u->getAngle(2)));
+            const btVector3 pa = u->getCalculatedTransformA().getOrigin();
+            const btVector3 pb = u->getCalculatedTransformB().getOrigin();
+            jerr[m] = std::fmax(jerr[m], (double)(pa - pb).length());
+        }
+        std::printf("  %s universal: twist <= %.4f rad, swing <= %.4f rad, "
+                    "anchor error %.3f mm\n",
+                    mode_name(mode), twist, swing[m], 1e3 * jerr[m]);
+        if (mode == RF_BULLET_CONE) {
+            ENSURE_LE(twist, 1.05 * h * 2.0);
+            ENSURE_SMALL(swing[1] / swing[0] - 1, 0.02);
+            ENSURE_LE(jerr[1], jerr[0] + 1e-3);
+        }
+        rf_bullet_detach(p);
+    }
+    for (rf_bullet_mode mode : {RF_BULLET_STOCK, RF_BULLET_CONE}) {
+        Scene s(kG);
+        btRigidBody *w = s.add(new btCylinderShapeX(btVector3(0.05, 0.3, 0.3)),
+                               1.0, at(btVector3(0, 1, 0)));
+        w->setActivationState(DISABLE_DEACTIVATION);
+        btVector3 anchor(0, 1, 0), ax1(0, 1, 0), ax2(1, 0, 0);
+        auto *j = new btHinge2Constraint(btTypedConstraint::getFixedBody(), *w,
+                                         anchor, ax1, ax2);
+        add_joint(s, j);
+        w->setAngularVelocity(btVector3(10, 0, 0));
+        rf_plugin *p = attach_converged(s, mode);
+        const int n = 300, last = 120; // 5 s; the last two periods
+        double mean = 0.0;
+        for (int i = 0; i < n; ++i) {
+            s.step(h);
+            if (i >= n - last) {
+                mean += (double)w->getCenterOfMassPosition().y() / last;
+            }
+        }
+        const double k = 4 * M_PI * M_PI, sag = kG / k;
+        const double spin = w->getAngularVelocity().x();
+        std::printf("  %s hinge2: mean sag %.4f m (m g / k = %.4f), axle spin "
+                    "%.4f rad/s\n",
+                    mode_name(mode), 1.0 - mean, sag, spin);
+        if (mode == RF_BULLET_CONE) {
+            ENSURE_SMALL((1.0 - mean) / sag - 1, 0.05);
+            ENSURE_SMALL(spin / 10 - 1, 0.01);
+        }
+        rf_bullet_detach(p);
+    }
+    // btGeneric6DofSpringConstraint: a 1 kg box on a vertical spring (y
+    // free, k = 40 N/m, Bullet's damping 1) hung from the world, every
+    // other axis locked.  Its spring is a motor (target velocity from the
+    // stretch, fps and the iteration count, force capped at k x the
+    // stretch), so its motion is the solver's, not a closed form: the
+    // cone run against stock's, the mean height over the last second
+    // within 1 mm and the largest sideways and angular drift within
+    // stock's + 1 mm (the locked axes' first step, as above).
+    double ymean[2] = {0, 0}, drift[2] = {0, 0};
+    for (rf_bullet_mode mode : {RF_BULLET_STOCK, RF_BULLET_CONE}) {
+        const int m = mode == RF_BULLET_CONE;
+        Scene s(kG);
+        btRigidBody *b =
+            s.box(btVector3(0.1, 0.1, 0.1), 1.0, at(btVector3(0, 1, 0)));
+        b->setActivationState(DISABLE_DEACTIVATION);
+        btTransform fa, fw;
+        fa.setIdentity();
+        fw.setIdentity();
+        fw.setOrigin(btVector3(0, 1, 0));
+        auto *g = new btGeneric6DofSpringConstraint(
+            *b, btTypedConstraint::getFixedBody(), fa, fw, true);
+        g->setLinearLowerLimit(btVector3(0, 1, 0)); // y: lo > hi, free
+        g->setLinearUpperLimit(btVector3(0, -1, 0));
+        g->setAngularLowerLimit(btVector3(0, 0, 0));
+        g->setAngularUpperLimit(btVector3(0, 0, 0));
+        g->enableSpring(1, true);
+        g->setStiffness(1, 40);
+        g->setEquilibriumPoint();
+        add_joint(s, g);
+        rf_plugin *p = attach_converged(s, mode);
+        for (int i = 0; i < 180; ++i) {
+            s.step(h);
+            const btVector3 c = b->getCenterOfMassPosition();
+            if (i >= 120) {
+                ymean[m] += (double)c.y() / 60;
+            }
+            drift[m] =
+                std::fmax(drift[m], std::hypot((double)c.x(), (double)c.z()));
+        }
+        std::printf("  %s 6dof spring: mean height %.4f m, sideways drift "
+                    "%.3f mm\n",
+                    mode_name(mode), ymean[m], 1e3 * drift[m]);
+        if (mode == RF_BULLET_CONE) {
+            ENSURE_SMALL(ymean[1] - ymean[0], 1e-3);
+            ENSURE_LE(drift[1], drift[0] + 1e-3);
+        }
+        rf_bullet_detach(p);
     }
     return 0;
 }
@@ -482,10 +639,10 @@ int test_other_joint_types()
 int test_gear()
 {
     Scene s(0.0);
-    btRigidBody *a = s.add(new btCylinderShapeZ(btVector3(0.5, 0.5, 0.05)),
-                           1.0, at(btVector3(0, 1, 0)));
-    btRigidBody *b = s.add(new btCylinderShapeZ(btVector3(0.3, 0.3, 0.05)),
-                           1.0, at(btVector3(2, 1, 0)));
+    btRigidBody *a = s.add(new btCylinderShapeZ(btVector3(0.5, 0.5, 0.05)), 1.0,
+                           at(btVector3(0, 1, 0)));
+    btRigidBody *b = s.add(new btCylinderShapeZ(btVector3(0.3, 0.3, 0.05)), 1.0,
+                           at(btVector3(2, 1, 0)));
     for (btRigidBody *r : {a, b}) {
         r->setActivationState(DISABLE_DEACTIVATION);
         add_joint(s, new btHingeConstraint(*r, btVector3(0, 0, 0),
@@ -498,7 +655,8 @@ int test_gear()
     s.step(1.0 / 60);
     const double IA = 1.0 / a->getInvInertiaDiagLocal().z();
     const double IB = 1.0 / b->getInvInertiaDiagLocal().z();
-    const double wa = a->getAngularVelocity().z(), wb = b->getAngularVelocity().z();
+    const double wa = a->getAngularVelocity().z(),
+                 wb = b->getAngularVelocity().z();
     const double want = 4 * IA * 2.0 / (4 * IA + IB);
     std::printf("  gear 1:2: w_A %.6f (analytic %.6f), w_B %.6f, w_A + 2 w_B "
                 "= %.2e\n",
@@ -521,6 +679,7 @@ int main()
     RUN_TEST(test_feedback_and_breaking);
     RUN_TEST(test_slider);
     RUN_TEST(test_other_joint_types);
+    RUN_TEST(test_universal_hinge2_spring);
     RUN_TEST(test_gear);
     return TEST_SUMMARY();
 }
