@@ -224,6 +224,20 @@ int test_free_motion_parity()
     return 0;
 }
 
+// The tumbling box of test_free_motion_parity (no gravity, w0 near the
+// middle axis) in each of two scenes, with the given gyroscopic flags.
+void tumbling_boxes(Scene *sc[2], int flags, btRigidBody *box[2])
+{
+    btTransform xf;
+    xf.setIdentity();
+    for (int k = 0; k < 2; ++k) {
+        box[k] = sc[k]->box(btVector3(0.1, 0.4, 0.9), 3.0, xf);
+        box[k]->setFlags(flags);
+        box[k]->setActivationState(DISABLE_DEACTIVATION);
+        box[k]->setAngularVelocity(btVector3(0.2, 5.0, 0.3));
+    }
+}
+
 // Every gyroscopic flag is stock's (issue #23 item 6): the tumbling box
 // of test_free_motion_parity with BT_ENABLE_GYROSCOPIC_FORCE_EXPLICIT (its
 // torque clamped by the world's m_maxGyroscopicForce, 0.5 N m here, which
@@ -241,15 +255,10 @@ int test_gyroscopic_flags_parity()
         btRigidBody *box[2];
         Scene s(0.0), t(0.0);
         Scene *sc[2] = {&s, &t};
-        btTransform xf;
-        xf.setIdentity();
-        for (int k = 0; k < 2; ++k) {
-            sc[k]->world.getSolverInfo().m_maxGyroscopicForce = 0.5;
-            box[k] = sc[k]->box(btVector3(0.1, 0.4, 0.9), 3.0, xf);
-            box[k]->setFlags(flags[f]);
-            box[k]->setActivationState(DISABLE_DEACTIVATION);
-            box[k]->setAngularVelocity(btVector3(0.2, 5.0, 0.3));
-        }
+        // the world's clamp, in both
+        s.world.getSolverInfo().m_maxGyroscopicForce = 0.5;
+        t.world.getSolverInfo().m_maxGyroscopicForce = 0.5;
+        tumbling_boxes(sc, flags[f], box);
         rf_plugin *p = rf_bullet_attach(&s.world, nullptr);
         for (int i = 0; i < 60; ++i) {
             s.step(kDt);
@@ -276,13 +285,7 @@ int test_gyroscopic_info_passed()
     btRigidBody *box[2];
     Scene s(0.0), t(0.0);
     Scene *sc[2] = {&s, &t};
-    btTransform xf;
-    xf.setIdentity();
-    for (int k = 0; k < 2; ++k) {
-        box[k] = sc[k]->box(btVector3(0.1, 0.4, 0.9), 3.0, xf);
-        box[k]->setFlags(BT_ENABLE_GYROSCOPIC_FORCE_EXPLICIT);
-        box[k]->setAngularVelocity(btVector3(0.2, 5.0, 0.3));
-    }
+    tumbling_boxes(sc, BT_ENABLE_GYROSCOPIC_FORCE_EXPLICIT, box);
     rf_plugin *p = rf_bullet_attach(&s.world, nullptr);
     ENSURE(s.world.getSolverInfo().m_maxGyroscopicForce == 100);
     btContactSolverInfo info = s.world.getSolverInfo();
