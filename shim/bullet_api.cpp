@@ -198,7 +198,7 @@ void rf_bullet_detach(rf_plugin *p)
     delete p;
 }
 
-int rf_bullet_stats(const rf_plugin *p, rf_stats *out)
+rf_status rf_bullet_stats(const rf_plugin *p, rf_stats *out)
 {
     if (p == nullptr || out == nullptr) {
         return RF_ERR_NULL;

@@ -120,7 +120,7 @@ RF_API void rf_bullet_detach(rf_plugin *p);
  * measure, for the configured model), converged and seconds (wall time of the
  * whole step in the plugin: gathering, solving, writing back).  Returns RF_OK,
  * or RF_ERR_NULL for a NULL argument.  Zeroes before the first step. */
-RF_API int rf_bullet_stats(const rf_plugin *p, rf_stats *out);
+RF_API rf_status rf_bullet_stats(const rf_plugin *p, rf_stats *out);
 
 /* Where the last cone step's wall time went, s: build (Bullet's bodies,
  * manifold points and joints gathered into the plugin's problem, from the
