@@ -840,80 +840,6 @@ static rf_status check_asymmetry(double asym, double scale, int r, int c,
     return RF_OK;
 }
 
-rf_status rf_problem_set_local_dense(rf_problem *p, int ncon, const double *W,
-                                     const double *q, const double *mu,
-                                     const double *rho, const double *sigma,
-                                     rf_error *err)
-{
-    static const char fn[] = "rf_problem_set_local_dense";
-    if (p == NULL) {
-        return rf__fail(err, RF_ERR_NULL, "%s: p is NULL", fn);
-    }
-    rf_status st = check_local_args(ncon, W, q, mu, rho, sigma, fn, err);
-    if (st != RF_OK) {
-        return st;
-    }
-    const int m = 6 * ncon;
-    size_t nnz = 0;
-    double scale = 0.0;
-    for (size_t k = 0; k < (size_t)m * m; ++k) {
-        if (!isfinite(W[k])) {
-            return rf__fail(err, RF_ERR_NONFINITE,
-                            "%s: W[%zu][%zu] is not finite", fn, k / m, k % m);
-        }
-        nnz += W[k] != 0.0;
-        scale = fmax(scale, fabs(W[k]));
-    }
-    /* round-off asymmetry is accepted and its symmetric part solved */
-    double asym = 0.0;
-    int ar = 0, ac = 0;
-    for (int r = 0; r < m; ++r) {
-        for (int c = r + 1; c < m; ++c) {
-            const double d = fabs(W[(size_t)r * m + c] - W[(size_t)c * m + r]);
-            if (d > asym) {
-                asym = d;
-                ar = r;
-                ac = c;
-            }
-            /* a pattern entry on one side only is one on both */
-            nnz +=
-                (W[(size_t)r * m + c] == 0.0) != (W[(size_t)c * m + r] == 0.0);
-        }
-    }
-    st = check_asymmetry(asym, scale, ar, ac, fn, err);
-    if (st != RF_OK) {
-        return st;
-    }
-    if (nnz > (size_t)1 << 30) {
-        return rf__fail(err, RF_ERR_INVALID, "%s: W too large", fn);
-    }
-    st = rf__csr_reserve(&p->W, m, (int)nnz, err);
-    if (st == RF_OK) {
-        st = install_local(p, ncon, q, mu, rho, sigma, err);
-    }
-    if (st != RF_OK) {
-        return st;
-    }
-    int k = 0;
-    p->W.n = m;
-    for (int r = 0; r < m; ++r) {
-        p->W.row_ptr[r] = k;
-        for (int c = 0; c < m; ++c) {
-            const double a = W[(size_t)r * m + c], b = W[(size_t)c * m + r];
-            if (a != 0.0 || b != 0.0) {
-                p->W.col[k] = c;
-                p->W.val[k] = a == b ? a : 0.5 * (a + b);
-                ++k;
-            }
-        }
-    }
-    p->W.row_ptr[m] = k;
-    p->W.nnz = k;
-    p->w_asymmetry = scale > 0.0 ? asym / scale : 0.0;
-    rf__ok(err);
-    return RF_OK;
-}
-
 static rf_status check_csr(int m, const int *row_ptr, const int *col,
                            const double *val, const char *fn, double *scale_out,
                            rf_error *err)
@@ -980,8 +906,9 @@ static void csr_transpose(int n, const int *ptr, const int *col,
 
 /* The union pattern of rows r of S (W with sorted columns) and T (W^T),
    both sorted: out NULL counts, else writes the symmetric part's entries
-   (W_rc + W_cr) / 2 from out[0] on; *asym, *ac get the row's largest
-   |W_rc - W_cr| and its column.  Returns the row's entry count. */
+   (W_rc + W_cr) / 2 from out[0] on; asym (may be NULL) and *ac grow to
+   the row's largest |W_rc - W_cr| and its column.  Returns the row's entry
+   count. */
 static int merge_row(const int *scol, const double *sval, int s0, int s1,
                      const int *tcol, const double *tval, int t0, int t1,
                      int *ocol, double *oval, double *asym, int *ac)
@@ -993,9 +920,8 @@ static int merge_row(const int *scol, const double *sval, int s0, int s1,
         const int c = cs < ct ? cs : ct;
         const double a = cs == c ? sval[s0++] : 0.0;
         const double b = ct == c ? tval[t0++] : 0.0;
-        const double d = fabs(a - b);
-        if (d > *asym) {
-            *asym = d;
+        if (asym != NULL && fabs(a - b) > *asym) {
+            *asym = fabs(a - b);
             *ac = c;
         }
         if (ocol != NULL) {
@@ -1007,27 +933,19 @@ static int merge_row(const int *scol, const double *sval, int s0, int s1,
     return k;
 }
 
-rf_status rf_problem_set_local_csr(rf_problem *p, int ncon, const int *row_ptr,
-                                   const int *col, const double *val,
-                                   const double *q, const double *mu,
-                                   const double *rho, const double *sigma,
-                                   rf_error *err)
+/* The local form from a checked CSR W (rf_problem_set_local_csr's
+   contract; fn names the public entry for messages): W's structure
+   validated, its asymmetry measured against RF_W_ASYMMETRY_MAX, its
+   symmetric part installed. */
+static rf_status set_local_csr(rf_problem *p, int ncon, const int *row_ptr,
+                               const int *col, const double *val,
+                               const double *q, const double *mu,
+                               const double *rho, const double *sigma,
+                               const char *fn, rf_error *err)
 {
-    static const char fn[] = "rf_problem_set_local_csr";
-    if (p == NULL) {
-        return rf__fail(err, RF_ERR_NULL, "%s: p is NULL", fn);
-    }
-    rf_status st = check_local_args(ncon, row_ptr, q, mu, rho, sigma, fn, err);
-    if (st != RF_OK) {
-        return st;
-    }
     const int m = 6 * ncon;
-    if (row_ptr[m] > 0 && (col == NULL || val == NULL)) {
-        return rf__fail(err, RF_ERR_NULL, "%s: %s is NULL", fn,
-                        col == NULL ? "col" : "val");
-    }
     double scale = 0.0;
-    st = check_csr(m, row_ptr, col, val, fn, &scale, err);
+    rf_status st = check_csr(m, row_ptr, col, val, fn, &scale, err);
     if (st != RF_OK) {
         return st;
     }
@@ -1071,13 +989,10 @@ rf_status rf_problem_set_local_csr(rf_problem *p, int ncon, const int *row_ptr,
         goto done;
     }
     int k = 0;
-    double unused = 0.0;
-    int unused_c = 0;
     for (int r = 0; r < m; ++r) {
         p->W.row_ptr[r] = k;
         k += merge_row(scol, sval, sptr[r], sptr[r + 1], tcol, tval, tptr[r],
-                       tptr[r + 1], p->W.col + k, p->W.val + k, &unused,
-                       &unused_c);
+                       tptr[r + 1], p->W.col + k, p->W.val + k, NULL, NULL);
     }
     p->W.row_ptr[m] = k;
     p->W.n = m;
@@ -1092,6 +1007,83 @@ done:
     free(tval);
     free(sval);
     return st;
+}
+
+rf_status rf_problem_set_local_dense(rf_problem *p, int ncon, const double *W,
+                                     const double *q, const double *mu,
+                                     const double *rho, const double *sigma,
+                                     rf_error *err)
+{
+    static const char fn[] = "rf_problem_set_local_dense";
+    if (p == NULL) {
+        return rf__fail(err, RF_ERR_NULL, "%s: p is NULL", fn);
+    }
+    rf_status st = check_local_args(ncon, W, q, mu, rho, sigma, fn, err);
+    if (st != RF_OK) {
+        return st;
+    }
+    const int m = 6 * ncon;
+    size_t nnz = 0;
+    for (size_t k = 0; k < (size_t)m * m; ++k) {
+        if (!isfinite(W[k])) {
+            return rf__fail(err, RF_ERR_NONFINITE,
+                            "%s: W[%zu][%zu] is not finite", fn, k / m, k % m);
+        }
+        nnz += W[k] != 0.0;
+    }
+    if (nnz > (size_t)1 << 30) {
+        return rf__fail(err, RF_ERR_INVALID, "%s: W too large", fn);
+    }
+    /* its nonzeros as CSR, then the CSR path (symmetric part, asymmetry) */
+    int *row_ptr = malloc((size_t)(m + 1) * sizeof(int));
+    int *col = malloc((nnz + 1) * sizeof(int));
+    double *val = malloc((nnz + 1) * sizeof(double));
+    if (row_ptr == NULL || col == NULL || val == NULL) {
+        st = rf__fail(err, RF_ERR_NOMEM, "%s: out of memory for W (%zu)", fn,
+                      nnz);
+    } else {
+        int k = 0;
+        for (int r = 0; r < m; ++r) {
+            row_ptr[r] = k;
+            for (int c = 0; c < m; ++c) {
+                const double v = W[(size_t)r * m + c];
+                if (v != 0.0) {
+                    col[k] = c;
+                    val[k++] = v;
+                }
+            }
+        }
+        row_ptr[m] = k;
+        st = set_local_csr(p, ncon, row_ptr, col, val, q, mu, rho, sigma, fn,
+                           err);
+    }
+    free(row_ptr);
+    free(col);
+    free(val);
+    return st;
+}
+
+rf_status rf_problem_set_local_csr(rf_problem *p, int ncon, const int *row_ptr,
+                                   const int *col, const double *val,
+                                   const double *q, const double *mu,
+                                   const double *rho, const double *sigma,
+                                   rf_error *err)
+{
+    static const char fn[] = "rf_problem_set_local_csr";
+    if (p == NULL) {
+        return rf__fail(err, RF_ERR_NULL, "%s: p is NULL", fn);
+    }
+    rf_status st = check_local_args(ncon, row_ptr, q, mu, rho, sigma, fn, err);
+    if (st != RF_OK) {
+        return st;
+    }
+    const int m = 6 * ncon;
+    if (row_ptr[m] > 0 && (col == NULL || val == NULL)) {
+        return rf__fail(err, RF_ERR_NULL, "%s: %s is NULL", fn,
+                        col == NULL ? "col" : "val");
+    }
+    return set_local_csr(p, ncon, row_ptr, col, val, q, mu, rho, sigma, fn,
+                         err);
 }
 
 /* ------------------------------------------------------------------ */
