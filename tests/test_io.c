@@ -6,6 +6,7 @@
  */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include "rollfric/rollfric.h"
+#include "local_form.h"
 #include "test_util.h"
 
 #include <stdio.h>
@@ -36,26 +37,6 @@ static int write_text(const char *path, const char *text)
 static int data_path(char *buf, size_t n, const char *name)
 {
     return snprintf(buf, n, "%s/%s", RF_TEST_DATA_DIR, name) < (int)n;
-}
-
-/* W + q of a local problem through the public API: u(e_j) - q = column j. */
-static int dense_of(rf_problem *p, double *W, double *q)
-{
-    const int m = 6 * rf_problem_num_contacts(p);
-    double *g = calloc((size_t)m, sizeof(double));
-    double *u = calloc((size_t)m, sizeof(double));
-    ENSURE(rf_problem_local_velocity(p, g, q, NULL) == RF_OK);
-    for (int j = 0; j < m; ++j) {
-        g[j] = 1.0;
-        ENSURE(rf_problem_local_velocity(p, g, u, NULL) == RF_OK);
-        for (int i = 0; i < m; ++i) {
-            W[(size_t)i * m + j] = u[i] - q[i];
-        }
-        g[j] = 0.0;
-    }
-    free(g);
-    free(u);
-    return 0;
 }
 
 /* The sphere file (dimension 5): W[1][4] = -0.1 and W[2][3] =
