@@ -550,6 +550,26 @@ bool write_json(const char *path, bool quick, bool load,
     return std::fclose(f) == 0;
 }
 
+// A run of scene `name` with configuration spec, its world built (gravity
+// scaled by gravity_scale) and the plugin set up (*ok false: its error
+// set).
+std::unique_ptr<Run> new_run(const std::string &name, bool quick,
+                             const ConfigSpec &spec, double gravity_scale,
+                             bool *ok)
+{
+    auto r = std::make_unique<Run>();
+    r->spec = spec;
+    r->world = std::make_unique<World>();
+    rfscenes::build_scene(*r->world, name,
+                          quick ? rfscenes::Size::quick : rfscenes::Size::full);
+    btDiscreteDynamicsWorld &w = r->world->world;
+    if (gravity_scale != 1.0) {
+        w.setGravity(w.getGravity() * btScalar(gravity_scale));
+    }
+    *ok = r->setup();
+    return r;
+}
+
 // One perturbed copy for --sleep-runs: the scene with gravity scaled by
 // 1 + 1e-5 k, the configuration as in the main run, stepped until every
 // body sleeps or for `steps`; its sleep step (-1: never).  Sleeping is
@@ -558,19 +578,11 @@ bool write_json(const char *path, bool quick, bool load,
 int perturbed_sleep_step(const std::string &name, bool quick,
                          const ConfigSpec &spec, int steps, int k)
 {
-    Run r;
-    r.spec = spec;
-    r.world = std::make_unique<World>();
-    rfscenes::build_scene(*r.world, name,
-                          quick ? rfscenes::Size::quick : rfscenes::Size::full);
-    btDiscreteDynamicsWorld &w = r.world->world;
-    w.setGravity(w.getGravity() * btScalar(1.0 + 1e-5 * k));
-    if (!r.setup()) {
-        return -1;
-    }
-    for (int step = 1; step <= steps; ++step) {
-        r.world->step();
-        if (rfscenes::awake_bodies(*r.world) == 0) {
+    bool ok;
+    std::unique_ptr<Run> r = new_run(name, quick, spec, 1.0 + 1e-5 * k, &ok);
+    for (int step = 1; ok && step <= steps; ++step) {
+        r->world->step();
+        if (rfscenes::awake_bodies(*r->world) == 0) {
             return step;
         }
     }
@@ -732,13 +744,9 @@ int main(int argc, char **argv)
                              : entry->full_steps;
         const size_t n = specs.size();
         for (size_t k = 0; k < n; ++k) {
-            auto r = std::make_unique<Run>();
-            r->spec = specs[k];
-            r->world = std::make_unique<World>();
-            rfscenes::build_scene(*r->world, name,
-                                  quick ? rfscenes::Size::quick
-                                        : rfscenes::Size::full);
-            if (r->setup()) {
+            bool ok;
+            std::unique_ptr<Run> r = new_run(name, quick, specs[k], 1.0, &ok);
+            if (ok) {
                 r->ms.reserve((size_t)sr.steps);
                 r->measure(0);
             }
