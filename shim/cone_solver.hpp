@@ -113,6 +113,8 @@ class ConeSolver final : public btConstraintSolver {
 
   private:
     double step_start_ = 0; // wall time at the start of this step, s
+    // this step's info.m_maxGyroscopicForce (dynamic_index reads it)
+    btScalar max_gyroscopic_force_ = 0;
     bool cone_step(const btContactSolverInfo &info);
     // cfg with the carried start of this step's solve (carried_lipschitz_)
     // and the world's iteration budget where cfg asks for it
@@ -137,8 +139,6 @@ class ConeSolver final : public btConstraintSolver {
     void release_held(bool write);
     void stock_step(const btContactSolverInfo &info, btIDebugDraw *draw);
     int dynamic_index(btRigidBody *rb, btScalar h); // or kHeld
-    // this step's info.m_maxGyroscopicForce (dynamic_index reads it)
-    btScalar max_gyroscopic_force_ = 0;
     int side_index(const btCollisionObject *obj, btScalar h);
     void rolling_anisotropy(const btCollisionObject *o0,
                             const btCollisionObject *o1, rf_contact_desc &c);
