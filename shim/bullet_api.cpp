@@ -53,7 +53,8 @@ rf_status resolve_config(const char *fn, const rf_config *cfg, rf_config *out,
         // 184 boxes of BenchmarkDemo's pyramid scene fall; APGD kept them
         // up but never let them sleep): refused, with what to do instead.
         if (cfg->max_iter == RF_BULLET_WORLD_ITERATIONS &&
-            (cfg->solver == RF_SOLVER_JACOBI || cfg->solver == RF_SOLVER_APGD)) {
+            (cfg->solver == RF_SOLVER_JACOBI ||
+             cfg->solver == RF_SOLVER_APGD)) {
             return fail(err, RF_ERR_INVALID,
                         "%s: %s at the world's iteration budget "
                         "(max_iter = RF_BULLET_WORLD_ITERATIONS) does not "
@@ -194,6 +195,7 @@ void rf_bullet_detach(rf_plugin *p)
         }
     } // else: the world was deleted; WorldSolver's destructor freed what
       // the world would have (ConeSolver::world_deleted)
+    s->strip_point_states();
     delete s;
     delete p;
 }
@@ -269,7 +271,8 @@ rf_status rf_bullet_set_max_recovery(rf_plugin *p, double speed)
 }
 
 namespace {
-using ForceMap = std::unordered_map<const btCollisionObject *, double>;
+using ForceMap =
+    std::unordered_map<const btCollisionObject *, rfshim::ObjectForce>;
 
 // A per-object force (cohesion, yield) in N: 0 removes the entry.
 rf_status set_object_force(ForceMap rfshim::ConeSolver::*map, rf_plugin *p,
@@ -288,7 +291,7 @@ rf_status set_object_force(ForceMap rfshim::ConeSolver::*map, rf_plugin *p,
     if (force == 0.0) {
         m.erase(obj);
     } else {
-        m[obj] = force;
+        m[obj] = rfshim::ObjectForce{force, rfshim::ObjectForce::id_of(obj)};
     }
     return RF_OK;
 }
@@ -301,7 +304,10 @@ double get_object_force(ForceMap rfshim::ConeSolver::*map, const rf_plugin *p,
     }
     const ForceMap &m = p->solver->*map;
     const auto it = m.find(obj);
-    return it == m.end() ? 0.0 : it->second;
+    // an entry left by an object deleted before a cone step could prune
+    // it is not obj's
+    return it == m.end() || !it->second.same_object(obj) ? 0.0
+                                                         : it->second.force;
 }
 } // namespace
 
@@ -345,6 +351,24 @@ rf_status rf_bullet_point_impulse(const rf_plugin *p,
         return RF_ERR_RANGE;
     }
     std::memcpy(out, g, 6 * sizeof(double));
+    return RF_OK;
+}
+
+rf_status rf_bullet_point_carried(const rf_plugin *p,
+                                  const btManifoldPoint *point,
+                                  rf_bullet_carried *out)
+{
+    if (p == nullptr || point == nullptr || out == nullptr) {
+        return RF_ERR_NULL;
+    }
+    *out = rf_bullet_carried{};
+    const rfshim::PointState *st = p->solver->point_state(*point);
+    if (st == nullptr) {
+        return point->m_userPersistentData != nullptr ? RF_ERR_STATE : RF_OK;
+    }
+    out->indentation = st->plastic;
+    out->spin = st->spin;
+    std::memcpy(out->roll, st->roll, sizeof out->roll);
     return RF_OK;
 }
 

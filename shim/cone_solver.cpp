@@ -202,6 +202,10 @@ ConeSolver::~ConeSolver()
 
 void ConeSolver::world_deleted()
 {
+    // the world's base (btCollisionWorld) is still whole: its destructor
+    // clears the remaining manifolds after this, and their points must
+    // no longer carry the pool's states by then
+    strip_point_states();
     if (owned_stock && stock != nullptr) {
         stock->~btConstraintSolver();
         btAlignedFree(stock);
@@ -263,8 +267,6 @@ void ConeSolver::reset()
     if (stock) {
         stock->reset();
     }
-    warm_index_.clear();
-    warm_.clear();
     points_valid_ = false;
     std::fill(std::begin(carried_lipschitz_), std::end(carried_lipschitz_),
               0.0);
@@ -476,8 +478,7 @@ int ConeSolver::dynamic_index(btRigidBody *rb, btScalar h)
     btVector3 w = rb->getAngularVelocity() + I * rb->getTotalTorque() * h;
     const int flags = rb->getFlags();
     if (flags & BT_ENABLE_GYROSCOPIC_FORCE_EXPLICIT) {
-        btVector3 g =
-            rb->computeGyroscopicForceExplicit(max_gyroscopic_force_);
+        btVector3 g = rb->computeGyroscopicForceExplicit(max_gyroscopic_force_);
         w -= I * g * h;
     }
     if (flags & BT_ENABLE_GYROSCOPIC_FORCE_IMPLICIT_WORLD) {
@@ -602,42 +603,27 @@ int ConeSolver::side_index(const btCollisionObject *obj, btScalar h)
     return id;
 }
 
-// warm: the manifold's entries in warm_ (count 0 for a new manifold).
-const WarmEntry *ConeSolver::find_warm(WarmSpan warm,
-                                       const btManifoldPoint &cp) const
+void ConeSolver::strip_point_states()
 {
-    const WarmEntry *best = nullptr;
-    btScalar best_d = 0;
-    for (int k = warm.first; k < warm.first + warm.count; ++k) {
-        const WarmEntry &e = warm_[k];
-        if (e.applied != cp.m_appliedImpulse ||
-            e.lateral1 != cp.m_appliedImpulseLateral1 ||
-            e.lateral2 != cp.m_appliedImpulseLateral2) {
-            continue;
-        }
-        btScalar d = (e.local_a - cp.m_localPointA).length2();
-        if (best == nullptr || d < best_d) {
-            best = &e;
-            best_d = d;
-        }
+    if (world != nullptr) {
+        point_states_.strip(world->getDispatcher());
     }
-    return best;
 }
 
-void ConeSolver::warm_start_extras(WarmSpan warm, const btManifoldPoint &cp,
+void ConeSolver::warm_start_extras(const btManifoldPoint &cp,
                                    const double t1[3], const double t2[3],
                                    double g[6]) const
 {
     g[3] = g[4] = g[5] = 0.0;
-    const WarmEntry *best = find_warm(warm, cp);
-    if (best == nullptr) {
+    const PointState *st = point_states_.of(cp);
+    if (st == nullptr) {
         return;
     }
     // the spin axis is the normal; the rolling vector is re-expressed in
     // the new tangent frame (the normal may have turned a little)
-    g[3] = best->spin;
-    g[4] = dot3(best->roll, t1);
-    g[5] = dot3(best->roll, t2);
+    g[3] = st->spin;
+    g[4] = dot3(st->roll, t1);
+    g[5] = dot3(st->roll, t2);
 }
 
 // Anisotropic rolling friction.  Bullet (convertContact) scales each
@@ -710,7 +696,7 @@ void ConeSolver::rolling_anisotropy(const btCollisionObject *o0,
     c.flags |= RF_CONTACT_ROLL_T1;
 }
 
-void ConeSolver::prune_cohesion()
+void ConeSolver::prune_object_forces()
 {
     if (cohesion.empty() && yield.empty()) {
         return;
@@ -723,13 +709,24 @@ void ConeSolver::prune_cohesion()
     }
     for (auto *map : {&cohesion, &yield}) {
         for (auto it = map->begin(); it != map->end();) {
-            it = in_world.find(it->first) ? std::next(it) : map->erase(it);
+            // only objects found in the world are read: the others may be
+            // gone
+            if (!in_world.find(it->first)) {
+                it = map->erase(it);
+                continue;
+            }
+            const int id = ObjectForce::id_of(it->first);
+            ObjectForce &f = it->second;
+            if (f.proxy_id != ObjectForce::kUnbound && f.proxy_id != id) {
+                it = map->erase(it); // another object at that address
+                continue;
+            }
+            f.proxy_id = id;
+            ++it;
         }
     }
 }
 
-// A pair yields at the smaller of the forces its objects have (the
-// weaker material crushes); an object without one does not yield.
 double ConeSolver::pair_yield(const btCollisionObject *o0,
                               const btCollisionObject *o1) const
 {
@@ -737,8 +734,8 @@ double ConeSolver::pair_yield(const btCollisionObject *o0,
         return 0.0;
     }
     const auto i0 = yield.find(o0), i1 = yield.find(o1);
-    const double y0 = i0 == yield.end() ? INFINITY : i0->second;
-    const double y1 = i1 == yield.end() ? INFINITY : i1->second;
+    const double y0 = i0 == yield.end() ? INFINITY : i0->second.force;
+    const double y1 = i1 == yield.end() ? INFINITY : i1->second.force;
     const double y = y0 < y1 ? y0 : y1;
     return y < INFINITY ? y : 0.0;
 }
@@ -756,7 +753,8 @@ double ConeSolver::pair_cohesion(const btCollisionObject *o0,
     if (i0 == cohesion.end() || i1 == cohesion.end()) {
         return 0.0;
     }
-    return i0->second < i1->second ? i0->second : i1->second;
+    const double c0 = i0->second.force, c1 = i1->second.force;
+    return c0 < c1 ? c0 : c1;
 }
 
 // The share of the normal's warm-start factor that SI's friction parts
@@ -774,10 +772,10 @@ double ConeSolver::pair_cohesion(const btCollisionObject *o0,
 // of that edge.
 constexpr double kSiFrictionWarmShare = 0.6;
 
-ConeSolver::PointState ConeSolver::add_point(btPersistentManifold *m, int j,
-                                             int a, int b, WarmSpan warm,
-                                             const btContactSolverInfo &info,
-                                             size_t slot)
+ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
+                                            int a, int b,
+                                            const btContactSolverInfo &info,
+                                            size_t slot)
 {
     btManifoldPoint &cp = m->getContactPoint(j);
     const btCollisionObject *o0 = m->getBody0();
@@ -840,12 +838,13 @@ ConeSolver::PointState ConeSolver::add_point(btPersistentManifold *m, int j,
     c.cohesion = pair_cohesion(o0, o1) * h / m->getNumContacts();
     // yield (elasto-plastic contact, slides section 3): the pair's yield
     // force shared likewise caps the normal impulse; the point's permanent
-    // indentation (carried in the cache) is taken off its penetration
+    // indentation (carried by the point) is taken off its penetration
     c.normal_max = pair_yield(o0, o1) * h / m->getNumContacts();
     double plastic = 0.0;
     if (c.normal_max > 0.0) {
-        const WarmEntry *e = find_warm(warm, cp);
-        plastic = e != nullptr && std::isfinite(e->plastic) ? e->plastic : 0.0;
+        const PointState *st = point_states_.of(cp);
+        plastic =
+            st != nullptr && std::isfinite(st->plastic) ? st->plastic : 0.0;
     }
     if (bad) {
         report("a negative or non-finite combined friction or restitution "
@@ -967,7 +966,7 @@ ConeSolver::PointState ConeSolver::add_point(btPersistentManifold *m, int j,
 
     // Warm start: normal and sliding impulses from the point (Bullet moves
     // them with it), re-expressed in the new frame; spin and rolling from
-    // our cache.
+    // the point's carried state.
     double g[6] = {0, 0, 0, 0, 0, 0};
     if (cfg.warm_start) {
         // a cohesive point may have pulled (down to -cohesion); the core
@@ -980,7 +979,7 @@ ConeSolver::PointState ConeSolver::add_point(btPersistentManifold *m, int j,
         to3(s, sv);
         g[1] = dot3(sv, c.t1);
         g[2] = dot3(sv, c.t2);
-        warm_start_extras(warm, cp, c.t1, c.t2, g);
+        warm_start_extras(cp, c.t1, c.t2, g);
         // RF_SOLVER_SI (stock's method) takes Bullet's warm-start factor
         // (m_warmstartingFactor, 0.85 by default; 0 without
         // SOLVER_USE_WARMSTARTING) for the normal, as stock applies it to
@@ -1259,8 +1258,7 @@ void ConeSolver::add_points(const btContactSolverInfo &info)
     }
     point_first_[nms] = total;
     resize_contacts(total);
-    point_state_.resize(total);
-    const bool find_warm_spans = cfg.warm_start || !yield.empty();
+    slot_state_.resize(total);
     const int threads = total >= kParallelPoints ? build_threads() : 1;
     // Each thread takes a contiguous run of manifolds (so the fetch ahead
     // stays within its run) and writes only their slots and points.
@@ -1277,42 +1275,30 @@ void ConeSolver::add_points(const btContactSolverInfo &info)
             if (k + 2 * kPrefetchAhead < hi) {
                 prefetch_manifold(manifold_order_[k + 2 * kPrefetchAhead].m);
             }
-            if (k + kPrefetchAhead < hi) {
-                warm_index_.prefetch(manifold_order_[k + kPrefetchAhead].m);
-            }
             btPersistentManifold *m = manifold_order_[k].m;
             const int a = manifold_order_[k].a, b = manifold_order_[k].b;
             const int n = manifold_order_[k].n;
-            // the manifold's cache entries, looked up once for its points:
-            // the warm start's, and the yielding points' indentation, which
-            // must be carried whether or not the solve is warm-started
-            WarmSpan warm{0, 0};
-            if (find_warm_spans) {
-                if (const WarmSpan *w = warm_index_.find(m)) {
-                    warm = *w;
-                }
-            }
             const btScalar threshold = m->getContactProcessingThreshold();
             for (int j = 0; j < n; ++j) {
                 const size_t slot = point_first_[k] + (size_t)j;
                 btManifoldPoint &cp = m->getContactPoint(j);
-                PointState st = kBeyond;
+                SlotState st = kBeyond;
                 if (cp.getDistance() <= threshold) {
-                    st = add_point(m, j, a, b, warm, info, slot);
+                    st = add_point(m, j, a, b, info, slot);
                 } else if (std::isnan((double)cp.getDistance())) {
                     clear_point(cp, "a manifold point with a non-finite "
                                     "distance was skipped");
                     st = kSkipped;
                 }
-                point_state_[slot] = st;
+                slot_state_[slot] = st;
             }
         }
     }
     // Drop the slots that hold no contact, keeping the order.
     size_t kept = 0;
     for (size_t i = 0; i < total; ++i) {
-        if (point_state_[i] != kAdded) {
-            skipped_contacts_ += point_state_[i] == kSkipped;
+        if (slot_state_[i] != kAdded) {
+            skipped_contacts_ += slot_state_[i] == kSkipped;
             continue;
         }
         if (kept != i) {
@@ -1403,7 +1389,7 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
     // the slots are not zero-filled every step)
     row_desc_.clear();
     row_gamma_.clear();
-    prune_cohesion();
+    prune_object_forces();
     joints_.clear();
 
     // Every dynamic body handed over gets its free velocity, contacts or
@@ -1674,29 +1660,22 @@ void ConeSolver::write_back(const btContactSolverInfo &info)
     }
     last.skipped_bodies += bad_bodies;
 
-    // Points: impulses and frame for Bullet's readers, the extras for the
-    // next warm start.  Entries are grouped by manifold (points of one
-    // manifold are consecutive), so the index takes one insert per
-    // manifold: at the first of its points, the span starts there (a
-    // manifold seen before keeps its start and gains the count, as the
-    // per-point map did).  A manifold handed over twice would list its
-    // points twice: then the points are written on one thread, in order,
-    // so the last contact's impulse is the one Bullet keeps.
-    warm_next_.resize((size_t)nc);
-    warm_index_next_.clear();
-    const btPersistentManifold *span_m = nullptr;
-    WarmSpan *span = nullptr;
+    // Points: impulses and frame for Bullet's readers.  A manifold handed
+    // over twice would list its points twice: then the points are written
+    // on one thread, in order, so the last contact's impulse is the one
+    // Bullet keeps.  Points of one manifold are consecutive, so one insert
+    // per manifold finds a repeat.
+    manifold_seen_.clear();
+    const btPersistentManifold *run_m = nullptr;
     bool repeated = false;
     for (int i = 0; i < nc; ++i) {
         const btPersistentManifold *m = con_manifold_[i];
-        if (m != span_m) {
-            span_m = m;
-            span = &warm_index_next_.insert(m, WarmSpan{i, 0});
-            repeated = repeated || span->first != i;
+        if (m != run_m) {
+            run_m = m;
+            int &first = manifold_seen_.insert(m, i);
+            repeated = repeated || first != i;
         }
-        ++span->count;
     }
-    const double h = info.m_timeStep;
 #pragma omp parallel for schedule(static)                                      \
     num_threads(threads) if (threads > 1 && !repeated)
     for (int i = 0; i < nc; ++i) {
@@ -1710,31 +1689,8 @@ void ConeSolver::write_back(const btContactSolverInfo &info)
                                           (btScalar)c.t1[2]);
         cp.m_lateralFrictionDir2.setValue((btScalar)c.t2[0], (btScalar)c.t2[1],
                                           (btScalar)c.t2[2]);
-        WarmEntry &e = warm_next_[i];
-        e.applied = cp.m_appliedImpulse;
-        e.lateral1 = cp.m_appliedImpulseLateral1;
-        e.lateral2 = cp.m_appliedImpulseLateral2;
-        e.local_a = cp.m_localPointA;
-        e.spin = g[3];
-        for (int k = 0; k < 3; ++k) {
-            e.roll[k] = g[4] * c.t1[k] + g[5] * c.t2[k];
-        }
-        e.plastic = con_plastic_[i];
-        // at the cap to the solver's accuracy (its tolerance leaves the
-        // impulse ~1e-8 relative below the exact cap)
-        if (c.normal_max > 0.0 && g[0] >= c.normal_max * (1.0 - 1e-6)) {
-            // at the yield cap the velocity defect -u_n is the plastic
-            // flow rate (slides: y_P += h ydot_P): u_n = n.v_rel +
-            // compliance gamma_n + bias_n, from the new velocities
-            const double un =
-                normal_velocity(c) + c.compliance[0] * g[0] + c.bias[0];
-            if (un < 0.0) {
-                e.plastic -= h * un;
-            }
-        }
     }
-    warm_.swap(warm_next_);
-    warm_index_.swap(warm_index_next_);
+    carry_point_states(info, threads, repeated);
     // con_point_ and gamma_ now hold this step's points and impulses
     points_valid_ = true;
     point_index_stale_ = true;
@@ -1758,7 +1714,7 @@ void ConeSolver::write_back(const btContactSolverInfo &info)
             const btScalar l = (btScalar)lam[j];
             joint_warm_next_.push_back(lam[j]);
             if (fb) {
-                const btScalar s = (btScalar)(lam[j] / h);
+                const btScalar s = (btScalar)(lam[j] / info.m_timeStep);
                 const btRigidBody &ra = c->getRigidBodyA();
                 const btRigidBody &rb = c->getRigidBodyB();
                 btVector3 la(d.lin_a[0], d.lin_a[1], d.lin_a[2]);
@@ -1778,6 +1734,100 @@ void ConeSolver::write_back(const btContactSolverInfo &info)
     }
     joint_warm_.swap(joint_warm_next_);
     joint_warm_index_.swap(joint_warm_index_next_);
+}
+
+// What each point carries to the next step (point_state.hpp): its spin
+// and rolling impulses (the next warm start; Bullet keeps the normal and
+// sliding ones on the point) and its plastic indentation.  A point gets a
+// state only when it has something to carry (a box stack without
+// rolling friction or yield allocates none): those are marked in the
+// parallel pass and given one afterwards, on one thread.
+namespace {
+// A point's state after the step: its impulse g (the point's frame in c)
+// and indentation.
+void carry(PointState &st, const rf_contact_desc &c, const double g[6],
+           double plastic)
+{
+    st.spin = g[3];
+    for (int k = 0; k < 3; ++k) {
+        st.roll[k] = g[4] * c.t1[k] + g[5] * c.t2[k];
+    }
+    st.plastic = plastic;
+}
+} // namespace
+
+void ConeSolver::carry_point_states(const btContactSolverInfo &info,
+                                    int threads, bool repeated)
+{
+    const int nc = (int)con_desc_.size();
+    const double h = info.m_timeStep;
+    need_state_.assign((size_t)nc, 0);
+    int need = 0;
+#pragma omp parallel for schedule(static) num_threads(threads) \
+    if (threads > 1 && !repeated) reduction(+ : need)
+    for (int i = 0; i < nc; ++i) {
+        const rf_contact_desc &c = con_desc_[i];
+        const double *g = gamma_.data() + 6 * i;
+        double plastic = con_plastic_[i];
+        // at the cap to the solver's accuracy (its tolerance leaves the
+        // impulse ~1e-8 relative below the exact cap)
+        if (c.normal_max > 0.0 && g[0] >= c.normal_max * (1.0 - 1e-6)) {
+            // at the yield cap the velocity defect -u_n is the plastic
+            // flow rate (slides: y_P += h ydot_P): u_n = n.v_rel +
+            // compliance gamma_n + bias_n, from the new velocities
+            const double un =
+                normal_velocity(c) + c.compliance[0] * g[0] + c.bias[0];
+            if (un < 0.0) {
+                plastic -= h * un;
+            }
+        }
+        PointState *st = point_states_.of(*con_point_[i]);
+        if (st == nullptr) {
+            if (g[3] == 0.0 && g[4] == 0.0 && g[5] == 0.0 && plastic == 0.0) {
+                continue;
+            }
+            need_state_[i] = 1;
+            ++need;
+            con_plastic_[i] = plastic; // kept for the pass below
+            continue;
+        }
+        carry(*st, con_desc_[i], g, plastic);
+    }
+    if (need == 0) {
+        return;
+    }
+    if (!callback_reported_ && !PointStatePool::callback_installed()) {
+        report_once(callback_reported_,
+                    "gContactDestroyedCallback was replaced after attaching: "
+                    "the contact points' carried state (spin and rolling "
+                    "warm start, plastic indentation) is no longer released "
+                    "by the plugin; install the application's callback "
+                    "before attaching, or call the previous one from it");
+    }
+    for (int i = 0; i < nc; ++i) {
+        if (!need_state_[i]) {
+            continue;
+        }
+        btManifoldPoint &cp = *con_point_[i];
+        PointState *st = point_states_.of(cp);
+        if (st == nullptr) { // not attached by a repeat of this point
+            if (point_states_.foreign(cp)) {
+                report_once(foreign_state_reported_,
+                            "a contact point carries the application's "
+                            "m_userPersistentData: its spin and rolling "
+                            "warm start and plastic indentation are not "
+                            "kept from step to step");
+                continue;
+            }
+            st = point_states_.attach(cp);
+            if (st == nullptr) {
+                report("out of memory for a contact point's carried state: "
+                       "its warm start and indentation start from 0");
+                continue;
+            }
+        }
+        carry(*st, con_desc_[i], gamma_.data() + 6 * i, con_plastic_[i]);
+    }
 }
 
 const double *ConeSolver::point_impulse(const btManifoldPoint *pt) const

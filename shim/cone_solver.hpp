@@ -14,6 +14,7 @@
 #ifndef ROLLFRIC_SHIM_CONE_SOLVER_HPP
 #define ROLLFRIC_SHIM_CONE_SOLVER_HPP
 
+#include "point_state.hpp"
 #include "ptr_index.hpp"
 #include "rollfric/rollfric.h"
 #include "rollfric/rollfric_bullet.h"
@@ -25,24 +26,29 @@
 
 namespace rfshim {
 
-// What the warm start keeps of one point between steps, beyond what
-// Bullet keeps on the point itself (normal and sliding impulses and the
-// sliding directions).  Entries of one manifold are found again by the
-// point's impulses, which Bullet moves with the point when it reorders or
-// replaces points (btPersistentManifold::removeContactPoint /
-// replaceContactPoint) and which nobody else writes; the local point
-// breaks ties.  A wrong match only costs iterations: the start is
-// projected onto the cone.
-struct WarmEntry {
-    btScalar applied, lateral1, lateral2; // as written on the point
-    btVector3 local_a;
-    double spin;    // tn, N m s
-    double roll[3]; // tu u + tw w, world frame, N m s
-    double plastic; // permanent indentation of a yielding point, m
+// A per-object force (cohesion, yield), N, and the identity of the object
+// it was set for (ConeSolver::cohesion).
+struct ObjectForce {
+    double force;
+    int proxy_id; // the object's broadphase proxy m_uniqueId, or kUnbound
+    static constexpr int kUnbound = -1;
+
+    // the proxy id of obj now (kUnbound: not in a world)
+    static int id_of(const btCollisionObject *obj)
+    {
+        const btBroadphaseProxy *h = obj->getBroadphaseHandle();
+        return h != nullptr ? h->m_uniqueId : kUnbound;
+    }
+    // whether the entry was set for the object obj is now (live obj)
+    bool same_object(const btCollisionObject *obj) const
+    {
+        const int id = id_of(obj);
+        return proxy_id == kUnbound || id == kUnbound || id == proxy_id;
+    }
 };
 
-// Consecutive entries [first, first + count) of a warm-start array: one
-// manifold's points in warm_, or one joint's rows in joint_warm_.
+// Consecutive entries [first, first + count) of an array: one joint's rows
+// in joint_warm_, or one manifold's contact slots.
 struct WarmSpan {
     int first, count;
 };
@@ -103,13 +109,32 @@ class ConeSolver final : public btConstraintSolver {
 
     // The 6D impulse of a point of the last cone step, or nullptr.
     const double *point_impulse(const btManifoldPoint *pt) const;
+    // What a point carries to the next step (nullptr: nothing yet), and
+    // how many points carry something.
+    const PointState *point_state(const btManifoldPoint &pt) const
+    {
+        return point_states_.of(pt);
+    }
+    size_t carried_points() const
+    {
+        return point_states_.live();
+    }
+    // Take the carried states off the world's points (detach).
+    void strip_point_states();
 
-    // Cohesion forces (N) by object (rf_bullet_set_cohesion); entries of
-    // objects no longer in the world are dropped at the next cone step.
-    // Set rarely, read per point only while not empty.
-    std::unordered_map<const btCollisionObject *, double> cohesion;
+    // Cohesion forces (N) by object (rf_bullet_set_cohesion).  Set
+    // rarely, read per point only while not empty.  An entry belongs to
+    // one stay of the object in the world: the pointer alone could name a
+    // new object built at a freed address (Bullet tells nobody when an
+    // object is deleted), so the entry also holds the object's broadphase
+    // proxy id (m_uniqueId, a fresh one for every addition to a
+    // btDbvtBroadphase), bound when the entry is set or, for an object not
+    // yet in the world, at the first cone step that finds it there.  Each
+    // cone step drops the entries of objects no longer in the world and of
+    // pointers whose proxy id changed (prune_object_forces).
+    std::unordered_map<const btCollisionObject *, ObjectForce> cohesion;
     // Yield forces (N) by object (rf_bullet_set_yield), kept the same way.
-    std::unordered_map<const btCollisionObject *, double> yield;
+    std::unordered_map<const btCollisionObject *, ObjectForce> yield;
 
   private:
     double step_start_ = 0; // wall time at the start of this step, s
@@ -147,10 +172,9 @@ class ConeSolver final : public btConstraintSolver {
     // caller).  Runs on several threads at once for different slots: it
     // writes only its slot and its own point, and reports through the
     // locked report functions.
-    enum PointState : unsigned char { kAdded, kSkipped, kBeyond };
-    PointState add_point(btPersistentManifold *m, int j, int a, int b,
-                         WarmSpan warm, const btContactSolverInfo &info,
-                         size_t slot);
+    enum SlotState : unsigned char { kAdded, kSkipped, kBeyond };
+    SlotState add_point(btPersistentManifold *m, int j, int a, int b,
+                        const btContactSolverInfo &info, size_t slot);
     // the manifolds of manifold_order_ into the contact slots (parallel
     // over manifolds), then the slots compacted
     void add_points(const btContactSolverInfo &info);
@@ -166,21 +190,25 @@ class ConeSolver final : public btConstraintSolver {
     void choose_threads();
     void learn_threads(double seconds, int items);
     int step_threads_ = 1;
-    int thread_choice_ = 0;                    // 0: OpenMP's count, 1: one
-    int thread_probe_ = -1;                    // this step's candidate
-    double thread_cost_[2] = {-1.0, -1.0};     // s per item, averaged
+    int thread_choice_ = 0;                // 0: OpenMP's count, 1: one
+    int thread_probe_ = -1;                // this step's candidate
+    double thread_cost_[2] = {-1.0, -1.0}; // s per item, averaged
     unsigned thread_steps_ = 0;
-    // cohesion: drop objects that left the world; the pair's force
-    void prune_cohesion();
+    // cohesion and yield: drop the entries of objects that left the world
+    // or are not the object they were set for, bind the unbound; the
+    // pair's force
+    void prune_object_forces();
     double pair_cohesion(const btCollisionObject *o0,
                          const btCollisionObject *o1) const;
     double pair_yield(const btCollisionObject *o0,
                       const btCollisionObject *o1) const;
-    // the cache entry of a point of last step's manifold, or nullptr
-    const WarmEntry *find_warm(WarmSpan warm, const btManifoldPoint &cp) const;
-    void warm_start_extras(WarmSpan warm, const btManifoldPoint &cp,
-                           const double t1[3], const double t2[3],
-                           double g[6]) const;
+    // the spin and rolling parts of the warm start, from the point's
+    // carried state (point_states_)
+    void warm_start_extras(const btManifoldPoint &cp, const double t1[3],
+                           const double t2[3], double g[6]) const;
+    // the carried state of the step's points after the solve
+    void carry_point_states(const btContactSolverInfo &info, int threads,
+                            bool repeated);
     void add_joint(btTypedConstraint *c, const btContactSolverInfo &info);
     void write_back(const btContactSolverInfo &info);
     double normal_velocity(const rf_contact_desc &c) const;
@@ -220,9 +248,9 @@ class ConeSolver final : public btConstraintSolver {
     std::vector<ManifoldSides> manifold_sides_, manifold_order_;
     std::vector<int> order_count_;
     // contact slots: manifold_order_[k]'s points start at point_first_[k]
-    // (one slot per manifold point); point_state_ says what became of each
+    // (one slot per manifold point); slot_state_ says what became of each
     std::vector<size_t> point_first_;
-    std::vector<unsigned char> point_state_;
+    std::vector<unsigned char> slot_state_;
 
     // the problem of this step
     std::vector<btRigidBody *> body_rb_; // nullptr for non-rigid objects
@@ -263,9 +291,15 @@ class ConeSolver final : public btConstraintSolver {
     PtrIndex<WarmSpan> joint_warm_index_, joint_warm_index_next_;
     std::vector<double> joint_warm_, joint_warm_next_;
 
-    // warm start: entries of the last cone step by manifold
-    PtrIndex<WarmSpan> warm_index_, warm_index_next_;
-    std::vector<WarmEntry> warm_, warm_next_;
+    // What points carry from step to step beyond Bullet's own fields: the
+    // spin and rolling warm start and the plastic indentation, hung on the
+    // point itself (point_state.hpp).  need_state_: the points of this
+    // step that have something to carry and no state yet.
+    PointStatePool point_states_;
+    std::vector<unsigned char> need_state_;
+    // manifolds of this step (write_back: one listed twice is written on
+    // one thread)
+    PtrIndex<int> manifold_seen_;
 
     // The last cone step's points for point_impulse: con_point_[i] has
     // impulse gamma_[6 i ..].  Most steps nobody asks, so the index from
@@ -281,6 +315,8 @@ class ConeSolver final : public btConstraintSolver {
     double verbose_seconds_ = 0.0;
     int reported_ = 0;                         // messages printed (capped)
     bool anisotropy_reported_ = false;         // said once per plugin
+    bool foreign_state_reported_ = false;      // likewise
+    bool callback_reported_ = false;           // likewise
     bool general_anisotropy_reported_ = false; // likewise
 };
 

@@ -176,10 +176,17 @@ RF_API rf_status rf_bullet_set_max_recovery(rf_plugin *p, double speed);
  * objects' forces (both must be cohesive), shared equally by the points of
  * its manifold, for as long as Bullet keeps the manifold (within the
  * contact breaking threshold); friction limits grow by mu times it.  The
- * stock solver ignores it.  force 0 removes the object's entry; entries of
- * objects that have left the world are dropped at the next cone step.
- * Errors: RF_ERR_NULL (p or obj), RF_ERR_NONFINITE, RF_ERR_INVALID
- * (negative). */
+ * stock solver ignores it.  force 0 removes the object's entry.  An entry
+ * belongs to one stay of the object in the world: it goes when the object
+ * leaves the world (dropped at the next cone step; an object removed and
+ * added again has none), and never passes to a new object constructed at
+ * the address of a deleted one (the entry remembers the object's
+ * broadphase proxy id, unique per addition with btDbvtBroadphase, the
+ * default; with a broadphase that reuses ids, btAxisSweep3 or
+ * btSimpleBroadphase, set force 0 before deleting an object).  Set on an
+ * object not yet in the world, it is bound at the first cone step that
+ * finds the object there.  Errors: RF_ERR_NULL (p or obj),
+ * RF_ERR_NONFINITE, RF_ERR_INVALID (negative). */
 RF_API rf_status rf_bullet_set_cohesion(rf_plugin *p,
                                         const btCollisionObject *obj,
                                         double force);
@@ -193,8 +200,9 @@ RF_API rf_status rf_bullet_set_cohesion(rf_plugin *p,
  * taken off its penetration, so the surface stays dented after unloading
  * and only the elastic part (the contact's stiffness,
  * setContactStiffnessAndDamping, or the rigid contact's recovery) pushes
- * back.  force 0 removes the entry; objects that leave the world are
- * forgotten.  The stock solver ignores it.  Errors: RF_ERR_NULL,
+ * back (rf_bullet_point_carried reads a point's indentation).  force 0
+ * removes the entry; entries are kept per stay of the object in the world,
+ * as cohesion's.  The stock solver ignores it.  Errors: RF_ERR_NULL,
  * RF_ERR_NONFINITE, RF_ERR_INVALID (negative). */
 RF_API rf_status rf_bullet_set_yield(rf_plugin *p, const btCollisionObject *obj,
                                      double force);
@@ -219,6 +227,35 @@ RF_API void rf_bullet_set_verbose(rf_plugin *p, int verbose);
 RF_API rf_status rf_bullet_point_impulse(const rf_plugin *p,
                                          const btManifoldPoint *point,
                                          double out[6]);
+
+/* What a manifold point carries from one cone step to the next, beyond
+ * the normal and sliding impulses Bullet keeps on the point itself.  It
+ * hangs on the point (btManifoldPoint::m_userPersistentData, released
+ * through gContactDestroyedCallback when Bullet drops the point; an
+ * application callback installed before attaching is still called for
+ * its own data), so it follows the point's identity: a stock-mode step
+ * leaves it alone, a sleeping island keeps it, and a new point, or a
+ * manifold allocated at a freed address, starts from zero.  reset() on
+ * the solver does not clear it (stock's reset leaves the points' impulses
+ * too). */
+typedef struct rf_bullet_carried {
+    double indentation; /* permanent indentation of a yielding point (the
+                           object's rf_bullet_set_yield), m: taken off the
+                           point's penetration */
+    double spin;        /* spin impulse tn of the last cone step that
+                           solved the point, N m s (the next warm start) */
+    double roll[3];     /* its rolling impulse tu t1 + tw t2, world frame,
+                           N m s (the next warm start, re-expressed in the
+                           next step's tangent frame) */
+} rf_bullet_carried;
+
+/* What point carries (all 0 for a point that carries nothing yet: it
+ * starts from zero).  Errors: RF_ERR_NULL; RF_ERR_STATE (the point
+ * carries the application's own m_userPersistentData, so the plugin
+ * keeps nothing on it; out is zeroed). */
+RF_API rf_status rf_bullet_point_carried(const rf_plugin *p,
+                                         const btManifoldPoint *point,
+                                         rf_bullet_carried *out);
 
 /* Read ROLLFRIC_CONVERGED (1: start from rf_config_default, the
  * converged solve, instead of what cfg holds), ROLLFRIC_SOLVER (jacobi |
