@@ -15,6 +15,8 @@
  */
 #include "internal.h"
 
+#include <math.h>
+
 #include <string.h>
 
 double rf__dot(const rf_problem *p, const double *a, const double *b,
@@ -181,6 +183,67 @@ rf_status rf_problem_body_velocity(rf_problem *p, const double *gamma,
     for (int b = 0; b < p->nbody; ++b) {
         memcpy(v + 3 * b, vel + 6 * b, 3 * sizeof(double));
         memcpy(w + 3 * b, vel + 6 * b + 3, 3 * sizeof(double));
+    }
+    rf__ok(err);
+    return RF_OK;
+}
+
+rf_status rf_problem_plastic_flow(rf_problem *p, const double *gamma, double h,
+                                  double *flow, rf_error *err)
+{
+    static const char fn[] = "rf_problem_plastic_flow";
+    rf_status st = prepare_eval(p, gamma, flow, fn, err);
+    if (st == RF_OK && p->kind != RF_KIND_BODY) {
+        st =
+            rf__fail(err, RF_ERR_STATE, "%s: the problem is in local form", fn);
+    }
+    if (st == RF_OK && !(isfinite(h) && h > 0.0)) {
+        st = rf__fail(err, isfinite(h) ? RF_ERR_INVALID : RF_ERR_NONFINITE,
+                      "%s: h = %g is not positive and finite", fn, h);
+    }
+    if (st != RF_OK) {
+        return st;
+    }
+    int capped = 0;
+    for (int i = 0; i < p->ncon && !capped; ++i) {
+        capped = p->con_nmax[i] > 0.0;
+    }
+    memset(flow, 0, (size_t)p->ncon * sizeof(double));
+    if (!capped) {
+        rf__ok(err);
+        return RF_OK;
+    }
+    double *vel = p->work.bv1;
+    rf__body_velocity(p, gamma, vel, rf__threads(p->threads));
+    for (int i = 0; i < p->ncon; ++i) {
+        const double cap = p->con_nmax[i], gn = gamma[6 * i];
+        /* at the cap to the solver's accuracy (a tolerance-driven solve
+           leaves the impulse ~1e-8 relative below the exact cap) */
+        if (!(cap > 0.0 && gn >= cap * (1.0 - 1e-6))) {
+            continue;
+        }
+        /* u_n = n . (v_A + w_A x r_A - v_B - w_B x r_B) + c_n gn + b_n */
+        const double *n = p->con_frame + 9 * i;
+        double un = p->con_bias[6 * i];
+        if (p->cfm_on) {
+            un += p->con_cfm[6 * i] * gn;
+        }
+        for (int s = 0; s < 2; ++s) {
+            const int b = p->con_body[2 * i + s];
+            if (b == RF_WORLD) {
+                continue;
+            }
+            const double *v = vel + 6 * b, *w = v + 3;
+            const double *r = p->con_arm + 6 * i + 3 * s;
+            double wr[3];
+            rf__cross3(w, r, wr);
+            const double vn = n[0] * (v[0] + wr[0]) + n[1] * (v[1] + wr[1]) +
+                              n[2] * (v[2] + wr[2]);
+            un += s == 0 ? vn : -vn;
+        }
+        /* slides section 3: at the yield cap the velocity defect -u_n is
+           the plastic flow rate, y_P += h ydot_P */
+        flow[i] = un < 0.0 ? -h * un : 0.0;
     }
     rf__ok(err);
     return RF_OK;

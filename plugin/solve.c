@@ -7,6 +7,7 @@
  */
 #include "internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -649,4 +650,76 @@ rf_status rf_solve(rf_problem *p, const rf_config *cfg_in, double *gamma,
     }
     rf__ok(err);
     return RF_OK;
+}
+
+/* What a sequence of solves carries (rf_carry_create).  One step constant
+   per solver kind (rf_stats.lipschitz of the kind's last solve; 0: none
+   yet) and the count of Jacobi solves with automatic omega. */
+struct rf_carry {
+    double lipschitz[RF_SOLVER_SI + 1];
+    unsigned jacobi_solves;
+};
+
+rf_status rf_carry_create(rf_carry **out, rf_error *err)
+{
+    if (out == NULL) {
+        return rf__fail(err, RF_ERR_NULL, "rf_carry_create: out is NULL");
+    }
+    *out = calloc(1, sizeof **out);
+    if (*out == NULL) {
+        return rf__fail(err, RF_ERR_NOMEM, "rf_carry_create: out of memory");
+    }
+    rf__ok(err);
+    return RF_OK;
+}
+
+void rf_carry_destroy(rf_carry *c)
+{
+    free(c);
+}
+
+void rf_carry_reset(rf_carry *c)
+{
+    if (c != NULL) {
+        memset(c, 0, sizeof *c);
+    }
+}
+
+rf_status rf_solve_carried(rf_problem *p, const rf_config *cfg_in,
+                           rf_carry *carry, double *gamma, rf_stats *stats,
+                           rf_error *err)
+{
+    rf_config cfg;
+    if (cfg_in != NULL) {
+        cfg = *cfg_in;
+    } else {
+        rf_config_default(&cfg);
+    }
+    if (carry == NULL || cfg.solver < RF_SOLVER_JACOBI ||
+        cfg.solver > RF_SOLVER_SI) {
+        return rf_solve(p, &cfg, gamma, stats, err); /* its checks */
+    }
+    /* The application's start wins; else the carried one: APGD saves one
+       N product and most backtracking per solve; Jacobi with automatic
+       omega its power iteration (4-16 products) on all but one solve in
+       RF_CARRY_JACOBI_ESTIMATE_EVERY: the solve only raises lambda (on an
+       iteration that proves omega too long, solver_jacobi.c), so a scene
+       that grew softer would otherwise keep a short step. */
+    double *slot = &carry->lipschitz[cfg.solver];
+    if (cfg.lipschitz == 0.0) {
+        if (cfg.solver == RF_SOLVER_APGD) {
+            cfg.lipschitz = *slot;
+        } else if (cfg.solver == RF_SOLVER_JACOBI && cfg.omega == 0.0 &&
+                   carry->jacobi_solves++ % RF_CARRY_JACOBI_ESTIMATE_EVERY !=
+                       0) {
+            cfg.lipschitz = *slot;
+        }
+    }
+    rf_stats own;
+    rf_stats *st = stats != NULL ? stats : &own;
+    const rf_status status = rf_solve(p, &cfg, gamma, st, err);
+    if (status == RF_OK) {
+        *slot = st->lipschitz;
+    }
+    return status;
 }

@@ -193,11 +193,15 @@ ConeSolver::ConeSolver(btDiscreteDynamicsWorld *w, btConstraintSolver *s,
     if (rf_problem_create(&problem_, nullptr) != RF_OK) {
         problem_ = nullptr;
     }
+    if (rf_carry_create(&carry_, nullptr) != RF_OK) {
+        carry_ = nullptr;
+    }
 }
 
 ConeSolver::~ConeSolver()
 {
     rf_problem_destroy(problem_);
+    rf_carry_destroy(carry_);
 }
 
 void ConeSolver::world_deleted()
@@ -268,9 +272,7 @@ void ConeSolver::reset()
         stock->reset();
     }
     points_valid_ = false;
-    std::fill(std::begin(carried_lipschitz_), std::end(carried_lipschitz_),
-              0.0);
-    jacobi_steps_ = 0;
+    rf_carry_reset(carry_);
     joint_warm_index_.clear();
     joint_warm_.clear();
 }
@@ -1314,24 +1316,9 @@ void ConeSolver::add_points(const btContactSolverInfo &info)
     resize_contacts(kept);
 }
 
-// Jacobi's carried lambda_max is estimated afresh every this many steps:
-// the solve only raises it (on a step that proves omega too long,
-// solver_jacobi.c), so a scene that grew softer would otherwise keep a
-// short step.  The estimate costs 4-16 N products, 0.25-1 per step over
-// 16 steps.
-constexpr unsigned kJacobiEstimateEvery = 16;
-
-double *ConeSolver::carried_slot(rf_solver_kind s)
-{
-    const size_t n = sizeof carried_lipschitz_ / sizeof carried_lipschitz_[0];
-    return (size_t)s < n ? &carried_lipschitz_[s] : nullptr;
-}
-
-// The configuration of this step's solve: the application's, with the
-// last step's rf_stats.lipschitz as the start where it set none (APGD:
-// one N product and most backtracking saved per step; Jacobi with
-// automatic omega: its power iteration, 4-16 products, saved on all but
-// one step in kJacobiEstimateEvery).
+// The configuration of this step's solve: the application's, on this
+// step's thread count, with the world's iteration budget where it asks
+// for it (the step constants are carried by the core: rf_solve_carried).
 rf_config ConeSolver::step_config(const btContactSolverInfo &info)
 {
     rf_config c = cfg;
@@ -1340,18 +1327,6 @@ rf_config ConeSolver::step_config(const btContactSolverInfo &info)
         // the application's own budget (btContactSolverInfo, 10 by
         // default, BenchmarkDemo's 5)
         c.max_iter = info.m_numIterations > 0 ? info.m_numIterations : 1;
-    }
-    const double *carried = carried_slot(c.solver);
-    if (c.lipschitz != 0.0 || carried == nullptr) {
-        return c;
-    }
-    if (c.solver == RF_SOLVER_APGD) {
-        c.lipschitz = *carried;
-    } else if (c.solver == RF_SOLVER_JACOBI && c.omega == 0.0) {
-        // steps 1, 1 + kJacobiEstimateEvery, ... estimate (0)
-        if (jacobi_steps_++ % kJacobiEstimateEvery != 0) {
-            c.lipschitz = *carried;
-        }
     }
     return c;
 }
@@ -1508,11 +1483,8 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
     rf_config step_cfg = cfg;
     if (st == RF_OK) {
         step_cfg = step_config(info);
-        st = rf_solve(problem_, &step_cfg, gamma_.data(), &stats, &err);
-        double *carried = carried_slot(cfg.solver);
-        if (st == RF_OK && carried != nullptr) {
-            *carried = stats.lipschitz;
-        }
+        st = rf_solve_carried(problem_, &step_cfg, carry_, gamma_.data(),
+                              &stats, &err);
     }
     timing.build = t_solve - step_start_;
     timing.solve = wall_now() - t_solve;
@@ -1607,26 +1579,6 @@ void ConeSolver::release_held(bool write)
     for (btRigidBody *rb : held_kinematic_) {
         rb->setCompanionId(-1);
     }
-}
-
-// n . (velocity of A's contact point - B's) after the solve (vel_v_,
-// vel_w_; RF_WORLD at rest).
-double ConeSolver::normal_velocity(const rf_contact_desc &c) const
-{
-    double u = 0.0;
-    const int side[2] = {c.body_a, c.body_b};
-    const double *r[2] = {c.r_a, c.r_b};
-    for (int s = 0; s < 2; ++s) {
-        if (side[s] < 0) {
-            continue;
-        }
-        const double *v = &vel_v_[3 * side[s]], *w = &vel_w_[3 * side[s]];
-        double wr[3];
-        cross3(w, r[s], wr);
-        const double vn = dot3(c.n, v) + dot3(c.n, wr);
-        u += s == 0 ? vn : -vn;
-    }
-    return u;
 }
 
 void ConeSolver::write_back(const btContactSolverInfo &info)
@@ -1760,27 +1712,26 @@ void ConeSolver::carry_point_states(const btContactSolverInfo &info,
                                     int threads, bool repeated)
 {
     const int nc = (int)con_desc_.size();
-    const double h = info.m_timeStep;
+    // the yielding points' flow (the core's rf_problem_plastic_flow)
+    const double *flow = nullptr;
+    if (!yield.empty() && nc > 0) {
+        plastic_flow_.resize((size_t)nc);
+        rf_error err;
+        if (rf_problem_plastic_flow(problem_, gamma_.data(),
+                                    (double)info.m_timeStep,
+                                    plastic_flow_.data(), &err) == RF_OK) {
+            flow = plastic_flow_.data();
+        } else {
+            report(err.message); // the step solved: this cannot fail
+        }
+    }
     need_state_.assign((size_t)nc, 0);
     int need = 0;
 #pragma omp parallel for schedule(static) num_threads(threads) \
     if (threads > 1 && !repeated) reduction(+ : need)
     for (int i = 0; i < nc; ++i) {
-        const rf_contact_desc &c = con_desc_[i];
         const double *g = gamma_.data() + 6 * i;
-        double plastic = con_plastic_[i];
-        // at the cap to the solver's accuracy (its tolerance leaves the
-        // impulse ~1e-8 relative below the exact cap)
-        if (c.normal_max > 0.0 && g[0] >= c.normal_max * (1.0 - 1e-6)) {
-            // at the yield cap the velocity defect -u_n is the plastic
-            // flow rate (slides: y_P += h ydot_P): u_n = n.v_rel +
-            // compliance gamma_n + bias_n, from the new velocities
-            const double un =
-                normal_velocity(c) + c.compliance[0] * g[0] + c.bias[0];
-            if (un < 0.0) {
-                plastic -= h * un;
-            }
-        }
+        const double plastic = con_plastic_[i] + (flow ? flow[i] : 0.0);
         PointState *st = point_states_.of(*con_point_[i]);
         if (st == nullptr) {
             if (g[3] == 0.0 && g[4] == 0.0 && g[5] == 0.0 && plastic == 0.0) {

@@ -88,7 +88,7 @@ class ConeSolver final : public btConstraintSolver {
 
     bool ok() const
     {
-        return problem_ != nullptr;
+        return problem_ != nullptr && carry_ != nullptr;
     }
 
     // The world is gone (deleted while attached): free what the world
@@ -141,13 +141,11 @@ class ConeSolver final : public btConstraintSolver {
     // this step's info.m_maxGyroscopicForce (dynamic_index reads it)
     btScalar max_gyroscopic_force_ = 0;
     bool cone_step(const btContactSolverInfo &info);
-    // cfg with the carried start of this step's solve (carried_lipschitz_)
-    // and the world's iteration budget where cfg asks for it
+    // cfg with this step's thread count and the world's iteration budget
+    // where cfg asks for it
     rf_config step_config(const btContactSolverInfo &info);
     // the split impulse's position correction after the solve
     void split_step(const btContactSolverInfo &info, const rf_config &step_cfg);
-    // carried_lipschitz_'s slot for solver s, nullptr if s is not a kind
-    double *carried_slot(rf_solver_kind s);
     // Bodies the step cannot take (non-finite state, negative inverse
     // mass or inertia): held out of the problem, their contacts and joints
     // skipped, written back with a finite velocity (held_).
@@ -211,7 +209,6 @@ class ConeSolver final : public btConstraintSolver {
                             bool repeated);
     void add_joint(btTypedConstraint *c, const btContactSolverInfo &info);
     void write_back(const btContactSolverInfo &info);
-    double normal_velocity(const rf_contact_desc &c) const;
     // report and report_once may be called from several threads (one
     // lock); report_once says what once per plugin, flag remembering it
     void report(const char *what);
@@ -220,12 +217,9 @@ class ConeSolver final : public btConstraintSolver {
     void verbose_line(double seconds);
 
     rf_bullet_mode step_mode_ = RF_BULLET_CONE;
-    // rf_stats.lipschitz of the last cone step per solver kind (0: none
-    // yet): APGD's start step constant, Jacobi's carried lambda_max (its
-    // automatic omega); jacobi_steps_ counts the Jacobi steps with
-    // automatic omega (step_config: every 16th estimates afresh)
-    double carried_lipschitz_[4] = {0.0, 0.0, 0.0, 0.0};
-    unsigned jacobi_steps_ = 0;
+    // what the core carries from step to step (rf_solve_carried: APGD's
+    // and Jacobi's step constants)
+    rf_carry *carry_ = nullptr;
     rf_problem *problem_ = nullptr;
 
     // collected by solveGroup for this step
@@ -297,6 +291,7 @@ class ConeSolver final : public btConstraintSolver {
     // step that have something to carry and no state yet.
     PointStatePool point_states_;
     std::vector<unsigned char> need_state_;
+    std::vector<double> plastic_flow_; // rf_problem_plastic_flow's
     // manifolds of this step (write_back: one listed twice is written on
     // one thread)
     PtrIndex<int> manifold_seen_;

@@ -11,7 +11,9 @@
  *     rho 2 = 0.4, 0) (each part of x on its own disc or interval).
  *     Without a cap: the projection on Y itself, gamma_n > 2.
  *   - Crushing: a sphere of mass m approaching the ground at V stops
- *     (gamma_n = m V) when m V <= cap, and keeps -V + cap / m otherwise.
+ *     (gamma_n = m V) when m V <= cap, and keeps -V + cap / m otherwise;
+ *     then the ground flows (rf_problem_plastic_flow) by h (V - cap / m),
+ *     the velocity defect over the step, and not at all below the cap.
  * Every solver, associated model (De Saxce's shift is 0 here: no tangential
  * velocity at the solution of the crushing case).  1e-9.
  */
@@ -130,6 +132,14 @@ static int test_crushing(void)
             const double gn = fmin(m * V, caps[k]);
             ENSURE_SMALL(g[RF_N] - gn, 1e-9);
             ENSURE_SMALL(v[1] - (-V + gn / m), 1e-9);
+            /* the flow: at the cap the velocity defect V - cap / m is the
+               indentation rate (slides section 3); below it, none */
+            const double h = 0.01;
+            double flow[1] = {-1.0};
+            ENSURE(rf_problem_plastic_flow(p, g, h, flow, NULL) == RF_OK);
+            ENSURE_SMALL(flow[0] -
+                             (caps[k] < m * V ? h * (V - caps[k] / m) : 0.0),
+                         1e-9);
         }
     }
     rf_problem_destroy(p);
@@ -164,6 +174,15 @@ static int test_bad(void)
     double g[6];
     ENSURE(solve(p, RF_SOLVER_APGD, g) == 0);
     ENSURE_SMALL(g[RF_N] - 0.5, 1e-9); /* x_n = 1 > cap */
+    /* rf_problem_plastic_flow's arguments */
+    double flow[1];
+    ENSURE(rf_problem_plastic_flow(p, g, 0.0, flow, &err) == RF_ERR_INVALID);
+    ENSURE(strstr(err.message, "h = 0") != NULL);
+    ENSURE(rf_problem_plastic_flow(p, g, NAN, flow, &err) == RF_ERR_NONFINITE);
+    ENSURE(rf_problem_plastic_flow(p, g, 0.01, NULL, &err) == RF_ERR_NULL);
+    ENSURE(rf_problem_plastic_flow(NULL, g, 0.01, flow, &err) == RF_ERR_NULL);
+    ENSURE(rf_problem_plastic_flow(p, g, 0.01, flow, &err) == RF_OK);
+    ENSURE_SMALL(flow[0] - 0.01 * 0.5, 1e-9); /* u_n = -1 + 0.5 */
     rf_problem_destroy(p);
     return 0;
 }

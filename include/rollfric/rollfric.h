@@ -525,10 +525,12 @@ typedef struct rf_config {
                               law (issue #8); other contacts as usual.
                               default 0 */
     double lipschitz;      /* The start of the step constant, >= 0; 0 =
-                              estimate it.  Pass rf_stats.lipschitz of
-                              the previous solve of a similar problem
-                              (the next time step); the Bullet shim does
-                              this itself.  default 0.
+                              estimate it (or, with rf_solve_carried,
+                              take the carried one).  rf_stats.lipschitz
+                              of the previous solve of a similar problem
+                              (the next time step) is a good start:
+                              rf_solve_carried passes it itself, and so
+                              does the Bullet shim.  default 0.
                               APGD: L (1 / step, in the part-scaled
                               variables); the estimate costs one N
                               product (Mazhar et al. 2015, Alg. 2), and
@@ -628,6 +630,52 @@ typedef struct rf_stats {
  * incomplete problem), RF_ERR_NOMEM; gamma is left untouched on error. */
 RF_API rf_status rf_solve(rf_problem *p, const rf_config *cfg, double *gamma,
                           rf_stats *stats, rf_error *err);
+
+/* What a sequence of solves of one simulation carries from one solve to
+ * the next, beyond the warm start (which the caller keeps in gamma): the
+ * step constants the solvers learn.  APGD starts from the step constant L
+ * its last solve accepted (rf_stats.lipschitz), instead of estimating it
+ * (one N product) and backtracking up to it; Jacobi with automatic omega
+ * (cfg->omega 0) uses its last lambda_max instead of a power iteration
+ * (4-16 N products), estimating afresh on the first solve and every
+ * RF_CARRY_JACOBI_ESTIMATE_EVERY-th after it (a solve only raises lambda,
+ * so a scene that grew softer would keep a short step).  An explicit
+ * cfg->lipschitz wins over the carried one.  The Bullet shim keeps one per
+ * plugin (so rf_bullet_attach, the preload library and pl* worlds get it);
+ * rf_solve alone carries nothing.  One carry per simulation; not
+ * thread-safe for one carry. */
+typedef struct rf_carry rf_carry;
+#define RF_CARRY_JACOBI_ESTIMATE_EVERY 16
+
+/* A new carry (nothing carried yet: the first solves estimate).  Errors:
+ * RF_ERR_NULL, RF_ERR_NOMEM.  Free it with rf_carry_destroy. */
+RF_API rf_status rf_carry_create(rf_carry **out, rf_error *err);
+RF_API void rf_carry_destroy(rf_carry *c); /* NULL: no-op */
+/* Forget what was carried (a scene reset); NULL: no-op. */
+RF_API void rf_carry_reset(rf_carry *c);
+
+/* rf_solve with carry's step constants as the start (see rf_carry), the
+ * constants the solve ends with kept in carry for the next one.  carry
+ * NULL = rf_solve.  Errors and outputs: as rf_solve; carry is unchanged
+ * on error. */
+RF_API rf_status rf_solve_carried(rf_problem *p, const rf_config *cfg,
+                                  rf_carry *carry, double *gamma,
+                                  rf_stats *stats, rf_error *err);
+
+/* The plastic flow of yielding contacts after a solve (elasto-plastic
+ * contact, rf_contact_desc.normal_max; slides section 3): a contact whose
+ * normal impulse gamma_n is at its cap (to 1e-6 relative, a tolerance-
+ * driven solve's accuracy) and whose normal velocity after the solve,
+ *     u_n = n . (v_A + w_A x r_A - v_B - w_B x r_B) + c_n gamma_n + b_n,
+ * is negative flows: its permanent indentation grows by flow[i] = -h u_n
+ * (m; h the step, s).  Every other contact gets 0.  The caller adds flow
+ * to the indentation it carries and takes that off the contact's
+ * penetration at the next step.  gamma (6 ncon + nrow) the solve's
+ * impulses, flow (ncon) out.  Errors: as rf_problem_body_velocity, and
+ * RF_ERR_INVALID / RF_ERR_NONFINITE (h not positive and finite). */
+RF_API rf_status rf_problem_plastic_flow(rf_problem *p, const double *gamma,
+                                         double h, double *flow,
+                                         rf_error *err);
 
 /* Split impulse: penetration recovery on pseudo-velocities (Bullet's
  * btContactSolverInfo::m_splitImpulse).  Body form only.  The contacts

@@ -1,0 +1,148 @@
+/*
+ * rf_carry (issue #23 item 3): what a sequence of solves carries from one
+ * to the next is the core's, so every caller of rf_solve_carried gets it.
+ * The rule (rollfric.h, rf_carry): APGD starts from the rf_stats.lipschitz
+ * of the last solve of the carry, Jacobi with automatic omega from its
+ * last lambda except on the first solve and every 16th after it, and an
+ * explicit cfg->lipschitz wins.  Checked exactly: each carried solve gives
+ * the same bits as rf_solve with the start the rule names, on a planted
+ * body-form problem (problem_gen.h) with a fixed iteration count, short
+ * enough that the start shows in the result (checked too: the carried
+ * start and a fresh estimate give different bits).
+ */
+#include "problem_gen.h"
+
+#include <stdio.h>
+
+enum { NB = 24 };
+
+/* one solve from gamma = 0 on one thread (bits independent of timing) */
+static int solve(rf_problem *p, rf_config cfg, rf_carry *carry, double lip,
+                 double *g, rf_stats *st)
+{
+    cfg.lipschitz = lip;
+    memset(g, 0, 6 * NB * sizeof(double));
+    const rf_status s = carry != NULL
+                            ? rf_solve_carried(p, &cfg, carry, g, st, NULL)
+                            : rf_solve(p, &cfg, g, st, NULL);
+    ENSURE(s == RF_OK);
+    return 0;
+}
+
+static int same(const double *a, const double *b)
+{
+    return memcmp(a, b, 6 * NB * sizeof(double)) == 0;
+}
+
+static int test_apgd_carries_its_step(void)
+{
+    rf_rng r = {11};
+    rf_problem *p;
+    ENSURE(rf_problem_create(&p, NULL) == RF_OK);
+    double gstar[6 * NB], g[6 * NB], ref[6 * NB];
+    ENSURE(gen_body_planted(&r, NB, 0, p, gstar) == RF_OK);
+    rf_config cfg;
+    rf_config_default(&cfg);
+    cfg.solver = RF_SOLVER_APGD;
+    cfg.max_iter = 12;
+    cfg.tol = 0.0;
+    cfg.threads = 1;
+    rf_carry *carry;
+    ENSURE(rf_carry_create(&carry, NULL) == RF_OK);
+    rf_stats st, sr;
+    /* the first solve estimates, as rf_solve */
+    ENSURE(solve(p, cfg, carry, 0.0, g, &st) == 0);
+    ENSURE(solve(p, cfg, NULL, 0.0, ref, &sr) == 0);
+    ENSURE(same(g, ref));
+    ENSURE(st.lipschitz > 0.0 && st.lipschitz == sr.lipschitz);
+    /* the next starts from what it ended with */
+    const double l1 = st.lipschitz;
+    ENSURE(solve(p, cfg, carry, 0.0, g, &st) == 0);
+    ENSURE(solve(p, cfg, NULL, l1, ref, &sr) == 0);
+    ENSURE(same(g, ref));
+    double fresh[6 * NB];
+    ENSURE(solve(p, cfg, NULL, 0.0, fresh, &sr) == 0);
+    ENSURE(!same(g, fresh)); /* the carried start matters */
+    /* an explicit start wins over the carried one */
+    ENSURE(solve(p, cfg, carry, 3.0 * l1, g, &st) == 0);
+    ENSURE(solve(p, cfg, NULL, 3.0 * l1, ref, &sr) == 0);
+    ENSURE(same(g, ref));
+    /* reset forgets */
+    rf_carry_reset(carry);
+    ENSURE(solve(p, cfg, carry, 0.0, g, &st) == 0);
+    ENSURE(same(g, fresh));
+    printf("  APGD: the second solve started from the carried L = %.4g\n", l1);
+    rf_carry_destroy(carry);
+    rf_problem_destroy(p);
+    return 0;
+}
+
+static int test_jacobi_reestimates(void)
+{
+    rf_rng r = {12};
+    rf_problem *p;
+    ENSURE(rf_problem_create(&p, NULL) == RF_OK);
+    double gstar[6 * NB], g[6 * NB], ref[6 * NB];
+    ENSURE(gen_body_planted(&r, NB, 0, p, gstar) == RF_OK);
+    rf_config cfg;
+    rf_config_default(&cfg);
+    cfg.solver = RF_SOLVER_JACOBI;
+    cfg.max_iter = 6;
+    cfg.tol = 0.0;
+    cfg.threads = 1;
+    rf_carry *carry;
+    ENSURE(rf_carry_create(&carry, NULL) == RF_OK);
+    double last = 0.0;
+    int carried = 0;
+    for (int k = 0; k < 2 * RF_CARRY_JACOBI_ESTIMATE_EVERY + 1; ++k) {
+        rf_stats st, sr;
+        ENSURE(solve(p, cfg, carry, 0.0, g, &st) == 0);
+        const int estimate = k % RF_CARRY_JACOBI_ESTIMATE_EVERY == 0;
+        ENSURE(solve(p, cfg, NULL, estimate ? 0.0 : last, ref, &sr) == 0);
+        ENSURE(same(g, ref));
+        ENSURE(st.lipschitz > 0.0);
+        carried += !estimate;
+        last = st.lipschitz;
+    }
+    printf("  Jacobi: %d of %d solves on the carried lambda %.4g\n", carried,
+           2 * RF_CARRY_JACOBI_ESTIMATE_EVERY + 1, last);
+    /* an explicit omega: nothing carried, nothing used */
+    cfg.omega = 0.3;
+    rf_stats st, sr;
+    ENSURE(solve(p, cfg, carry, 0.0, g, &st) == 0);
+    ENSURE(solve(p, cfg, NULL, 0.0, ref, &sr) == 0);
+    ENSURE(same(g, ref));
+    rf_carry_destroy(carry);
+    rf_problem_destroy(p);
+    return 0;
+}
+
+static int test_bad(void)
+{
+    rf_error err;
+    ENSURE(rf_carry_create(NULL, &err) == RF_ERR_NULL);
+    ENSURE(strstr(err.message, "out") != NULL);
+    rf_carry_destroy(NULL);
+    rf_carry_reset(NULL);
+    rf_carry *carry;
+    ENSURE(rf_carry_create(&carry, NULL) == RF_OK);
+    double g[6] = {0};
+    ENSURE(rf_solve_carried(NULL, NULL, carry, g, NULL, &err) == RF_ERR_NULL);
+    rf_problem *p;
+    ENSURE(rf_problem_create(&p, NULL) == RF_OK);
+    rf_config cfg;
+    rf_config_default(&cfg);
+    cfg.max_iter = 0;
+    ENSURE(rf_solve_carried(p, &cfg, carry, g, NULL, &err) == RF_ERR_INVALID);
+    rf_problem_destroy(p);
+    rf_carry_destroy(carry);
+    return 0;
+}
+
+int main(void)
+{
+    RUN_TEST(test_apgd_carries_its_step);
+    RUN_TEST(test_jacobi_reestimates);
+    RUN_TEST(test_bad);
+    return TEST_SUMMARY();
+}
