@@ -218,9 +218,13 @@ rf_status rf_bullet_timing_get(const rf_plugin *p, rf_bullet_timing *out)
     return RF_OK;
 }
 
-long rf_bullet_steps(const rf_plugin *p)
+rf_status rf_bullet_steps(const rf_plugin *p, long *out)
 {
-    return p ? p->solver->steps : 0;
+    if (p == nullptr || out == nullptr) {
+        return RF_ERR_NULL;
+    }
+    *out = p->solver->steps;
+    return RF_OK;
 }
 
 rf_status rf_bullet_set_mode(rf_plugin *p, rf_bullet_mode mode)
@@ -235,9 +239,13 @@ rf_status rf_bullet_set_mode(rf_plugin *p, rf_bullet_mode mode)
     return RF_OK;
 }
 
-rf_bullet_mode rf_bullet_get_mode(const rf_plugin *p)
+rf_status rf_bullet_get_mode(const rf_plugin *p, rf_bullet_mode *out)
 {
-    return p ? p->solver->mode : RF_BULLET_STOCK;
+    if (p == nullptr || out == nullptr) {
+        return RF_ERR_NULL;
+    }
+    *out = p->solver->mode;
+    return RF_OK;
 }
 
 rf_status rf_bullet_set_config(rf_plugin *p, const rf_config *cfg,
@@ -296,18 +304,20 @@ rf_status set_object_force(ForceMap rfshim::ConeSolver::*map, rf_plugin *p,
     return RF_OK;
 }
 
-double get_object_force(ForceMap rfshim::ConeSolver::*map, const rf_plugin *p,
-                        const btCollisionObject *obj)
+rf_status get_object_force(ForceMap rfshim::ConeSolver::*map,
+                           const rf_plugin *p, const btCollisionObject *obj,
+                           double *out)
 {
-    if (p == nullptr || obj == nullptr) {
-        return 0.0;
+    if (p == nullptr || obj == nullptr || out == nullptr) {
+        return RF_ERR_NULL;
     }
     const ForceMap &m = p->solver->*map;
     const auto it = m.find(obj);
     // an entry left by an object deleted before a cone step could prune
     // it is not obj's
-    return it == m.end() || !it->second.same_object(obj) ? 0.0
-                                                         : it->second.force;
+    *out =
+        it == m.end() || !it->second.same_object(obj) ? 0.0 : it->second.force;
+    return RF_OK;
 }
 } // namespace
 
@@ -317,9 +327,10 @@ rf_status rf_bullet_set_cohesion(rf_plugin *p, const btCollisionObject *obj,
     return set_object_force(&rfshim::ConeSolver::cohesion, p, obj, force);
 }
 
-double rf_bullet_get_cohesion(const rf_plugin *p, const btCollisionObject *obj)
+rf_status rf_bullet_get_cohesion(const rf_plugin *p,
+                                 const btCollisionObject *obj, double *out)
 {
-    return get_object_force(&rfshim::ConeSolver::cohesion, p, obj);
+    return get_object_force(&rfshim::ConeSolver::cohesion, p, obj, out);
 }
 
 rf_status rf_bullet_set_yield(rf_plugin *p, const btCollisionObject *obj,
@@ -328,9 +339,45 @@ rf_status rf_bullet_set_yield(rf_plugin *p, const btCollisionObject *obj,
     return set_object_force(&rfshim::ConeSolver::yield, p, obj, force);
 }
 
-double rf_bullet_get_yield(const rf_plugin *p, const btCollisionObject *obj)
+rf_status rf_bullet_get_yield(const rf_plugin *p, const btCollisionObject *obj,
+                              double *out)
 {
-    return get_object_force(&rfshim::ConeSolver::yield, p, obj);
+    return get_object_force(&rfshim::ConeSolver::yield, p, obj, out);
+}
+
+rf_status rf_bullet_get_warning(const rf_plugin *p, rf_bullet_warning kind,
+                                rf_bullet_warning_info *out)
+{
+    if (p == nullptr || out == nullptr) {
+        return RF_ERR_NULL;
+    }
+    if ((int)kind < 0 || (int)kind >= (int)RF_BULLET_WARN_COUNT) {
+        return RF_ERR_RANGE;
+    }
+    *out = p->solver->warnings[kind];
+    return RF_OK;
+}
+
+rf_status rf_bullet_clear_warnings(rf_plugin *p)
+{
+    if (p == nullptr) {
+        return RF_ERR_NULL;
+    }
+    for (rf_bullet_warning_info &w : p->solver->warnings) {
+        w = rf_bullet_warning_info{};
+    }
+    return RF_OK;
+}
+
+rf_status rf_bullet_set_warning_callback(rf_plugin *p, rf_bullet_warning_fn fn,
+                                         void *user)
+{
+    if (p == nullptr) {
+        return RF_ERR_NULL;
+    }
+    p->solver->warning_fn = fn;
+    p->solver->warning_user = user;
+    return RF_OK;
 }
 
 void rf_bullet_set_verbose(rf_plugin *p, int verbose)

@@ -330,8 +330,8 @@ void ConeSolver::allSolved(const btContactSolverInfo &info, btIDebugDraw *draw)
     choose_threads();
     bool done = false;
     if (problem_ == nullptr) {
-        report("out of memory creating the problem; the previous solver "
-               "steps the world");
+        warn(RF_BULLET_WARN_FALLBACK, "out of memory creating the problem; "
+                                      "the previous solver steps the world");
     } else {
         done = cone_step(info);
     }
@@ -372,29 +372,27 @@ void ConeSolver::stock_step(const btContactSolverInfo &info, btIDebugDraw *draw)
     points_valid_ = false;
 }
 
-void ConeSolver::report(const char *what)
-{
-#pragma omp critical(rfshim_report)
-    report_unlocked(what);
-}
-
-void ConeSolver::report_once(bool &flag, const char *what)
+void ConeSolver::warn(rf_bullet_warning kind, const char *what, Offender who)
 {
 #pragma omp critical(rfshim_report)
     {
-        if (!flag) {
-            flag = true;
-            report_unlocked(what);
-        }
-    }
-}
-
-void ConeSolver::report_unlocked(const char *what)
-{
-    if (reported_ < 5) {
-        std::fprintf(stderr, "rollfric: %s\n", what);
-        if (++reported_ == 5) {
-            std::fprintf(stderr, "rollfric: (further messages suppressed)\n");
+        rf_bullet_warning_info &w = warnings[kind];
+        ++w.count;
+        w.step = steps;
+        w.object = who.object;
+        w.manifold = who.manifold;
+        w.constraint = who.constraint;
+        w.row = who.row;
+        const size_t n = strnlen(what, sizeof w.message - 1);
+        std::memcpy(w.message, what, n);
+        w.message[n] = '\0';
+        if (warning_fn != nullptr) {
+            warning_fn(warning_user, kind, &w);
+        } else if (w.count == 1) {
+            std::fprintf(stderr,
+                         "rollfric: %s (further ones of this kind are "
+                         "counted: rf_bullet_get_warning)\n",
+                         what);
         }
     }
 }
@@ -531,7 +529,9 @@ void ConeSolver::hold_body(btRigidBody *rb, const btVector3 &v,
                   "%s was held out of the step (its contacts and joints get "
                   "no impulse; it keeps its velocity, 0 where not finite)",
                   why);
-    report(msg);
+    Offender who;
+    who.object = rb;
+    warn(RF_BULLET_WARN_BODY, msg, who);
 }
 
 void ConeSolver::hold_bad_mass(btRigidBody *rb)
@@ -542,19 +542,23 @@ void ConeSolver::hold_bad_mass(btRigidBody *rb)
     }
 }
 
-void ConeSolver::skip_point(btManifoldPoint &cp, const char *why)
+void ConeSolver::skip_point(btManifoldPoint &cp, const btPersistentManifold *m,
+                            const char *why)
 {
     ++skipped_contacts_;
-    clear_point(cp, why);
+    clear_point(cp, m, why);
 }
 
-void ConeSolver::clear_point(btManifoldPoint &cp, const char *why)
+void ConeSolver::clear_point(btManifoldPoint &cp, const btPersistentManifold *m,
+                             const char *why)
 {
     cp.m_appliedImpulse = 0;
     cp.m_appliedImpulseLateral1 = 0;
     cp.m_appliedImpulseLateral2 = 0;
     if (why != nullptr) {
-        report(why);
+        Offender who;
+        who.manifold = m;
+        warn(RF_BULLET_WARN_POINT, why, who);
     }
 }
 
@@ -584,8 +588,12 @@ int ConeSolver::side_index(const btCollisionObject *obj, btScalar h)
         // means its contacts are skipped, nothing is written to it
         rb->setCompanionId(kHeld);
         held_kinematic_.push_back(rb);
-        report("a kinematic body with a non-finite position or velocity: "
-               "its contacts and joints were skipped");
+        Offender who;
+        who.object = rb;
+        warn(RF_BULLET_WARN_BODY,
+             "a kinematic body with a non-finite position or velocity: its "
+             "contacts and joints were skipped",
+             who);
         return kHeld;
     }
     // a new body gets the next index; one already in the table keeps its
@@ -666,10 +674,13 @@ void ConeSolver::rolling_anisotropy(const btCollisionObject *o0,
             return;
         }
         if (nonzero != 1) {
-            report_once(general_anisotropy_reported_,
-                        "anisotropic rolling friction with a scaling other "
-                        "than one body axis is not modelled by the cone "
-                        "solver: that rolling cone stays round");
+            Offender who;
+            who.object = o;
+            warn(RF_BULLET_WARN_ANISOTROPY,
+                 "anisotropic rolling friction with a scaling other than one "
+                 "body axis is not modelled by the cone solver: that rolling "
+                 "cone stays round",
+                 who);
             continue;
         }
         const btVector3 e = o->getWorldTransform().getBasis().getColumn(k_axis);
@@ -789,8 +800,9 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
     c.body_b = b;
     to3(cp.m_normalWorldOnB, c.n);
     if (!normalize3(c.n)) {
-        clear_point(cp, "a manifold point with a zero or non-finite normal "
-                        "was skipped");
+        clear_point(cp, m,
+                    "a manifold point with a zero or non-finite normal "
+                    "was skipped");
         return kSkipped;
     }
     // Frame: the point's own lateral directions when it has them (from
@@ -826,9 +838,12 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
             btCollisionObject::CF_ANISOTROPIC_FRICTION)) {
         // The sliding cone is round (Tasora-Anitescu); Bullet's anisotropic
         // scaling of its sliding rows' axes has no counterpart yet.
-        report_once(anisotropy_reported_,
-                    "anisotropic sliding friction is not modelled by the "
-                    "cone solver: its sliding cone stays isotropic");
+        Offender who;
+        who.manifold = m;
+        warn(RF_BULLET_WARN_ANISOTROPY,
+             "anisotropic sliding friction is not modelled by the cone "
+             "solver: its sliding cone stays isotropic",
+             who);
     }
     int bad = 0;
     c.mu = coefficient(cp.m_combinedFriction, &bad);
@@ -849,8 +864,12 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
             st != nullptr && std::isfinite(st->plastic) ? st->plastic : 0.0;
     }
     if (bad) {
-        report("a negative or non-finite combined friction or restitution "
-               "coefficient was used as 0");
+        Offender who;
+        who.manifold = m;
+        warn(RF_BULLET_WARN_COEFFICIENT,
+             "a negative or non-finite combined friction or restitution "
+             "coefficient was used as 0",
+             who);
     }
     if (!user_dirs) {
         rolling_anisotropy(o0, o1, c);
@@ -859,8 +878,12 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
                o1->hasAnisotropicFriction(
                    btCollisionObject::CF_ANISOTROPIC_ROLLING_FRICTION)) {
         // the application's lateral directions fix the frame
-        report("anisotropic rolling friction is ignored at a point with "
-               "application-set friction directions (conveyor)");
+        Offender who;
+        who.manifold = m;
+        warn(RF_BULLET_WARN_ANISOTROPY,
+             "anisotropic rolling friction is ignored at a point with "
+             "application-set friction directions (conveyor)",
+             who);
     }
 
     // Normal bias b_n (DESIGN §2): the gap over the step for a separated
@@ -912,8 +935,12 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
     if (cfm > 0.0 && std::isfinite(cfm)) {
         c.compliance[0] = cfm / h;
     } else if (cfm != 0.0) {
-        report("a negative or non-finite contact CFM (or stiffness and "
-               "damping) was used as 0: the point is rigid");
+        Offender who;
+        who.manifold = m;
+        warn(RF_BULLET_WARN_COEFFICIENT,
+             "a negative or non-finite contact CFM (or stiffness and "
+             "damping) was used as 0: the point is rigid",
+             who);
     }
     double depth =
         (double)cp.getDistance() + (double)info.m_linearSlop + plastic;
@@ -961,8 +988,9 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
         c.bias[2] = -(double)cp.m_contactMotion2;
     }
     if (!finite_contact(c)) {
-        clear_point(cp, "a manifold point with a non-finite position, "
-                        "distance, restitution or motion was skipped");
+        clear_point(cp, m,
+                    "a manifold point with a non-finite position, "
+                    "distance, restitution or motion was skipped");
         return kSkipped;
     }
 
@@ -1081,8 +1109,13 @@ void ConeSolver::add_joint(btTypedConstraint *c,
             std::isnan((double)c->getBreakingImpulseThreshold()) ||
             !(r.lo <= r.hi) || !(c->getBreakingImpulseThreshold() >= 0)) {
             skipped_rows_ += n;
-            report("a joint with a non-finite Jacobian, error or bound was "
-                   "skipped (no impulse this step)");
+            Offender who;
+            who.constraint = c;
+            who.row = j;
+            warn(RF_BULLET_WARN_JOINT,
+                 "a joint with a non-finite Jacobian, error or bound was "
+                 "skipped (no impulse this step)",
+                 who);
             return;
         }
     }
@@ -1120,8 +1153,13 @@ void ConeSolver::add_joint(btTypedConstraint *c,
                                 r.ang2.dot(IB * r.ang2));
         double cfm = (double)r.cfm;
         if (!(cfm >= 0.0) || !std::isfinite(cfm)) {
-            report("a joint row with a negative or non-finite cfm was given "
-                   "cfm 0");
+            Offender who;
+            who.constraint = c;
+            who.row = j;
+            warn(RF_BULLET_WARN_JOINT,
+                 "a joint row with a negative or non-finite cfm was given cfm "
+                 "0",
+                 who);
             cfm = 0.0;
         }
         d.cfm = std::fabs(jdiag) > (double)SIMD_EPSILON ? cfm * jdiag : 0.0;
@@ -1288,8 +1326,9 @@ void ConeSolver::add_points(const btContactSolverInfo &info)
                 if (cp.getDistance() <= threshold) {
                     st = add_point(m, j, a, b, info, slot);
                 } else if (std::isnan((double)cp.getDistance())) {
-                    clear_point(cp, "a manifold point with a non-finite "
-                                    "distance was skipped");
+                    clear_point(cp, m,
+                                "a manifold point with a non-finite "
+                                "distance was skipped");
                     st = kSkipped;
                 }
                 slot_state_[slot] = st;
@@ -1350,7 +1389,7 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
                       "time step %g is not positive and finite: no contact "
                       "solve this step",
                       (double)h);
-        report(msg);
+        warn(RF_BULLET_WARN_TIME_STEP, msg);
         last = rf_stats{};
         last.energy_scale = 1.0;
         return true;
@@ -1412,7 +1451,7 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
         const int b = side_index(o1, h);
         if (a == kHeld || b == kHeld) {
             for (int j = 0; j < n; ++j) {
-                skip_point(m->getContactPoint(j), nullptr);
+                skip_point(m->getContactPoint(j), m, nullptr);
             }
             continue;
         }
@@ -1499,7 +1538,7 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
         std::snprintf(msg, sizeof msg,
                       "%s; this step is solved by the previous solver",
                       err.message);
-        report(msg);
+        warn(RF_BULLET_WARN_FALLBACK, msg);
         for (btRigidBody *rb : body_rb_) {
             if (rb) {
                 rb->setCompanionId(-1);
@@ -1543,7 +1582,7 @@ void ConeSolver::split_step(const btContactSolverInfo &info,
         std::snprintf(msg, sizeof msg,
                       "%s; the deep points' recovery is skipped this step",
                       err.message);
-        report(msg);
+        warn(RF_BULLET_WARN_FALLBACK, msg);
         return;
     }
     const btScalar h = info.m_timeStep;
@@ -1600,8 +1639,12 @@ void ConeSolver::write_back(const btContactSolverInfo &info)
                 v = body_desc_[i].v;
                 w = body_desc_[i].w;
                 ++bad_bodies;
-                report("the solve gave a body a non-finite velocity: it "
-                       "kept its free velocity (please report this)");
+                Offender who;
+                who.object = rb;
+                warn(RF_BULLET_WARN_INTERNAL,
+                     "the solve gave a body a non-finite velocity: it kept "
+                     "its free velocity (please report this)",
+                     who);
             }
             rb->setLinearVelocity(
                 btVector3((btScalar)v[0], (btScalar)v[1], (btScalar)v[2]));
@@ -1722,7 +1765,7 @@ void ConeSolver::carry_point_states(const btContactSolverInfo &info,
                                     plastic_flow_.data(), &err) == RF_OK) {
             flow = plastic_flow_.data();
         } else {
-            report(err.message); // the step solved: this cannot fail
+            warn(RF_BULLET_WARN_INTERNAL, err.message); // the step solved
         }
     }
     need_state_.assign((size_t)nc, 0);
@@ -1748,12 +1791,13 @@ void ConeSolver::carry_point_states(const btContactSolverInfo &info,
         return;
     }
     if (!callback_reported_ && !PointStatePool::callback_installed()) {
-        report_once(callback_reported_,
-                    "gContactDestroyedCallback was replaced after attaching: "
-                    "the contact points' carried state (spin and rolling "
-                    "warm start, plastic indentation) is no longer released "
-                    "by the plugin; install the application's callback "
-                    "before attaching, or call the previous one from it");
+        callback_reported_ = true;
+        warn(RF_BULLET_WARN_POINT_STATE,
+             "gContactDestroyedCallback was replaced after attaching: the "
+             "contact points' carried state (spin and rolling warm start, "
+             "plastic indentation) is no longer released by the plugin; "
+             "install the application's callback before attaching, or call "
+             "the previous one from it");
     }
     for (int i = 0; i < nc; ++i) {
         if (!need_state_[i]) {
@@ -1763,17 +1807,23 @@ void ConeSolver::carry_point_states(const btContactSolverInfo &info,
         PointState *st = point_states_.of(cp);
         if (st == nullptr) { // not attached by a repeat of this point
             if (point_states_.foreign(cp)) {
-                report_once(foreign_state_reported_,
-                            "a contact point carries the application's "
-                            "m_userPersistentData: its spin and rolling "
-                            "warm start and plastic indentation are not "
-                            "kept from step to step");
+                Offender who;
+                who.manifold = con_manifold_[i];
+                warn(RF_BULLET_WARN_POINT_STATE,
+                     "a contact point carries the application's "
+                     "m_userPersistentData: its spin and rolling warm start "
+                     "and plastic indentation are not kept from step to step",
+                     who);
                 continue;
             }
             st = point_states_.attach(cp);
             if (st == nullptr) {
-                report("out of memory for a contact point's carried state: "
-                       "its warm start and indentation start from 0");
+                Offender who;
+                who.manifold = con_manifold_[i];
+                warn(RF_BULLET_WARN_POINT_STATE,
+                     "out of memory for a contact point's carried state: its "
+                     "warm start and indentation start from 0",
+                     who);
                 continue;
             }
         }

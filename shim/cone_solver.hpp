@@ -47,6 +47,14 @@ struct ObjectForce {
     }
 };
 
+// The offender a warning names (rf_bullet_warning_info).
+struct Offender {
+    const btCollisionObject *object = nullptr;
+    const btPersistentManifold *manifold = nullptr;
+    const btTypedConstraint *constraint = nullptr;
+    int row = -1;
+};
+
 // Consecutive entries [first, first + count) of an array: one joint's rows
 // in joint_warm_, or one manifold's contact slots.
 struct WarmSpan {
@@ -85,6 +93,11 @@ class ConeSolver final : public btConstraintSolver {
                    btIDebugDraw *draw) override;
     void reset() override;
     btConstraintSolverType getSolverType() const override;
+
+    // the warning counters (rf_bullet_get_warning) and the callback
+    rf_bullet_warning_info warnings[RF_BULLET_WARN_COUNT] = {};
+    rf_bullet_warning_fn warning_fn = nullptr;
+    void *warning_user = nullptr;
 
     bool ok() const
     {
@@ -155,10 +168,12 @@ class ConeSolver final : public btConstraintSolver {
     // finite (Kind::kBad), unless already held this step.
     void hold_bad_mass(btRigidBody *rb);
     // skip_point counts the point as skipped and clears its impulses;
-    // clear_point only clears them (and reports why, if not nullptr): the
+    // clear_point only clears them (and warns why, if not nullptr): the
     // parallel build counts its skipped slots afterwards.
-    void skip_point(btManifoldPoint &cp, const char *why);
-    void clear_point(btManifoldPoint &cp, const char *why);
+    void skip_point(btManifoldPoint &cp, const btPersistentManifold *m,
+                    const char *why);
+    void clear_point(btManifoldPoint &cp, const btPersistentManifold *m,
+                     const char *why);
     void release_held(bool write);
     void stock_step(const btContactSolverInfo &info, btIDebugDraw *draw);
     int dynamic_index(btRigidBody *rb, btScalar h); // or kHeld
@@ -169,7 +184,7 @@ class ConeSolver final : public btConstraintSolver {
     // con_point_, con_manifold_, con_plastic_ and gamma_ (sized by the
     // caller).  Runs on several threads at once for different slots: it
     // writes only its slot and its own point, and reports through the
-    // locked report functions.
+    // locked warn().
     enum SlotState : unsigned char { kAdded, kSkipped, kBeyond };
     SlotState add_point(btPersistentManifold *m, int j, int a, int b,
                         const btContactSolverInfo &info, size_t slot);
@@ -209,11 +224,11 @@ class ConeSolver final : public btConstraintSolver {
                             bool repeated);
     void add_joint(btTypedConstraint *c, const btContactSolverInfo &info);
     void write_back(const btContactSolverInfo &info);
-    // report and report_once may be called from several threads (one
-    // lock); report_once says what once per plugin, flag remembering it
-    void report(const char *what);
-    void report_once(bool &flag, const char *what);
-    void report_unlocked(const char *what);
+    // A warning of one kind (rf_bullet_warning) with its offender:
+    // counted, kept as the kind's last, and printed (the first of each
+    // kind) or handed to the application's callback.  May be called from
+    // several threads (one lock).
+    void warn(rf_bullet_warning kind, const char *what, Offender who = {});
     void verbose_line(double seconds);
 
     rf_bullet_mode step_mode_ = RF_BULLET_CONE;
@@ -308,11 +323,7 @@ class ConeSolver final : public btConstraintSolver {
     double verbose_t0_ = -1.0;
     long verbose_steps_ = 0;
     double verbose_seconds_ = 0.0;
-    int reported_ = 0;                         // messages printed (capped)
-    bool anisotropy_reported_ = false;         // said once per plugin
-    bool foreign_state_reported_ = false;      // likewise
-    bool callback_reported_ = false;           // likewise
-    bool general_anisotropy_reported_ = false; // likewise
+    bool callback_reported_ = false; // the replaced callback, said once
 };
 
 // Index returned for a held body (not RF_WORLD = -1, not an index), and

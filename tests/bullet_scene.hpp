@@ -22,7 +22,10 @@ struct Scene {
     std::vector<std::unique_ptr<btRigidBody>> bodies;
     std::vector<std::unique_ptr<btTypedConstraint>> joints;
 
-    explicit Scene(double g = 9.81) { world.setGravity(btVector3(0, -g, 0)); }
+    explicit Scene(double g = 9.81)
+    {
+        world.setGravity(btVector3(0, -g, 0));
+    }
     Scene(const Scene &) = delete;
     Scene &operator=(const Scene &) = delete;
     ~Scene()
@@ -72,8 +75,8 @@ struct Scene {
         btTransform xf;
         xf.setIdentity();
         xf.setOrigin(pos);
-        return add(new btSphereShape((btScalar)r), mass, xf, friction,
-                   rolling, spinning);
+        return add(new btSphereShape((btScalar)r), mass, xf, friction, rolling,
+                   spinning);
     }
 
     btRigidBody *box(const btVector3 &half, double mass, const btTransform &xf,
@@ -89,6 +92,29 @@ struct Scene {
         }
     }
 };
+
+// The plugin's getters as values for the tests (NAN, -1 or the other
+// mode where the getter fails: every test compares against a valid value).
+inline double cohesion_of(const rf_plugin *p, const btCollisionObject *o)
+{
+    double f = 0.0;
+    return rf_bullet_get_cohesion(p, o, &f) == RF_OK ? f : NAN;
+}
+inline double yield_of(const rf_plugin *p, const btCollisionObject *o)
+{
+    double f = 0.0;
+    return rf_bullet_get_yield(p, o, &f) == RF_OK ? f : NAN;
+}
+inline long steps_of(const rf_plugin *p)
+{
+    long n = 0;
+    return rf_bullet_steps(p, &n) == RF_OK ? n : -1;
+}
+inline int mode_of(const rf_plugin *p)
+{
+    rf_bullet_mode m = RF_BULLET_CONE;
+    return rf_bullet_get_mode(p, &m) == RF_OK ? (int)m : -1;
+}
 
 // The cone plugin on s's world, switched to mode (the tests run each
 // scene in both modes); nullptr if attaching failed.

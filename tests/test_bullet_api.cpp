@@ -33,7 +33,7 @@ int test_attach_detach()
     ENSURE(err.status == RF_ERR_STATE);
     ENSURE(std::strstr(err.message, "already") != nullptr);
     s.step(kDt, 10);
-    ENSURE(rf_bullet_steps(p) == 10);
+    ENSURE(steps_of(p) == 10);
     rf_bullet_detach(p);
     ENSURE(s.world.getConstraintSolver() == &s.solver);
     s.step(kDt, 10);
@@ -125,7 +125,7 @@ int test_stock_mode_is_stock()
     pile(b);
     rf_plugin *p = rf_bullet_attach(&b.world, nullptr);
     ENSURE(rf_bullet_set_mode(p, RF_BULLET_STOCK) == RF_OK);
-    ENSURE(rf_bullet_get_mode(p) == RF_BULLET_STOCK);
+    ENSURE(mode_of(p) == RF_BULLET_STOCK);
     ENSURE(rf_bullet_set_mode(p, (rf_bullet_mode)7) == RF_ERR_INVALID);
     for (int i = 0; i < 120; ++i) {
         a.step(kDt);
@@ -456,8 +456,7 @@ int test_cohesion_ceiling()
     const double m = 1.0, g = 9.81;
     {
         CeilingScene c(m * g / 0.95, 0.5);
-        ENSURE_SMALL(rf_bullet_get_cohesion(c.p, c.block) - m * g / 0.95,
-                     1e-12);
+        ENSURE_SMALL(cohesion_of(c.p, c.block) - m * g / 0.95, 1e-12);
         c.run(480, 0.0);
         const double dy = c.block->getCenterOfMassPosition().y() - 0.8;
         rf_stats st;
@@ -505,15 +504,15 @@ int test_cohesion_ceiling()
         ENSURE(rf_bullet_set_cohesion(c.p, c.block, NAN) == RF_ERR_NONFINITE);
         ENSURE(rf_bullet_set_cohesion(c.p, nullptr, 1.0) == RF_ERR_NULL);
         ENSURE(rf_bullet_set_cohesion(nullptr, c.block, 1.0) == RF_ERR_NULL);
-        ENSURE(rf_bullet_get_cohesion(c.p, c.block) == 1.0);
+        ENSURE(cohesion_of(c.p, c.block) == 1.0);
         ENSURE(rf_bullet_set_cohesion(c.p, c.block, 0.0) == RF_OK);
-        ENSURE(rf_bullet_get_cohesion(c.p, c.block) == 0.0);
+        ENSURE(cohesion_of(c.p, c.block) == 0.0);
         // an object that leaves the world is forgotten at the next step
         ENSURE(rf_bullet_set_cohesion(c.p, c.block, 2.0) == RF_OK);
         c.s.world.removeRigidBody(c.block);
         c.run(1, 0.0);
-        ENSURE(rf_bullet_get_cohesion(c.p, c.block) == 0.0);
-        ENSURE(rf_bullet_get_cohesion(c.p, c.ceiling) == 1e6);
+        ENSURE(cohesion_of(c.p, c.block) == 0.0);
+        ENSURE(cohesion_of(c.p, c.ceiling) == 1e6);
         c.s.world.addRigidBody(c.block);
     }
     return 0;
@@ -629,7 +628,7 @@ int test_plastic_indentation()
             ENSURE(rf_bullet_set_yield(p, ground, -1) == RF_ERR_INVALID);
             ENSURE(rf_bullet_set_yield(p, ground, NAN) == RF_ERR_NONFINITE);
             ENSURE(rf_bullet_set_yield(p, ground, Fy) == RF_OK);
-            ENSURE(rf_bullet_get_yield(p, ground) == Fy);
+            ENSURE(yield_of(p, ground) == Fy);
         }
         double deepest = 0.0, leave = NAN;
         bool rising = false;
@@ -797,28 +796,28 @@ int test_object_state_not_inherited()
     fresh->setFriction(0.5);
     fresh->setActivationState(DISABLE_DEACTIVATION);
     c.s.world.addRigidBody(fresh);
-    ENSURE(rf_bullet_get_cohesion(c.p, fresh) == 0.0);
-    ENSURE(rf_bullet_get_yield(c.p, fresh) == 0.0);
+    ENSURE(cohesion_of(c.p, fresh) == 0.0);
+    ENSURE(yield_of(c.p, fresh) == 0.0);
     c.run(240, 0.0);
     const double dy = fresh->getCenterOfMassPosition().y() - 0.8;
     std::printf("  a new block at the old one's address: moved %.3f m in "
                 "1 s\n",
                 dy);
     ENSURE(dy < -0.5);
-    ENSURE(rf_bullet_get_cohesion(c.p, c.ceiling) == 1e6); // still there
+    ENSURE(cohesion_of(c.p, c.ceiling) == 1e6); // still there
     // the same object out of the world and back: a new stay
     ENSURE(rf_bullet_set_cohesion(c.p, fresh, 2.0) == RF_OK);
-    ENSURE(rf_bullet_get_cohesion(c.p, fresh) == 2.0);
+    ENSURE(cohesion_of(c.p, fresh) == 2.0);
     c.s.world.removeRigidBody(fresh);
     c.s.world.addRigidBody(fresh);
-    ENSURE(rf_bullet_get_cohesion(c.p, fresh) == 0.0);
+    ENSURE(cohesion_of(c.p, fresh) == 0.0);
     // set before the object is in the world: bound when a step finds it
     c.s.world.removeRigidBody(fresh);
     ENSURE(rf_bullet_set_cohesion(c.p, fresh, 3.0) == RF_OK);
-    ENSURE(rf_bullet_get_cohesion(c.p, fresh) == 3.0);
+    ENSURE(cohesion_of(c.p, fresh) == 3.0);
     c.s.world.addRigidBody(fresh);
     c.run(1, 0.0);
-    ENSURE(rf_bullet_get_cohesion(c.p, fresh) == 3.0);
+    ENSURE(cohesion_of(c.p, fresh) == 3.0);
     return 0;
 }
 

@@ -110,6 +110,15 @@ btManifoldPoint resting_point(const btRigidBody *sphere)
     return pt;
 }
 
+// The plugin's counter of one warning kind.
+rf_bullet_warning_info warning(const rf_plugin *p, rf_bullet_warning kind)
+{
+    rf_bullet_warning_info w{};
+    w.count = -1;
+    rf_bullet_get_warning(p, kind, &w);
+    return w;
+}
+
 } // namespace
 
 // A body with a NaN velocity is held out of one step: reported, its
@@ -128,9 +137,14 @@ int test_nan_velocity()
     ENSURE(st.contacts >= 1);         // b's ground point was solved
     ENSURE(world_finite(r.s));
     ENSURE(r.a->getLinearVelocity().length() == 0); // held: 0 where NaN
+    // the warning names the body and the step (issue #23 item 4)
+    rf_bullet_warning_info w = warning(r.p, RF_BULLET_WARN_BODY);
+    ENSURE(w.count == 1 && w.object == r.a && w.step == steps_of(r.p));
+    ENSURE(std::strstr(w.message, "held out of the step") != nullptr);
     r.s.step(kDt, 30);
     st = r.stats();
     ENSURE(st.skipped_bodies == 0 && st.skipped_contacts == 0);
+    ENSURE(warning(r.p, RF_BULLET_WARN_BODY).count == 1);
     ENSURE(world_finite(r.s));
     ENSURE(r.rests(r.a) && r.rests(r.b));
     return 0;
@@ -282,6 +296,105 @@ int test_bad_contacts()
     return 0;
 }
 
+// Warnings are counted, not capped (issue #23 item 4; before, messages
+// stopped for good after five per plugin): a NaN-normal point handed over
+// for 12 steps counts 12 times, the last naming its manifold and step;
+// another kind counts apart.  A callback gets every occurrence with the
+// kind's updated info (and stderr none); clearing resets the counters.
+// Every getter refuses NULL arguments.
+int g_calls = 0;
+long g_last_count = 0;
+void count_warning(void *user, rf_bullet_warning kind,
+                   const rf_bullet_warning_info *info)
+{
+    ++g_calls;
+    g_last_count = info->count;
+    *(rf_bullet_warning *)user = kind;
+}
+
+int test_warning_counters()
+{
+    Rig r;
+    btPersistentManifold *m = manual_manifold(r, r.a, r.s.bodies[0].get());
+    btManifoldPoint pt = resting_point(r.a);
+    pt.m_normalWorldOnB.setX(NAN);
+    m->addManifoldPoint(pt);
+    pt = resting_point(r.a);
+    pt.m_combinedFriction = NAN; // used as 0: another kind
+    m->addManifoldPoint(pt);
+    for (int i = 0; i < 12; ++i) {
+        r.s.step(kDt, 1);
+    }
+    rf_bullet_warning_info w = warning(r.p, RF_BULLET_WARN_POINT);
+    std::printf("  point warnings %ld (last at step %ld: %s)\n", w.count,
+                w.step, w.message);
+    ENSURE(w.count == 12 && w.manifold == m && w.step == steps_of(r.p));
+    ENSURE(w.object == nullptr && w.constraint == nullptr && w.row == -1);
+    w = warning(r.p, RF_BULLET_WARN_COEFFICIENT);
+    ENSURE(w.count == 12 && w.manifold == m);
+    ENSURE(warning(r.p, RF_BULLET_WARN_BODY).count == 0);
+    // a callback instead of stderr: every occurrence
+    rf_bullet_warning seen = RF_BULLET_WARN_COUNT;
+    ENSURE(rf_bullet_set_warning_callback(r.p, count_warning, &seen) == RF_OK);
+    r.s.step(kDt, 1);
+    ENSURE(g_calls == 2 && (seen == RF_BULLET_WARN_POINT ||
+                            seen == RF_BULLET_WARN_COEFFICIENT));
+    ENSURE(g_last_count == 13);
+    ENSURE(rf_bullet_clear_warnings(r.p) == RF_OK);
+    ENSURE(warning(r.p, RF_BULLET_WARN_POINT).count == 0);
+    r.s.step(kDt, 1);
+    ENSURE(g_calls == 4 && g_last_count == 1);
+    ENSURE(rf_bullet_set_warning_callback(r.p, nullptr, nullptr) == RF_OK);
+    r.s.dispatcher.releaseManifold(m);
+    // bad arguments
+    rf_bullet_warning_info info;
+    ENSURE(rf_bullet_get_warning(nullptr, RF_BULLET_WARN_BODY, &info) ==
+           RF_ERR_NULL);
+    ENSURE(rf_bullet_get_warning(r.p, RF_BULLET_WARN_BODY, nullptr) ==
+           RF_ERR_NULL);
+    ENSURE(rf_bullet_get_warning(r.p, RF_BULLET_WARN_COUNT, &info) ==
+           RF_ERR_RANGE);
+    ENSURE(rf_bullet_get_warning(r.p, (rf_bullet_warning)-1, &info) ==
+           RF_ERR_RANGE);
+    ENSURE(rf_bullet_clear_warnings(nullptr) == RF_ERR_NULL);
+    ENSURE(rf_bullet_set_warning_callback(nullptr, count_warning, nullptr) ==
+           RF_ERR_NULL);
+    // every getter reports NULL arguments
+    long n;
+    rf_bullet_mode mode;
+    double f, g6[6];
+    rf_stats st;
+    rf_bullet_timing tm;
+    rf_config cfg;
+    rf_bullet_carried carried;
+    const btManifoldPoint &any = pt;
+    ENSURE(rf_bullet_steps(nullptr, &n) == RF_ERR_NULL);
+    ENSURE(rf_bullet_steps(r.p, nullptr) == RF_ERR_NULL);
+    ENSURE(rf_bullet_get_mode(nullptr, &mode) == RF_ERR_NULL);
+    ENSURE(rf_bullet_get_mode(r.p, nullptr) == RF_ERR_NULL);
+    ENSURE(rf_bullet_get_cohesion(nullptr, r.a, &f) == RF_ERR_NULL);
+    ENSURE(rf_bullet_get_cohesion(r.p, nullptr, &f) == RF_ERR_NULL);
+    ENSURE(rf_bullet_get_cohesion(r.p, r.a, nullptr) == RF_ERR_NULL);
+    ENSURE(rf_bullet_get_yield(nullptr, r.a, &f) == RF_ERR_NULL);
+    ENSURE(rf_bullet_get_yield(r.p, nullptr, &f) == RF_ERR_NULL);
+    ENSURE(rf_bullet_get_yield(r.p, r.a, nullptr) == RF_ERR_NULL);
+    ENSURE(rf_bullet_stats(nullptr, &st) == RF_ERR_NULL);
+    ENSURE(rf_bullet_stats(r.p, nullptr) == RF_ERR_NULL);
+    ENSURE(rf_bullet_timing_get(nullptr, &tm) == RF_ERR_NULL);
+    ENSURE(rf_bullet_timing_get(r.p, nullptr) == RF_ERR_NULL);
+    ENSURE(rf_bullet_get_config(nullptr, &cfg) == RF_ERR_NULL);
+    ENSURE(rf_bullet_get_config(r.p, nullptr) == RF_ERR_NULL);
+    ENSURE(rf_bullet_point_impulse(nullptr, &any, g6) == RF_ERR_NULL);
+    ENSURE(rf_bullet_point_impulse(r.p, nullptr, g6) == RF_ERR_NULL);
+    ENSURE(rf_bullet_point_impulse(r.p, &any, nullptr) == RF_ERR_NULL);
+    ENSURE(rf_bullet_point_carried(nullptr, &any, &carried) == RF_ERR_NULL);
+    ENSURE(rf_bullet_point_carried(r.p, nullptr, &carried) == RF_ERR_NULL);
+    ENSURE(rf_bullet_point_carried(r.p, &any, nullptr) == RF_ERR_NULL);
+    ENSURE(rf_bullet_steps(r.p, &n) == RF_OK && n == steps_of(r.p));
+    ENSURE(rf_bullet_get_mode(r.p, &mode) == RF_OK && mode == RF_BULLET_CONE);
+    return 0;
+}
+
 // The shim fills one contact slot per manifold point on several threads
 // (cone_solver.cpp add_points, from 512 points on) and then drops the
 // slots of points it skipped or that lie beyond their manifold's
@@ -403,6 +516,8 @@ int test_bad_joint()
     rf_stats st = r.stats();
     ENSURE(st.skipped_rows == 3); // a point-to-point joint has 3 rows
     ENSURE(st.contacts == 2);
+    const rf_bullet_warning_info w = warning(r.p, RF_BULLET_WARN_JOINT);
+    ENSURE(w.count == 1 && w.constraint == j && w.row >= 0 && w.row < 3);
     ENSURE(world_finite(r.s));
     ENSURE(r.rests(r.a) && r.rests(r.b));
     return 0;
@@ -413,14 +528,15 @@ int test_bad_joint()
 int test_bad_dt()
 {
     Rig r;
-    const long steps = rf_bullet_steps(r.p);
+    const long steps = steps_of(r.p);
     r.s.world.stepSimulation((btScalar)-kDt, 0);
-    ENSURE(rf_bullet_steps(r.p) == steps + 1);
+    ENSURE(steps_of(r.p) == steps + 1);
     rf_stats st = r.stats();
     ENSURE(st.contacts == 0 && st.iterations == 0);
     ENSURE(world_finite(r.s));
+    ENSURE(warning(r.p, RF_BULLET_WARN_TIME_STEP).count == 1);
     r.s.world.stepSimulation(0, 0); // zero: Bullet takes no step at all
-    ENSURE(rf_bullet_steps(r.p) == steps + 1);
+    ENSURE(steps_of(r.p) == steps + 1);
     r.s.step(kDt, 30);
     ENSURE(world_finite(r.s));
     ENSURE(r.rests(r.a) && r.rests(r.b));
@@ -490,7 +606,7 @@ int test_world_deleted()
     rf_stats st;
     ENSURE(rf_bullet_stats(p, &st) == RF_OK);
     ENSURE(st.contacts == 1);
-    ENSURE(rf_bullet_steps(p) == 10);
+    ENSURE(steps_of(p) == 10);
     rf_bullet_detach(p);
     ENSURE(body_finite(&sphere));
     return 0;
@@ -531,6 +647,7 @@ int main()
     RUN_TEST(test_bad_points_parallel);
     RUN_TEST(test_bad_joint);
     RUN_TEST(test_bad_dt);
+    RUN_TEST(test_warning_counters);
     RUN_TEST(test_removed_body);
     RUN_TEST(test_world_deleted);
     RUN_TEST(test_detach_mid_run);

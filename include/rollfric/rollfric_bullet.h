@@ -51,6 +51,8 @@
 class btCollisionObject;
 class btDiscreteDynamicsWorld;
 class btManifoldPoint;
+class btPersistentManifold;
+class btTypedConstraint;
 
 extern "C" {
 
@@ -145,13 +147,15 @@ typedef struct rf_bullet_timing {
 RF_API rf_status rf_bullet_timing_get(const rf_plugin *p,
                                       rf_bullet_timing *out);
 
-/* Number of world steps the plugin has seen (cone and stock). */
-RF_API long rf_bullet_steps(const rf_plugin *p);
+/* Number of world steps the plugin has seen (cone and stock), to *out.
+ * Errors: RF_ERR_NULL. */
+RF_API rf_status rf_bullet_steps(const rf_plugin *p, long *out);
 
 /* Switch between the cone and the stock solver; takes effect at the next
  * step.  Errors: RF_ERR_NULL, RF_ERR_INVALID (unknown mode). */
 RF_API rf_status rf_bullet_set_mode(rf_plugin *p, rf_bullet_mode mode);
-RF_API rf_bullet_mode rf_bullet_get_mode(const rf_plugin *p);
+/* The mode set last, to *out.  Errors: RF_ERR_NULL. */
+RF_API rf_status rf_bullet_get_mode(const rf_plugin *p, rf_bullet_mode *out);
 
 /* Replace the solver configuration (copied; validated as rf_solve would,
  * except that max_iter may be RF_BULLET_WORLD_ITERATIONS, which
@@ -206,12 +210,90 @@ RF_API rf_status rf_bullet_set_cohesion(rf_plugin *p,
  * RF_ERR_NONFINITE, RF_ERR_INVALID (negative). */
 RF_API rf_status rf_bullet_set_yield(rf_plugin *p, const btCollisionObject *obj,
                                      double force);
-/* The object's yield force, N (0: none, or NULL p or obj). */
-RF_API double rf_bullet_get_yield(const rf_plugin *p,
-                                  const btCollisionObject *obj);
-/* The object's cohesion force, N (0: none, or NULL p or obj). */
-RF_API double rf_bullet_get_cohesion(const rf_plugin *p,
-                                     const btCollisionObject *obj);
+/* The object's yield force, N, to *out (0: none).  Errors: RF_ERR_NULL. */
+RF_API rf_status rf_bullet_get_yield(const rf_plugin *p,
+                                     const btCollisionObject *obj,
+                                     double *out);
+/* The object's cohesion force, N, to *out (0: none).  Errors:
+ * RF_ERR_NULL. */
+RF_API rf_status rf_bullet_get_cohesion(const rf_plugin *p,
+                                        const btCollisionObject *obj,
+                                        double *out);
+
+/* Warnings: what a step could not take as given (MuJoCo's warning
+ * counters are the model).  Each kind counts its occurrences since attach
+ * (or rf_bullet_clear_warnings) and keeps the last one's step, offender
+ * and message.  The first of each kind is printed to stderr ("rollfric:
+ * ..."), unless a callback is set (rf_bullet_set_warning_callback), which
+ * then gets every occurrence instead. */
+typedef enum rf_bullet_warning {
+    RF_BULLET_WARN_BODY = 0,    /* a body was held out of the step: a
+                                   non-finite position, velocity or force,
+                                   a negative or non-finite inverse mass or
+                                   inertia, a kinematic body with a non-
+                                   finite state (object) */
+    RF_BULLET_WARN_POINT,       /* a manifold point was skipped: a zero or
+                                   non-finite normal, a non-finite position,
+                                   distance, restitution or motion
+                                   (manifold) */
+    RF_BULLET_WARN_COEFFICIENT, /* a negative or non-finite combined
+                                   friction or restitution coefficient, or
+                                   contact CFM, was used as 0 (manifold) */
+    RF_BULLET_WARN_ANISOTROPY,  /* anisotropic friction the cone does not
+                                   model (sliding; rolling other than about
+                                   one body axis, or with application-set
+                                   friction directions) (manifold) */
+    RF_BULLET_WARN_JOINT,       /* a joint was skipped for a non-finite
+                                   Jacobian, error or bound, or a row's
+                                   negative or non-finite cfm used as 0
+                                   (constraint, row) */
+    RF_BULLET_WARN_TIME_STEP,   /* a time step that is not positive and
+                                   finite: no contact solve */
+    RF_BULLET_WARN_FALLBACK,    /* the core refused the step's problem or
+                                   memory ran out: the previous solver
+                                   stepped the world, or the split
+                                   impulse's recovery was skipped */
+    RF_BULLET_WARN_POINT_STATE, /* a point's carried state could not be
+                                   kept (rf_bullet_carried: the point holds
+                                   the application's m_userPersistentData,
+                                   gContactDestroyedCallback was replaced
+                                   after attaching, out of memory)
+                                   (manifold) */
+    RF_BULLET_WARN_INTERNAL,    /* a result the core should never give (a
+                                   non-finite velocity): please report it
+                                   (object) */
+    RF_BULLET_WARN_COUNT
+} rf_bullet_warning;
+
+typedef struct rf_bullet_warning_info {
+    long count; /* occurrences since attach or the last clear */
+    long step;  /* rf_bullet_steps at the last one */
+    /* the last one's offender, where the kind names one (else NULL / -1);
+       pointers are keys only: the object may be gone since */
+    const btCollisionObject *object;
+    const btPersistentManifold *manifold;
+    const btTypedConstraint *constraint;
+    int row; /* the constraint's row */
+    char message[400]; /* the last one's message (cut to fit) */
+} rf_bullet_warning_info;
+
+/* The counter and last occurrence of one kind.  Errors: RF_ERR_NULL,
+ * RF_ERR_RANGE (kind). */
+RF_API rf_status rf_bullet_get_warning(const rf_plugin *p,
+                                       rf_bullet_warning kind,
+                                       rf_bullet_warning_info *out);
+/* Reset every kind's counter (the first of each is printed again).
+ * Errors: RF_ERR_NULL. */
+RF_API rf_status rf_bullet_clear_warnings(rf_plugin *p);
+/* Called for every warning with the kind's updated info, instead of the
+ * first of each kind going to stderr; NULL fn restores stderr.  It may be
+ * called from an OpenMP worker thread of the step (one call at a time),
+ * and must not call back into the plugin.  Errors: RF_ERR_NULL (p). */
+typedef void (*rf_bullet_warning_fn)(void *user, rf_bullet_warning kind,
+                                     const rf_bullet_warning_info *info);
+RF_API rf_status rf_bullet_set_warning_callback(rf_plugin *p,
+                                                rf_bullet_warning_fn fn,
+                                                void *user);
 
 /* 1: print one line per second of wall time to stderr (steps, contacts,
  * joint rows, iterations, residual, ms per step).  Default 0. */
