@@ -457,21 +457,38 @@ int ConeSolver::dynamic_index(btRigidBody *rb, btScalar h)
             d.inv_mass_axis[k] = im * (lf[k] > 0 ? lf[k] : 0);
         }
     }
-    // Angular factor f: Bullet applies diag(f) I^-1; the core needs a
-    // symmetric matrix, diag(sqrt f) I^-1 diag(sqrt f), which is the same
-    // for a uniform factor and for 0/1 factors about principal axes.
+    // Angular factor f: stock gives an impulse's angular part as
+    // f o (f o (I^-1 tau)): the row's m_angularComponent carries f once
+    // (btSequentialImpulseConstraintSolver::setupContactConstraint,
+    // convertJoint) and btSolverBody::internalApplyImpulse applies it
+    // again, so its response is diag(f^2) I^-1.  The core needs a
+    // symmetric inverse inertia: diag(|f|) I^-1 diag(|f|) is that
+    // response exactly when diag(f^2) commutes with I^-1 (a uniform
+    // factor; factors that differ only between world axes the body's
+    // inertia does not couple, e.g. (0, 1, 0) for a body upright about
+    // y).  Otherwise stock's response is not symmetric and has no cone
+    // counterpart: the step is refused (refused_body_, the stock solver
+    // takes it).
     const btVector3 &af = rb->getAngularFactor();
     const btMatrix3x3 &I = rb->getInvInertiaTensorWorld();
-    double sf[3];
+    double f[3], f2[3], amax = 0.0;
     for (int k = 0; k < 3; ++k) {
-        sf[k] = af[k] > 0 ? std::sqrt((double)af[k]) : 0.0;
+        f[k] = std::fabs((double)af[k]);
+        f2[k] = f[k] * f[k];
+        amax = std::max(amax, std::fabs((double)I[k][k]));
     }
     for (int r = 0; r < 3; ++r) {
         for (int c = 0; c < 3; ++c) {
             // symmetrise: Bullet's world tensor is R I^-1 R^T, symmetric up
             // to rounding
-            double v = 0.5 * ((double)I[r][c] + (double)I[c][r]);
-            d.inv_inertia[3 * r + c] = sf[r] * v * sf[c];
+            const double v = 0.5 * ((double)I[r][c] + (double)I[c][r]);
+            d.inv_inertia[3 * r + c] = f[r] * v * f[c];
+            // commutator entry (f_r^2 - f_c^2) A_rc against float rounding
+            // of the world tensor (~1e-7 relative)
+            if (r != c && std::fabs((f2[r] - f2[c]) * v) > 1e-5 * amax &&
+                refused_body_ == nullptr) {
+                refused_body_ = rb;
+            }
         }
     }
     btVector3 v = rb->getLinearVelocity() + rb->getTotalForce() * im * h;
@@ -1398,6 +1415,7 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
     body_desc_.clear();
     body_dynamic_.clear();
     fixed_index_.clear();
+    refused_body_ = nullptr;
     // con_desc_, con_point_, con_manifold_, con_plastic_ and gamma_ are
     // sized by add_points (not cleared: resizing keeps their elements, so
     // the slots are not zero-filled every step)
@@ -1496,6 +1514,18 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
         }
     }
 
+    if (refused_body_ != nullptr) {
+        Offender who;
+        who.object = refused_body_;
+        warn(RF_BULLET_WARN_FALLBACK,
+             "a body's angular factor scales axes that its inverse inertia "
+             "couples (diag(f^2) I^-1 is not symmetric): stock's response "
+             "has no cone counterpart; this step is solved by the previous "
+             "solver",
+             who);
+        give_up_step();
+        return false;
+    }
     const int nb = (int)body_desc_.size();
     const int nc = (int)con_desc_.size();
     const int nr = (int)row_desc_.size();
@@ -1539,12 +1569,7 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
                       "%s; this step is solved by the previous solver",
                       err.message);
         warn(RF_BULLET_WARN_FALLBACK, msg);
-        for (btRigidBody *rb : body_rb_) {
-            if (rb) {
-                rb->setCompanionId(-1);
-            }
-        }
-        release_held(false);
+        give_up_step();
         return false;
     }
     last = stats;
@@ -1606,6 +1631,16 @@ void ConeSolver::split_step(const btContactSolverInfo &info,
 }
 
 // Held bodies get their finite velocity (write) and lose the mark.
+void ConeSolver::give_up_step()
+{
+    for (btRigidBody *rb : body_rb_) {
+        if (rb) {
+            rb->setCompanionId(-1);
+        }
+    }
+    release_held(false);
+}
+
 void ConeSolver::release_held(bool write)
 {
     for (const Held &hb : held_) {

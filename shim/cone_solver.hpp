@@ -175,6 +175,13 @@ class ConeSolver final : public btConstraintSolver {
     void clear_point(btManifoldPoint &cp, const btPersistentManifold *m,
                      const char *why);
     void release_held(bool write);
+    // a step the cone solver does not take: the bodies' companion ids
+    // and the held bodies put back, nothing written (the stock solver
+    // steps the world)
+    void give_up_step();
+    // a body whose angular factor has no cone counterpart (dynamic_index),
+    // found in this step: the step is refused
+    const btRigidBody *refused_body_ = nullptr;
     void stock_step(const btContactSolverInfo &info, btIDebugDraw *draw);
     int dynamic_index(btRigidBody *rb, btScalar h); // or kHeld
     int side_index(const btCollisionObject *obj, btScalar h);

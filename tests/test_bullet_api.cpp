@@ -669,6 +669,13 @@ int test_plastic_indentation()
     return 0;
 }
 
+// The count of one warning kind (-1 if it cannot be read).
+long warning_count(const rf_plugin *p, rf_bullet_warning kind)
+{
+    rf_bullet_warning_info w{};
+    return rf_bullet_get_warning(p, kind, &w) == RF_OK ? w.count : -1;
+}
+
 // The only manifold point of s's world (one ball on the ground), or
 // nullptr; its manifold in *m.
 btManifoldPoint *only_point(Scene &s, btPersistentManifold **m = nullptr)
@@ -1118,6 +1125,117 @@ int test_linear_factor()
     return 0;
 }
 
+// Angular factors (issue #23 item 6).  Stock gives an impulse's angular
+// part as f o (f o I^-1 tau) (the row's angular component carries f, and
+// btSolverBody::internalApplyImpulse applies it again): the response
+// diag(f^2) I^-1, which the cone takes exactly where it is symmetric.
+//   - Uniform f = 0.5 on a solid ball (I = 2/5 m R^2) launched sliding at
+//     v0 = 3 m/s on mu = 0.5 ground: friction slows it by mu g and spins
+//     it up by f^2 mu m g R / I until it rolls, v = w R, at
+//     v = v0 k / (1 + k), k = f^2 m R^2 / I = 0.625: 1.154 m/s (1%;
+//     with f = 1 it would be 5/7 v0, with the former sqrt(f) scaling
+//     1.667).  Stock lands there too (the same rule, checked).
+//   - f = (0, 1, 0) on a box upright about y (its inertia couples no
+//     axis with y): exact, no fallback; spun at 2 rad/s about y on mu =
+//     0.1 ground, its four corners (r = 0.583 m) each carry m g / 4 and
+//     slide, so w_y falls at mu m g r / I_yy = 5.05 rad/s^2: 0.99 rad/s
+//     after 0.2 s (3%: the corners' loads settle in the first steps), and
+//     w_x = w_z = 0 exactly.
+//   - f = (0, 1, 0) on a box tilted about z (its inertia couples x and
+//     y): diag(f^2) I^-1 is not symmetric, so the step goes to the stock
+//     solver with a warning naming the body, and the box moves exactly as
+//     in a stock world.
+int test_angular_factor()
+{
+    const double g = 9.81;
+    {
+        const double R = 0.5, m = 1.0, v0 = 3.0, f = 0.5;
+        const double k = f * f * m * R * R / (0.4 * m * R * R);
+        double v[2];
+        for (int cone = 0; cone < 2; ++cone) {
+            Scene s(g);
+            s.ground(0.5);
+            btRigidBody *b =
+                s.sphere(R, m, btVector3(0, (btScalar)R, 0), 1.0, 0);
+            b->setAngularFactor((btScalar)f);
+            b->setActivationState(DISABLE_DEACTIVATION);
+            b->setLinearVelocity(btVector3((btScalar)v0, 0, 0));
+            rf_plugin *p = cone ? rf_bullet_attach(&s.world, nullptr) : nullptr;
+            s.step(kDt, 60);
+            v[cone] = b->getLinearVelocity().x();
+            if (p) {
+                ENSURE(warning_count(p, RF_BULLET_WARN_FALLBACK) == 0);
+                rf_bullet_detach(p);
+            }
+        }
+        const double expect = v0 * k / (1.0 + k);
+        std::printf("  ball with angular factor 0.5: v = %.4f m/s cone, "
+                    "%.4f stock (%.4f)\n",
+                    v[1], v[0], expect);
+        ENSURE_SMALL(v[1] / expect - 1.0, 0.01);
+        ENSURE_SMALL(v[0] / expect - 1.0, 0.01);
+    }
+    {
+        const double m = 1.0, mu = 0.1, w0 = 2.0, t = 0.2;
+        Scene s(g);
+        s.ground(1.0);
+        btTransform xf;
+        xf.setIdentity();
+        xf.setRotation(btQuaternion(btVector3(0, 1, 0), 0.5f));
+        xf.setOrigin(btVector3(0, 0.2f, 0));
+        btRigidBody *b = s.box(btVector3(0.5, 0.2, 0.3), m, xf, mu);
+        b->setAngularFactor(btVector3(0, 1, 0));
+        b->setActivationState(DISABLE_DEACTIVATION);
+        rf_plugin *p = rf_bullet_attach(&s.world, nullptr);
+        s.step(kDt, 30); // settle on its face
+        b->setAngularVelocity(btVector3(0, (btScalar)w0, 0));
+        s.step(kDt, (int)std::lround(t / kDt));
+        const double r = std::sqrt(0.5 * 0.5 + 0.3 * 0.3);
+        const double iyy = m / 12.0 * (1.0 * 1.0 + 0.6 * 0.6);
+        const double expect = w0 - mu * m * g * r / iyy * t;
+        const btVector3 w = b->getAngularVelocity();
+        std::printf("  upright box, factor (0, 1, 0): w_y = %.4f rad/s after "
+                    "%.1f s (%.4f)\n",
+                    (double)w.y(), t, expect);
+        ENSURE(warning_count(p, RF_BULLET_WARN_FALLBACK) == 0);
+        ENSURE(w.x() == 0 && w.z() == 0);
+        ENSURE_SMALL(w.y() / expect - 1.0, 0.03);
+        rf_bullet_detach(p);
+    }
+    {
+        btVector3 end[2];
+        rf_bullet_warning_info info{};
+        for (int cone = 0; cone < 2; ++cone) {
+            Scene s(g);
+            s.ground(0.5);
+            btTransform xf;
+            xf.setIdentity();
+            xf.setRotation(btQuaternion(btVector3(0, 0, 1), 0.5f));
+            xf.setOrigin(btVector3(0, 1.0f, 0));
+            btRigidBody *b = s.box(btVector3(0.5, 0.2, 0.3), 1.0, xf, 0.5);
+            b->setAngularFactor(btVector3(0, 1, 0));
+            b->setActivationState(DISABLE_DEACTIVATION);
+            b->setAngularVelocity(btVector3(0, 1, 0));
+            rf_plugin *p = cone ? rf_bullet_attach(&s.world, nullptr) : nullptr;
+            s.step(kDt, 90); // falls, lands on an edge, slides
+            end[cone] = b->getCenterOfMassPosition();
+            if (p) {
+                ENSURE(rf_bullet_get_warning(p, RF_BULLET_WARN_FALLBACK,
+                                             &info) == RF_OK);
+                ENSURE(info.object == b);
+                rf_bullet_detach(p);
+            }
+        }
+        std::printf("  tilted box, factor (0, 1, 0): %ld steps refused "
+                    "(\"%.40s...\"); end y %.4f cone, %.4f stock\n",
+                    info.count, info.message, (double)end[1].y(),
+                    (double)end[0].y());
+        ENSURE(info.count > 0);
+        ENSURE(end[0] == end[1]); // the stock solver's steps, bit for bit
+    }
+    return 0;
+}
+
 // Impulses are readable afterwards: on a ball rolling on the ground the
 // rolling part of the point's 6D impulse saturates its cone,
 // |(tu, tw)| = rho gn (Tasora (7)), gn ~ m g h, and gn, gu, gw equal the
@@ -1260,6 +1378,7 @@ int main()
     RUN_TEST(test_plastic_indentation);
     RUN_TEST(test_kinematic_and_no_response);
     RUN_TEST(test_linear_factor);
+    RUN_TEST(test_angular_factor);
     RUN_TEST(test_point_impulse);
     RUN_TEST(test_warm_start);
     RUN_TEST(test_warm_start_components);

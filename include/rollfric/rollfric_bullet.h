@@ -249,9 +249,11 @@ typedef enum rf_bullet_warning {
                                    (constraint, row) */
     RF_BULLET_WARN_TIME_STEP,   /* a time step that is not positive and
                                    finite: no contact solve */
-    RF_BULLET_WARN_FALLBACK,    /* the core refused the step's problem or
-                                   memory ran out: the previous solver
-                                   stepped the world, or the split
+    RF_BULLET_WARN_FALLBACK,    /* the core refused the step's problem,
+                                   memory ran out, or a body's angular
+                                   factor has no exact cone counterpart
+                                   (README "Bullet"; object): the previous
+                                   solver stepped the world, or the split
                                    impulse's recovery was skipped */
     RF_BULLET_WARN_POINT_STATE, /* a point's carried state could not be
                                    kept (rf_bullet_carried: the point holds
