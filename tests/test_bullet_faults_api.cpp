@@ -609,6 +609,35 @@ int test_world_deleted()
     ENSURE(steps_of(p) == 10);
     rf_bullet_detach(p);
     ENSURE(body_finite(&sphere));
+    // Deleted with its bodies still in it while a rolling ball's point
+    // carries the plugin's state (issue #23 item 1): the state is taken
+    // off the points before the world's destructor releases the manifolds
+    // (ASan checks), and detach puts Bullet's callback back as it was.
+    ContactDestroyedCallback before = gContactDestroyedCallback;
+    w = new btDiscreteDynamicsWorld(&d, &bp, nullptr, &cc);
+    w->setGravity(btVector3(0, -9.81, 0));
+    sphere.setRollingFriction(0.05);
+    sphere.setLinearVelocity(btVector3(1, 0, 0));
+    sphere.setActivationState(DISABLE_DEACTIVATION);
+    w->addRigidBody(&ground);
+    w->addRigidBody(&sphere);
+    p = rf_bullet_attach(w, nullptr);
+    ENSURE(p != nullptr);
+    for (int i = 0; i < 10; ++i) {
+        w->stepSimulation((btScalar)kDt, 1, (btScalar)kDt);
+    }
+    rf_bullet_carried carried{};
+    btPersistentManifold *m =
+        d.getNumManifolds() > 0 ? d.getManifoldByIndexInternal(0) : nullptr;
+    ENSURE(m != nullptr && m->getNumContacts() > 0);
+    ENSURE(rf_bullet_point_carried(p, &m->getContactPoint(0), &carried) ==
+           RF_OK);
+    ENSURE(carried.roll[0] != 0 || carried.roll[2] != 0); // a state is there
+    ENSURE(gContactDestroyedCallback != before);
+    delete w; // bodies still in it
+    ENSURE(rf_bullet_stats(p, &st) == RF_OK);
+    rf_bullet_detach(p);
+    ENSURE(gContactDestroyedCallback == before);
     return 0;
 }
 
