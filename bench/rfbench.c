@@ -836,7 +836,8 @@ static int run_periter(const options *o, const int *sizes, int nsize,
     double *bps = malloc(sizeof(double) * R);
     for (int s = 0; s < nsize; ++s) {
         periter_run *u = &run[s];
-        const int nc = ps[s].pk.contacts, paired = tri != NULL && s == nsize - 1;
+        const int nc = ps[s].pk.contacts,
+                  paired = tri != NULL && s == nsize - 1;
         double *t = u->t;
         ps[s].nr = ncfg;
         for (int c = 0; c < ncfg; ++c) {
@@ -1419,8 +1420,9 @@ static void write_roofline(FILE *f, const report *rp)
             json_num(f, probe);
             fprintf(f, ",\"fraction\":");
             json_num(f, cis * bytes / probe);
-            fprintf(f, ",\"paired_repeats\":%d,\"paired_probe_bytes_per_"
-                       "second\":",
+            fprintf(f,
+                    ",\"paired_repeats\":%d,\"paired_probe_bytes_per_"
+                    "second\":",
                     x->npaired);
             json_num(f, x->triad_bps);
             fprintf(f, ",\"fraction_paired\":");

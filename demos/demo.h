@@ -64,13 +64,13 @@ typedef struct demo_opts {
        defaults (plGetDefaultSolverConfig: SI, De Saxce, the world's
        iteration budget) */
     const rf_config *config;
-    int steps; /* steps to run, >= 1; 0 = the scene's default */
-    double dt; /* fixed step, s, > 0; 0 = 1/60 (every original) */
-    int quick; /* 1: the scene's quick_steps when steps is 0 */
-    int quiet; /* demo_main: no per-body lines, only the JSON line */
+    int steps;         /* steps to run, >= 1; 0 = the scene's default */
+    double dt;         /* fixed step, s, > 0; 0 = 1/60 (every original) */
+    int quick;         /* 1: the scene's quick_steps when steps is 0 */
+    int quiet;         /* demo_main: no per-body lines, only the JSON line */
     int split_impulse; /* -1: the world's (Bullet's default, on); 0 or 1:
                           plSetSplitImpulse */
-    int nset;  /* scene parameters (--set key=value), see params */
+    int nset;          /* scene parameters (--set key=value), see params */
     demo_set set[DEMO_MAX_SETS];
     demo_step_fn on_step; /* NULL: none */
     void *user;           /* passed to on_step */

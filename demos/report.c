@@ -1179,8 +1179,8 @@ static int make_settings(const rfd_report *rep, settings *st)
         cfg.model == RF_MODEL_DESAXCE   ? "De Saxce"
         : cfg.model == RF_MODEL_PYRAMID ? "pyramid (Lemke LCP)"
                                         : "associated",
-        rep->config != NULL ? " (--model)" : " (the world's default)",
-        iters, cfg.tol, cfg.warm_start ? "on" : "off",
+        rep->config != NULL ? " (--model)" : " (the world's default)", iters,
+        cfg.tol, cfg.warm_start ? "on" : "off",
         cfg.threads > 0 ? "" : "OpenMP's default",
         omp != NULL ? " OMP_NUM_THREADS=" : "", omp != NULL ? omp : "");
     if (rep->steps > 0) {

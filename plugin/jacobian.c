@@ -271,8 +271,8 @@ void rf__contact_velocity(const rf_problem *p, int i, const double *vel,
     }
 }
 
-void rf__item_velocity(const rf_problem *p, const double *g,
-                       const double *vel, double *u, int threads)
+void rf__item_velocity(const rf_problem *p, const double *g, const double *vel,
+                       double *u, int threads)
 {
     const int ncon = p->ncon;
 #pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
@@ -488,8 +488,7 @@ void rf__apply_scaled_trial_body(rf_problem *p, const double *scale,
                 double *o = out + 6 * i;
                 scaled_contact_out(p, scale, bv, x, rr, i, o);
                 for (int k = 6 * i; k < 6 * i + 6; ++k) {
-                    rf__trial_terms(x[k], out[k], rr[k], xp[k], y[k], uy[k],
-                                    a);
+                    rf__trial_terms(x[k], out[k], rr[k], xp[k], y[k], uy[k], a);
                 }
             }
             memcpy(part + 4 * b, a, sizeof a);

@@ -121,7 +121,8 @@ rf_status rf_solve_split(rf_problem *p, const rf_config *cfg_in,
             n2 += ln * ln / inv;
         }
         ++it;
-        converged = cfg->tol > 0.0 && sqrt(d2) <= cfg->tol * fmax(sqrt(n2), 1e-300);
+        converged =
+            cfg->tol > 0.0 && sqrt(d2) <= cfg->tol * fmax(sqrt(n2), 1e-300);
     }
     /* Natural-map residual of the normal rows, Siconos-style relative */
     double res2 = 0.0, l2 = 0.0, u2 = 0.0, b2 = 0.0;

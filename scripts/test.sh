@@ -19,7 +19,7 @@ cd "$root"
 # libclang-rt-14-dev (its sanitizer runtimes, only a Recommends of
 # clang-14, and deps.sh installs without recommends) and libomp-14-dev
 # (LLVM's OpenMP runtime with Archer, libarcher.so): the TSan pass.
-RF_EXTRA_PACKAGES="valgrind clang-14 libclang-rt-14-dev libomp-14-dev ${RF_EXTRA_PACKAGES:-}"
+RF_EXTRA_PACKAGES="valgrind clang-14 libclang-rt-14-dev libomp-14-dev clang-format-14 ${RF_EXTRA_PACKAGES:-}"
 . scripts/deps.sh
 
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -32,6 +32,16 @@ export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
 # Results do not depend on it (the solvers are deterministic).
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 failed=""
+
+echo "== clang-format: every C and C++ source as .clang-format says"
+if [ -d .git ] && command -v git >/dev/null 2>&1; then
+    rf_sources=$(git ls-files '*.c' '*.h' '*.cpp' '*.hpp')
+else # a copy without git: the same directories
+    rf_sources=$(find include plugin shim tools bench tests demos \
+        -name '*.[ch]' -o -name '*.cpp' -o -name '*.hpp')
+fi
+# shellcheck disable=SC2086
+clang-format-14 --dry-run --Werror $rf_sources || failed="$failed clang-format"
 
 echo "== build/test: Release, -Wall -Wextra -Werror"
 if cmake -S . -B build/test -DCMAKE_BUILD_TYPE=Release -DRF_WERROR=ON >/dev/null &&

@@ -34,8 +34,8 @@ struct Roll {
 // (ground normal +y), run for `seconds`.  Sliding mu = 0.9 (ball 0.9 x
 // ground 1.0), rolling rho = kRho (ball kRho x ground friction 1.0 +
 // ground rolling 0 x ball friction).
-Roll roll_ball(double heading_deg, double mass, double dt,
-               rf_bullet_mode mode, double seconds = 6.0)
+Roll roll_ball(double heading_deg, double mass, double dt, rf_bullet_mode mode,
+               double seconds = 6.0)
 {
     Scene s(kG);
     s.ground(1.0);
@@ -167,22 +167,23 @@ int test_incline()
             const btVector3 d(std::cos(ps), 0, std::sin(ps));
             const btVector3 n =
                 btVector3(0, 1, 0) * std::cos(th) + d * std::sin(th);
-            const double a = kG * (std::sin(th) - kRho * std::cos(th) / kR) /
-                             1.4;
+            const double a =
+                kG * (std::sin(th) - kRho * std::cos(th) / kR) / 1.4;
             const double d_ref = a > 0 ? 0.5 * a * T * T : 0;
             for (rf_bullet_mode mode : {RF_BULLET_STOCK, RF_BULLET_CONE}) {
                 Scene s(kG);
                 s.ground(1.0, n);
-                btRigidBody *b =
-                    s.sphere(kR, 1.0, n * kR, 0.9, kRho);
+                btRigidBody *b = s.sphere(kR, 1.0, n * kR, 0.9, kRho);
                 b->setActivationState(DISABLE_DEACTIVATION);
                 rf_plugin *p = attach(s, mode);
                 const btVector3 x0 = b->getCenterOfMassPosition();
                 s.step(dt, (int)std::lround(T / dt));
-                const double moved = (b->getCenterOfMassPosition() - x0).length();
-                std::printf("  facing %2.0f, tan = %.1f rho/R, %s: moved %.3g m "
-                            "(analytic %.3g m)\n",
-                            facing, f, mode_name(mode), moved, d_ref);
+                const double moved =
+                    (b->getCenterOfMassPosition() - x0).length();
+                std::printf(
+                    "  facing %2.0f, tan = %.1f rho/R, %s: moved %.3g m "
+                    "(analytic %.3g m)\n",
+                    facing, f, mode_name(mode), moved, d_ref);
                 rf_bullet_detach(p);
                 if (mode != RF_BULLET_CONE) {
                     continue;
@@ -219,10 +220,10 @@ int test_line_contact()
             // axis (local z) horizontal and across the heading
             xf.setRotation(btQuaternion(btVector3(0, 1, 0), (btScalar)-hd));
             xf.setOrigin(btVector3(0, (btScalar)R, 0));
-            btRigidBody *b = s.add(
-                new btCylinderShapeZ(btVector3((btScalar)R, (btScalar)R,
-                                               (btScalar)half_width)),
-                1.0, xf, 0.9, kRho);
+            btRigidBody *b =
+                s.add(new btCylinderShapeZ(btVector3((btScalar)R, (btScalar)R,
+                                                     (btScalar)half_width)),
+                      1.0, xf, 0.9, kRho);
             b->setActivationState(DISABLE_DEACTIVATION);
             rf_plugin *p = attach_converged(s, mode);
             s.step(dt, 30);
@@ -332,8 +333,8 @@ int test_energy()
         s.ground(0.8);
         s.ground(0.8, btVector3(1, 0, 0));
         s.ground(0.8, btVector3(-1, 0, 0));
-        s.bodies.back()->setWorldTransform(btTransform(
-            btQuaternion::getIdentity(), btVector3(6, 0, 0)));
+        s.bodies.back()->setWorldTransform(
+            btTransform(btQuaternion::getIdentity(), btVector3(6, 0, 0)));
         for (int k = 0; k < 24; ++k) {
             btTransform xf;
             xf.setIdentity();
@@ -341,10 +342,9 @@ int test_energy()
                                    (btScalar)(0.6 + 1.2 * (k / 4)),
                                    (btScalar)rf_rng_range(&r, -0.2, 0.2)));
             btRigidBody *b =
-                (k % 2) ? s.sphere(0.45, 1.0 + k % 3, xf.getOrigin(), 0.6,
-                                   0.02, 0.01)
-                        : s.box(btVector3(0.4, 0.4, 0.4), 1.0 + k % 5, xf,
-                                0.6);
+                (k % 2) ? s.sphere(0.45, 1.0 + k % 3, xf.getOrigin(), 0.6, 0.02,
+                                   0.01)
+                        : s.box(btVector3(0.4, 0.4, 0.4), 1.0 + k % 5, xf, 0.6);
             b->setRollingFriction(0.02);
             b->setSpinningFriction(0.01);
             b->setActivationState(DISABLE_DEACTIVATION);

@@ -139,9 +139,9 @@ int test_pyramid_stands()
                 continue;
             }
             const btTransform &x0 = start[n++];
-            moved = std::fmax(moved, (double)(b->getCenterOfMassPosition() -
-                                              x0.getOrigin())
-                                         .length());
+            moved = std::fmax(
+                moved, (double)(b->getCenterOfMassPosition() - x0.getOrigin())
+                           .length());
             tilt = std::fmax(tilt, (double)b->getOrientation().getAngle());
         }
         rf_stats st{};
@@ -165,10 +165,10 @@ int test_pyramid_stands()
 // velocities, which move positions and are dropped: recovery then adds no
 // kinetic energy.  With the threshold at 0 every penetrating point is
 // split: the box comes out within 1 mm in 1 s and its vertical speed never
-// exceeds 1e-3 m/s (what ten sweeps leave of gravity's impulse: 2e-4).  With the default
-// threshold (-0.04 m) the first centimetre is split (no upward speed over
-// the first step, while the box rises), the rest recovers through the
-// velocity as stock's (erp 0.2: the box leaves the last 4 cm at 0.4 m/s,
+// exceeds 1e-3 m/s (what ten sweeps leave of gravity's impulse: 2e-4).  With
+// the default threshold (-0.04 m) the first centimetre is split (no upward
+// speed over the first step, while the box rises), the rest recovers through
+// the velocity as stock's (erp 0.2: the box leaves the last 4 cm at 0.4 m/s,
 // decaying, as stock's within 1%).  Without split impulse the first step
 // already gives 0.2 erp 0.05 m / h = 0.6 m/s upward (minus gravity's
 // impulse): the test measures something.
@@ -208,10 +208,10 @@ int test_split_impulse()
                     (int)cases[c].split, cases[c].threshold, vmax[c], v2[c],
                     depth_end[c]);
     }
-    ENSURE_LE(vmax[0], 1e-3);     // every point split: no upward speed
+    ENSURE_LE(vmax[0], 1e-3);      // every point split: no upward speed
     ENSURE_LE(depth_end[0], 1e-3); // and it came out
-    ENSURE_LE(v2[1], 1e-3);       // default threshold: the deep start split
-    ENSURE(v2[2] > 0.3);          // velocity recovery: 0.6 - g h
+    ENSURE_LE(v2[1], 1e-3);        // default threshold: the deep start split
+    ENSURE(v2[2] > 0.3);           // velocity recovery: 0.6 - g h
     return 0;
 }
 
@@ -227,11 +227,11 @@ void ragdoll(Scene &s, const btVector3 &at)
     struct Part {
         double r, h, x, y, z, roll; // roll: about z (arms horizontal)
     } part[11] = {
-        {0.15, 0.20, 0, 1.0, 0, 0},          {0.15, 0.28, 0, 1.2, 0, 0},
-        {0.10, 0.05, 0, 1.6, 0, 0},          {0.07, 0.45, -0.18, 0.65, 0, 0},
-        {0.05, 0.37, -0.18, 0.2, 0, 0},      {0.07, 0.45, 0.18, 0.65, 0, 0},
-        {0.05, 0.37, 0.18, 0.2, 0, 0},       {0.05, 0.33, -0.35, 1.45, 0, 1},
-        {0.04, 0.25, -0.7, 1.45, 0, 1},      {0.05, 0.33, 0.35, 1.45, 0, -1},
+        {0.15, 0.20, 0, 1.0, 0, 0},     {0.15, 0.28, 0, 1.2, 0, 0},
+        {0.10, 0.05, 0, 1.6, 0, 0},     {0.07, 0.45, -0.18, 0.65, 0, 0},
+        {0.05, 0.37, -0.18, 0.2, 0, 0}, {0.07, 0.45, 0.18, 0.65, 0, 0},
+        {0.05, 0.37, 0.18, 0.2, 0, 0},  {0.05, 0.33, -0.35, 1.45, 0, 1},
+        {0.04, 0.25, -0.7, 1.45, 0, 1}, {0.05, 0.33, 0.35, 1.45, 0, -1},
         {0.04, 0.25, 0.7, 1.45, 0, -1}};
     btRigidBody *b[11];
     for (int i = 0; i < 11; ++i) {
@@ -242,9 +242,9 @@ void ragdoll(Scene &s, const btVector3 &at)
         if (part[i].roll != 0) {
             xf.getBasis().setEulerZYX(0, 0, (btScalar)(part[i].roll * M_PI_2));
         }
-        b[i] = s.add(new btCapsuleShape((btScalar)part[i].r,
-                                        (btScalar)part[i].h),
-                     1.0, xf, 0.8);
+        b[i] =
+            s.add(new btCapsuleShape((btScalar)part[i].r, (btScalar)part[i].h),
+                  1.0, xf, 0.8);
         b[i]->setDamping(0.05f, 0.85f);
         b[i]->setDeactivationTime(0.8f);
         b[i]->setSleepingThresholds(1.6f, 2.5f);
@@ -275,7 +275,7 @@ void ragdoll(Scene &s, const btVector3 &at)
         s.joints.emplace_back(c);
         s.world.addConstraint(c, true);
     };
-    hinge(0, 1, btVector3(0, 1.15, 0), -M_PI_4, M_PI_2);      // spine
+    hinge(0, 1, btVector3(0, 1.15, 0), -M_PI_4, M_PI_2);       // spine
     cone(1, 2, btVector3(0, 1.45, 0), M_PI_4, M_PI_4, M_PI_2); // neck
     cone(0, 3, btVector3(-0.18, 0.9, 0), M_PI_4, M_PI_4, 0);   // hips
     cone(0, 5, btVector3(0.18, 0.9, 0), M_PI_4, M_PI_4, 0);
@@ -306,12 +306,10 @@ int test_ragdoll_energy()
         const char *name;
         rf_solver_kind solver;
         int iterations; // 0: the defaults
-    } cfgs[6] = {{"stock", RF_SOLVER_SI, -1},
-                 {"defaults", RF_SOLVER_SI, 0},
-                 {"si 5", RF_SOLVER_SI, 5},
-                 {"gs 5", RF_SOLVER_GS, 5},
-                 {"jacobi 5", RF_SOLVER_JACOBI, 5},
-                 {"apgd 5", RF_SOLVER_APGD, 5}};
+    } cfgs[6] = {
+        {"stock", RF_SOLVER_SI, -1},       {"defaults", RF_SOLVER_SI, 0},
+        {"si 5", RF_SOLVER_SI, 5},         {"gs 5", RF_SOLVER_GS, 5},
+        {"jacobi 5", RF_SOLVER_JACOBI, 5}, {"apgd 5", RF_SOLVER_APGD, 5}};
     for (const Cfg &c : cfgs) {
         Scene s(9.81);
         s.ground(1.0);

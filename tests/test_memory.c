@@ -199,8 +199,8 @@ static int test_heap(void)
        compliant ones (48 bytes per contact), and coloured GS (its
        colouring, reserved for it alone) */
     enum { NS = 6 };
-    const rf_solver_kind solvers[NS] = {RF_SOLVER_APGD,  RF_SOLVER_JACOBI,
-                                        RF_SOLVER_GS,    RF_SOLVER_APGD,
+    const rf_solver_kind solvers[NS] = {RF_SOLVER_APGD, RF_SOLVER_JACOBI,
+                                        RF_SOLVER_GS,   RF_SOLVER_APGD,
                                         RF_SOLVER_APGD, RF_SOLVER_GS_COLORED};
     const int nb = 12, nc = 60;
     rf_problem *warm;

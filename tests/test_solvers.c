@@ -812,8 +812,7 @@ static int test_si_without_residual(void)
         const double dke = kinetic_energy(NB, pl.mass, pl.J, v, w) - ke0;
         printf("  si %-11s residual=0: energy_change %+.9e J, measured "
                "%+.9e, with residual %+.9e\n",
-               MODEL_NAMES[model], st0.energy_change, dke,
-               st1.energy_change);
+               MODEL_NAMES[model], st0.energy_change, dke, st1.energy_change);
         ENSURE_SMALL(st0.energy_change - dke, 1e-9 * ke0);
         cfg.residual = 2;
         rf_error err;

@@ -186,27 +186,27 @@ typedef struct rf_contact_desc {
     int body_a, body_b; /* body indices, or RF_WORLD; a != b */
     double n[3], t1[3], t2[3];
     double r_a[3], r_b[3];
-    double mu;      /* sliding friction coefficient, >= 0 */
-    double rho;     /* rolling friction length, m, >= 0 */
-    double sigma;   /* spinning friction length, m, >= 0 */
-    double bias[6]; /* added to the local velocity u (m/s, rad/s): bias[0]
-                       is the normal stabilisation term Phi/h (negative
-                       when penetrating); bias[1..5] are target relative
-                       velocities (conveyors), normally 0 */
-    int flags;      /* 0 or RF_CONTACT_ROLL_T1 */
-    double cohesion; /* N s, >= 0: the normal impulse may reach -cohesion
-                        (pull); 0 = none.  See "Cohesion" below. */
+    double mu;            /* sliding friction coefficient, >= 0 */
+    double rho;           /* rolling friction length, m, >= 0 */
+    double sigma;         /* spinning friction length, m, >= 0 */
+    double bias[6];       /* added to the local velocity u (m/s, rad/s): bias[0]
+                             is the normal stabilisation term Phi/h (negative
+                             when penetrating); bias[1..5] are target relative
+                             velocities (conveyors), normally 0 */
+    int flags;            /* 0 or RF_CONTACT_ROLL_T1 */
+    double cohesion;      /* N s, >= 0: the normal impulse may reach -cohesion
+                             (pull); 0 = none.  See "Cohesion" below. */
     double compliance[6]; /* >= 0, per component (m/s per N s, rad/s per
                              N m s): see "Compliance" below; all 0 =
                              rigid */
-    double normal_max; /* N s, >= 0: the yield cap gamma_n <= normal_max
-                          (slides section 3, "Modeling plasticity": no
-                          infinite reaction, crushing); 0 = none.  The
-                          set becomes Y cut by that plane: the friction,
-                          rolling and spinning limits stop growing at
-                          mu, rho, sigma times it.  With a compliance,
-                          the velocity defect -u_n at the cap is the
-                          plastic flow rate (see "Compliance"). */
+    double normal_max;    /* N s, >= 0: the yield cap gamma_n <= normal_max
+                             (slides section 3, "Modeling plasticity": no
+                             infinite reaction, crushing); 0 = none.  The
+                             set becomes Y cut by that plane: the friction,
+                             rolling and spinning limits stop growing at
+                             mu, rho, sigma times it.  With a compliance,
+                             the velocity defect -u_n at the cap is the
+                             plastic flow rate (see "Compliance"). */
 } rf_contact_desc;
 
 /* Compliance (Tasora-Anitescu section 6.2, Tikhonov regularisation;
@@ -396,8 +396,8 @@ RF_API rf_status rf_problem_to_local(const rf_problem *src, rf_problem *dst,
  * (6 ncon + nrow, out; a row's u includes its cfm term).  gamma is
  * (6 ncon + nrow).  This, rf_problem_body_velocity and rf_residual run
  * on as many OpenMP threads as the last rf_solve on p (OpenMP's default
- * before one), so that a caller solving on T threads keeps one team.  Errors: RF_ERR_NULL, RF_ERR_NONFINITE,
- * RF_ERR_STATE (empty or incomplete problem). */
+ * before one), so that a caller solving on T threads keeps one team.  Errors:
+ * RF_ERR_NULL, RF_ERR_NONFINITE, RF_ERR_STATE (empty or incomplete problem). */
 RF_API rf_status rf_problem_local_velocity(rf_problem *p, const double *gamma,
                                            double *u, rf_error *err);
 
@@ -442,8 +442,8 @@ typedef enum rf_model {
  * x (3, out): the impulse (x_n, x_t, x_o); the velocity after is A x - b.
  * Errors: RF_ERR_NULL, RF_ERR_NONFINITE, RF_ERR_INVALID (negative mu, A
  * not symmetric or singular, no valid root). */
-RF_API rf_status rf_mdp_contact(const double A[9], const double b[3],
-                                double mu, double x[3], rf_error *err);
+RF_API rf_status rf_mdp_contact(const double A[9], const double b[3], double mu,
+                                double x[3], rf_error *err);
 
 /* Lemke's complementary pivoting method (Cottle-Pang-Stone 4.4; covering
  * vector 1) for the LCP w = M z + q, w, z >= 0, w . z = 0.  M is n x n,
@@ -674,8 +674,7 @@ RF_API rf_status rf_solve_carried(rf_problem *p, const rf_config *cfg,
  * impulses, flow (ncon) out.  Errors: as rf_problem_body_velocity, and
  * RF_ERR_INVALID / RF_ERR_NONFINITE (h not positive and finite). */
 RF_API rf_status rf_problem_plastic_flow(rf_problem *p, const double *gamma,
-                                         double h, double *flow,
-                                         rf_error *err);
+                                         double h, double *flow, rf_error *err);
 
 /* Split impulse: penetration recovery on pseudo-velocities (Bullet's
  * btContactSolverInfo::m_splitImpulse).  Body form only.  The contacts

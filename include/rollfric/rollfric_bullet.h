@@ -163,8 +163,8 @@ RF_API rf_status rf_bullet_get_mode(const rf_plugin *p, rf_bullet_mode *out);
  * 5-10 iterations they do not hold stacks; give them max_iter); on error the
  * configuration in use is kept and the message goes to err, or to stderr
  * when err is NULL).
- * cfg NULL = rf_bullet_config_default.  Errors: RF_ERR_NULL (p), RF_ERR_INVALID,
- * RF_ERR_NONFINITE. */
+ * cfg NULL = rf_bullet_config_default.  Errors: RF_ERR_NULL (p),
+ * RF_ERR_INVALID, RF_ERR_NONFINITE. */
 RF_API rf_status rf_bullet_set_config(rf_plugin *p, const rf_config *cfg,
                                       rf_error *err);
 
@@ -212,8 +212,7 @@ RF_API rf_status rf_bullet_set_yield(rf_plugin *p, const btCollisionObject *obj,
                                      double force);
 /* The object's yield force, N, to *out (0: none).  Errors: RF_ERR_NULL. */
 RF_API rf_status rf_bullet_get_yield(const rf_plugin *p,
-                                     const btCollisionObject *obj,
-                                     double *out);
+                                     const btCollisionObject *obj, double *out);
 /* The object's cohesion force, N, to *out (0: none).  Errors:
  * RF_ERR_NULL. */
 RF_API rf_status rf_bullet_get_cohesion(const rf_plugin *p,
@@ -275,7 +274,7 @@ typedef struct rf_bullet_warning_info {
     const btCollisionObject *object;
     const btPersistentManifold *manifold;
     const btTypedConstraint *constraint;
-    int row; /* the constraint's row */
+    int row;           /* the constraint's row */
     char message[400]; /* the last one's message (cut to fit) */
 } rf_bullet_warning_info;
 

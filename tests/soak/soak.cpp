@@ -1063,16 +1063,15 @@ int main(int argc, char **argv)
         pass ? "PASS" : "FAIL", steps_done, opt.steps, N, wall, ms.median,
         SOAK_ASAN ? "live heap (ASan)" : "RSS", mem_10.rss / MiB, step_10,
         mem_mid.rss / MiB, step_mid, mem_end.rss / MiB, half_a, half_b,
-        1.0 + 0.5 * opt.rss_tolerance, rss_ratio,
-        mem_10.heap_used / MiB, mem_end.heap_used / MiB,
-        mem_10.heap_total / MiB, mem_end.heap_total / MiB, manifolds_10,
-        manifolds_end, manifolds_max, opt.pool, pairs_max, e_max, e0, e_bound,
-        e_w1, e_w2, growth_limit, e_sphere_max, e_ceiling, v_max_seen,
-        v_max_sphere, v_max_step, v_max_steady, nan_count, worst_out,
-        inside_slack, 1e3 * worst_joint, 1e3 * kR, fallback_steps,
-        skipped_steps, scaled_steps, cs.min, cs.median, cs.max, is.min,
-        is.median, is.max, rs.min, rs.median, rs.max, 100.0 * conv_frac,
-        roll_with, roll_points, roll_boundary);
+        1.0 + 0.5 * opt.rss_tolerance, rss_ratio, mem_10.heap_used / MiB,
+        mem_end.heap_used / MiB, mem_10.heap_total / MiB,
+        mem_end.heap_total / MiB, manifolds_10, manifolds_end, manifolds_max,
+        opt.pool, pairs_max, e_max, e0, e_bound, e_w1, e_w2, growth_limit,
+        e_sphere_max, e_ceiling, v_max_seen, v_max_sphere, v_max_step,
+        v_max_steady, nan_count, worst_out, inside_slack, 1e3 * worst_joint,
+        1e3 * kR, fallback_steps, skipped_steps, scaled_steps, cs.min,
+        cs.median, cs.max, is.min, is.median, is.max, rs.min, rs.median, rs.max,
+        100.0 * conv_frac, roll_with, roll_points, roll_boundary);
 
     if (!opt.out.empty()) {
         FILE *f = std::fopen(opt.out.c_str(), "w");
