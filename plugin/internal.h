@@ -541,7 +541,8 @@ typedef struct rf_solve_out {
     /* energy_change already set by the solver, within the energy check's
        bound (SI's guard, when cfg->residual = 0): no check afterwards */
     int energy_known;
-    double lipschitz; /* APGD: rf_stats.lipschitz */
+    double lipschitz; /* APGD: rf_stats.apgd_lipschitz; Jacobi:
+                         rf_stats.jacobi_lambda_max */
 } rf_solve_out;
 
 /* Convergence tracking shared by the solvers: keeps the iterate of least

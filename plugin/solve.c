@@ -45,14 +45,18 @@ rf_status rf_config_validate(const rf_config *cfg, rf_error *err)
                         (int)cfg->model);
     }
     if (!isfinite(cfg->tol) || !isfinite(cfg->omega) ||
-        !isfinite(cfg->lambda) || !isfinite(cfg->lipschitz)) {
+        !isfinite(cfg->lambda) || !isfinite(cfg->apgd_lipschitz) ||
+        !isfinite(cfg->jacobi_lambda_max)) {
         return rf__fail(err, RF_ERR_NONFINITE,
-                        "%s: tol, omega, lambda or lipschitz is not finite",
+                        "%s: tol, omega, lambda, apgd_lipschitz or "
+                        "jacobi_lambda_max is not finite",
                         fn);
     }
-    if (cfg->lipschitz < 0.0) {
-        return rf__fail(err, RF_ERR_INVALID, "%s: lipschitz = %g < 0", fn,
-                        cfg->lipschitz);
+    if (cfg->apgd_lipschitz < 0.0 || cfg->jacobi_lambda_max < 0.0) {
+        return rf__fail(err, RF_ERR_INVALID,
+                        "%s: apgd_lipschitz = %g or jacobi_lambda_max = %g "
+                        "< 0",
+                        fn, cfg->apgd_lipschitz, cfg->jacobi_lambda_max);
     }
     if (cfg->max_iter < 1) {
         return rf__fail(err, RF_ERR_INVALID, "%s: max_iter = %d < 1", fn,
@@ -642,7 +646,11 @@ rf_status rf_solve(rf_problem *p, const rf_config *cfg_in, double *gamma,
         stats->colors = out.colors;
         stats->energy_change = out.energy_change;
         stats->energy_scale = out.energy_scale;
-        stats->lipschitz = out.lipschitz;
+        /* the solver's own step constant (rf_solve_out.lipschitz) */
+        stats->apgd_lipschitz =
+            cfg->solver == RF_SOLVER_APGD ? out.lipschitz : 0.0;
+        stats->jacobi_lambda_max =
+            cfg->solver == RF_SOLVER_JACOBI ? out.lipschitz : 0.0;
         stats->skipped_bodies = 0;
         stats->skipped_contacts = 0;
         stats->skipped_rows = 0;
@@ -652,11 +660,11 @@ rf_status rf_solve(rf_problem *p, const rf_config *cfg_in, double *gamma,
     return RF_OK;
 }
 
-/* What a sequence of solves carries (rf_carry_create).  One step constant
-   per solver kind (rf_stats.lipschitz of the kind's last solve; 0: none
-   yet) and the count of Jacobi solves with automatic omega. */
+/* What a sequence of solves carries (rf_carry_create): APGD's and
+   Jacobi's step constants (rf_stats' of their last solve; 0: none yet)
+   and the count of Jacobi solves with automatic omega. */
 struct rf_carry {
-    double lipschitz[RF_SOLVER_SI + 1];
+    double apgd_lipschitz, jacobi_lambda_max;
     unsigned jacobi_solves;
 };
 
@@ -705,21 +713,20 @@ rf_status rf_solve_carried(rf_problem *p, const rf_config *cfg_in,
        RF_CARRY_JACOBI_ESTIMATE_EVERY: the solve only raises lambda (on an
        iteration that proves omega too long, solver_jacobi.c), so a scene
        that grew softer would otherwise keep a short step. */
-    double *slot = &carry->lipschitz[cfg.solver];
-    if (cfg.lipschitz == 0.0) {
-        if (cfg.solver == RF_SOLVER_APGD) {
-            cfg.lipschitz = *slot;
-        } else if (cfg.solver == RF_SOLVER_JACOBI && cfg.omega == 0.0 &&
-                   carry->jacobi_solves++ % RF_CARRY_JACOBI_ESTIMATE_EVERY !=
-                       0) {
-            cfg.lipschitz = *slot;
-        }
+    if (cfg.solver == RF_SOLVER_APGD && cfg.apgd_lipschitz == 0.0) {
+        cfg.apgd_lipschitz = carry->apgd_lipschitz;
+    } else if (cfg.solver == RF_SOLVER_JACOBI && cfg.omega == 0.0 &&
+               cfg.jacobi_lambda_max == 0.0 &&
+               carry->jacobi_solves++ % RF_CARRY_JACOBI_ESTIMATE_EVERY != 0) {
+        cfg.jacobi_lambda_max = carry->jacobi_lambda_max;
     }
     rf_stats own;
     rf_stats *st = stats != NULL ? stats : &own;
     const rf_status status = rf_solve(p, &cfg, gamma, st, err);
-    if (status == RF_OK) {
-        *slot = st->lipschitz;
+    if (status == RF_OK && cfg.solver == RF_SOLVER_APGD) {
+        carry->apgd_lipschitz = st->apgd_lipschitz;
+    } else if (status == RF_OK && cfg.solver == RF_SOLVER_JACOBI) {
+        carry->jacobi_lambda_max = st->jacobi_lambda_max;
     }
     return status;
 }

@@ -17,8 +17,8 @@
  *   (with tol > 0; a fixed iteration count keeps the iterate of least
  *   gradient mapping, or the start if its residual is smaller: apgd()).
  *
- * The first L is rf_config.lipschitz when given (the previous time step's
- * rf_stats.lipschitz, 0.9 x its largest accepted L), else Mazhar's
+ * The first L is rf_config.apgd_lipschitz when given (the previous time
+ * step's rf_stats.apgd_lipschitz, 0.9 x its largest accepted L), else Mazhar's
  * estimate |N (x0 - 1)| / |x0 - 1|, one product more.  A given start
  * is taken as at least 1: part scaling gives every normal diagonal entry
  * of N' the value 1, so L_max(N') >= 1, and a start far below (it comes
@@ -200,7 +200,7 @@ static int apgd(apgd_run *run, double *gamma, double *res,
     /* the kept iterate is the current x (Ux valid), else it is in
        w->best */
     int best_is_x = 1;
-    /* a start from the previous solve (rf_config.lipschitz) saves
+    /* a start from the previous solve (rf_config.apgd_lipschitz) saves
        initial_L's product; on a settled pile Mazhar's estimate was 4x
        too small and cost three backtracking products per solve */
     double L = run->L0 > 0.0 ? fmax(run->L0, 1.0) : initial_L(run, gamma);
@@ -349,8 +349,9 @@ void rf__solve_apgd(rf_problem *p, const rf_config *cfg, int threads,
     rf__part_scaling(p, w->wscale, NULL, threads);
     rf__scale_vec(p, w->wscale, 1, w->r, w->rs, threads);
     rf__scale_vec(p, w->wscale, -1, gamma, gamma, threads);
-    apgd_run run = {p,       w->wscale,      w->rs, cfg->tol, cfg->max_iter,
-                    threads, cfg->lipschitz, 0.0};
+    apgd_run run = {
+        p,       w->wscale,           w->rs, cfg->tol, cfg->max_iter,
+        threads, cfg->apgd_lipschitz, 0.0};
     double res = 0.0;
     const double *u_kept = NULL;
     if (cfg->model == RF_MODEL_ASSOCIATED) {
@@ -400,7 +401,7 @@ void rf__solve_apgd(rf_problem *p, const rf_config *cfg, int threads,
        when no inner solve ran); 0 (estimate again) if it overflowed */
     double Lnext = out->iterations > 0 ? 0.9 * run.Lmax : run.Lmax;
     if (run.Lmax == 0.0) { /* no APGD run at all (De Saxce, met at once) */
-        Lnext = cfg->lipschitz;
+        Lnext = cfg->apgd_lipschitz;
     }
     out->lipschitz = isfinite(Lnext) ? Lnext : 0.0;
     out->residual = res;

@@ -24,7 +24,8 @@
  * Rows (joints) take the same step with their own B_j = 1 (unit scaled
  * diagonal) and are clamped on [lo, hi].
  *
- * A carried estimate (rf_config.lipschitz > 0, automatic omega): the
+ * A carried estimate (rf_config.jacobi_lambda_max > 0, automatic omega):
+ * the
  * power iteration costs 4-16 N products, more than 10 iterations (70 ms
  * at 74k contacts against 40 for ten iterations), and lambda_max barely
  * moves from one time step to the next, so omega = 1 / the carried
@@ -152,10 +153,10 @@ void rf__solve_jacobi(rf_problem *p, const rf_config *cfg, int threads,
     rf__scale_vec(p, scale, 1, w->r, w->rs, threads);
     /* automatic omega = 1 / lmax: lmax carried (guarded) or estimated */
     double omega = cfg->omega, lmax = 0.0;
-    const int guarded = omega == 0.0 && cfg->lipschitz > 0.0 && !desaxce &&
-                        !has_bounded_rows(p);
+    const int guarded = omega == 0.0 && cfg->jacobi_lambda_max > 0.0 &&
+                        !desaxce && !has_bounded_rows(p);
     if (omega == 0.0) {
-        lmax = guarded ? cfg->lipschitz
+        lmax = guarded ? cfg->jacobi_lambda_max
                        : rf__estimate_lambda(p, scale, w->step, w->g3, w->u3,
                                              threads);
         omega = 1.0 / lmax;

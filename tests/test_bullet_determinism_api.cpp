@@ -249,16 +249,16 @@ int test_run_to_run()
 }
 
 // Jacobi's carried lambda_max in the shim (cone_solver.cpp step_config,
-// rollfric.h rf_config.lipschitz): with automatic omega, steps 1, 17 and
-// 33 estimate lambda; every other step starts from the last step's
-// rf_stats.lipschitz, which the solve can only raise (a rejected step),
+// rollfric.h rf_config.jacobi_lambda_max): with automatic omega, steps 1, 17
+// and 33 estimate lambda; every other step starts from the last step's
+// rf_stats.jacobi_lambda_max, which the solve can only raise (a rejected step),
 // so there it reports at least the previous step's lambda, and in this
 // calm scene mostly exactly that (at least half of those 31 steps; an
 // estimate would not reproduce its predecessor bit for bit: checked
 // below, the estimates of steps 1, 17 and 33 are not all equal, so the
 // estimate moves with the scene).  And an application's own
-// rf_config.lipschitz is used as given: a value far too small comes back
-// raised, never lowered.
+// rf_config.jacobi_lambda_max is used as given: a value far too small comes
+// back raised, never lowered.
 int test_jacobi_carry()
 {
     Scene s;
@@ -273,7 +273,7 @@ int test_jacobi_carry()
         rf_stats st;
         ENSURE(rf_bullet_stats(p, &st) == RF_OK);
         ENSURE(std::isfinite(st.residual));
-        lam.push_back(st.lipschitz);
+        lam.push_back(st.jacobi_lambda_max);
     }
     std::printf("  lambda per step:");
     for (double l : lam) {
@@ -296,15 +296,16 @@ int test_jacobi_carry()
     ENSURE(!(lam[0] == lam[16] && lam[16] == lam[32]));
     // the application's value: 1e-6 is far below lambda_max (~1), so the
     // first iterates are rejected and it comes back doubled
-    cfg.lipschitz = 1e-6;
+    cfg.jacobi_lambda_max = 1e-6;
     ENSURE(rf_bullet_set_config(p, &cfg, &err) == RF_OK);
     s.step(kDt);
     rf_stats st;
     ENSURE(rf_bullet_stats(p, &st) == RF_OK);
-    std::printf("  application's lipschitz 1e-6: reported %.6g, residual "
-                "%.3e\n",
-                st.lipschitz, st.residual);
-    ENSURE(st.lipschitz >= 2e-6);
+    std::printf(
+        "  application's jacobi_lambda_max 1e-6: reported %.6g, residual "
+        "%.3e\n",
+        st.jacobi_lambda_max, st.residual);
+    ENSURE(st.jacobi_lambda_max >= 2e-6);
     ENSURE(std::isfinite(st.residual));
     rf_bullet_detach(p);
     return 0;

@@ -1,13 +1,13 @@
 /*
  * rf_carry (issue #23 item 3): what a sequence of solves carries from one
  * to the next is the core's, so every caller of rf_solve_carried gets it.
- * The rule (rollfric.h, rf_carry): APGD starts from the rf_stats.lipschitz
+ * The rule (rollfric.h, rf_carry): APGD starts from the rf_stats.apgd_lipschitz
  * of the last solve of the carry, Jacobi with automatic omega from its
  * last lambda except on the first solve and every 16th after it, and an
- * explicit cfg->lipschitz wins.  Checked exactly: each carried solve gives
- * the same bits as rf_solve with the start the rule names, on a planted
- * body-form problem (problem_gen.h) with a fixed iteration count, short
- * enough that the start shows in the result (checked too: the carried
+ * explicit cfg->apgd_lipschitz / jacobi_lambda_max wins.  Checked exactly: each
+ * carried solve gives the same bits as rf_solve with the start the rule names,
+ * on a planted body-form problem (problem_gen.h) with a fixed iteration count,
+ * short enough that the start shows in the result (checked too: the carried
  * start and a fresh estimate give different bits).
  */
 #include "problem_gen.h"
@@ -20,7 +20,11 @@ enum { NB = 24 };
 static int solve(rf_problem *p, rf_config cfg, rf_carry *carry, double lip,
                  double *g, rf_stats *st)
 {
-    cfg.lipschitz = lip;
+    if (cfg.solver == RF_SOLVER_APGD) {
+        cfg.apgd_lipschitz = lip;
+    } else {
+        cfg.jacobi_lambda_max = lip;
+    }
     memset(g, 0, 6 * NB * sizeof(double));
     const rf_status s = carry != NULL
                             ? rf_solve_carried(p, &cfg, carry, g, st, NULL)
@@ -54,9 +58,10 @@ static int test_apgd_carries_its_step(void)
     ENSURE(solve(p, cfg, carry, 0.0, g, &st) == 0);
     ENSURE(solve(p, cfg, NULL, 0.0, ref, &sr) == 0);
     ENSURE(same(g, ref));
-    ENSURE(st.lipschitz > 0.0 && st.lipschitz == sr.lipschitz);
+    ENSURE(st.apgd_lipschitz > 0.0 && st.apgd_lipschitz == sr.apgd_lipschitz);
+    ENSURE(st.jacobi_lambda_max == 0.0);
     /* the next starts from what it ended with */
-    const double l1 = st.lipschitz;
+    const double l1 = st.apgd_lipschitz;
     ENSURE(solve(p, cfg, carry, 0.0, g, &st) == 0);
     ENSURE(solve(p, cfg, NULL, l1, ref, &sr) == 0);
     ENSURE(same(g, ref));
@@ -100,9 +105,9 @@ static int test_jacobi_reestimates(void)
         const int estimate = k % RF_CARRY_JACOBI_ESTIMATE_EVERY == 0;
         ENSURE(solve(p, cfg, NULL, estimate ? 0.0 : last, ref, &sr) == 0);
         ENSURE(same(g, ref));
-        ENSURE(st.lipschitz > 0.0);
+        ENSURE(st.jacobi_lambda_max > 0.0 && st.apgd_lipschitz == 0.0);
         carried += !estimate;
-        last = st.lipschitz;
+        last = st.jacobi_lambda_max;
     }
     printf("  Jacobi: %d of %d solves on the carried lambda %.4g\n", carried,
            2 * RF_CARRY_JACOBI_ESTIMATE_EVERY + 1, last);

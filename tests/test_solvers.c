@@ -552,12 +552,20 @@ static int test_bad_input(void)
     cfg.omega = NAN;
     ENSURE(rf_solve(p, &cfg, g, NULL, &err) == RF_ERR_NONFINITE);
     rf_config_default(&cfg);
-    cfg.lipschitz = -2.0;
+    cfg.apgd_lipschitz = -2.0;
     ENSURE(rf_solve(p, &cfg, g, NULL, &err) == RF_ERR_INVALID);
-    ENSURE(strstr(err.message, "lipschitz") != NULL);
-    cfg.lipschitz = INFINITY;
+    ENSURE(strstr(err.message, "apgd_lipschitz = -2") != NULL);
+    cfg.apgd_lipschitz = INFINITY;
     ENSURE(rf_solve(p, &cfg, g, NULL, &err) == RF_ERR_NONFINITE);
-    ENSURE(strstr(err.message, "lipschitz") != NULL);
+    ENSURE(strstr(err.message, "apgd_lipschitz") != NULL);
+    rf_config_default(&cfg);
+    cfg.jacobi_lambda_max = -2.0;
+    ENSURE(rf_solve(p, &cfg, g, NULL, &err) == RF_ERR_INVALID);
+    ENSURE(strstr(err.message, "jacobi_lambda_max = -2") != NULL);
+    cfg.jacobi_lambda_max = NAN;
+    ENSURE(rf_solve(p, &cfg, g, NULL, &err) == RF_ERR_NONFINITE);
+    ENSURE(strstr(err.message, "jacobi_lambda_max") != NULL);
+    rf_config_default(&cfg);
     g[3] = NAN;
     ENSURE(rf_solve(p, NULL, g, NULL, &err) == RF_ERR_NONFINITE);
     ENSURE(strstr(err.message, "warm start") != NULL);
@@ -579,7 +587,8 @@ static int test_bad_input(void)
     return 0;
 }
 
-/* APGD's start step constant (rf_config.lipschitz / rf_stats.lipschitz,
+/* APGD's start step constant (rf_config.apgd_lipschitz /
+   rf_stats.apgd_lipschitz,
    rollfric.h): on a random pile (the energy test's generator),
      - a solve from Mazhar's estimate reports 0.9 x its largest accepted
        L, finite and >= 0.9 (L_max(N') >= 1: part scaling puts 1 on every
@@ -606,40 +615,40 @@ static int test_lipschitz_start(void)
     ENSURE(rf_solve(p, &cfg, g, &st0, NULL) == RF_OK);
     ENSURE(st0.converged);
     printf("  estimated start: %d iterations, next start L = %.4g\n",
-           st0.iterations, st0.lipschitz);
-    ENSURE(isfinite(st0.lipschitz) && st0.lipschitz >= 0.9);
-    const double starts[3] = {st0.lipschitz, 1e-300, 1e6};
+           st0.iterations, st0.apgd_lipschitz);
+    ENSURE(isfinite(st0.apgd_lipschitz) && st0.apgd_lipschitz >= 0.9);
+    const double starts[3] = {st0.apgd_lipschitz, 1e-300, 1e6};
     for (int k = 0; k < 3; ++k) {
-        cfg.lipschitz = starts[k];
+        cfg.apgd_lipschitz = starts[k];
         ENSURE(rf_solve(p, &cfg, g, &st, NULL) == RF_OK);
         printf("  start L = %.4g: %d iterations, residual %.3e\n", starts[k],
                st.iterations, st.residual);
         ENSURE(st.converged);
         ENSURE_LE(st.residual, 1e-8);
-        ENSURE(isfinite(st.lipschitz) && st.lipschitz >= 0.9);
+        ENSURE(isfinite(st.apgd_lipschitz) && st.apgd_lipschitz >= 0.9);
         if (k == 0) {
             ENSURE_LE(st.iterations, 1.5 * st0.iterations);
         }
     }
     /* no iteration: the start comes back unchanged */
-    cfg.lipschitz = 5.0;
+    cfg.apgd_lipschitz = 5.0;
     cfg.tol = 1e300;
     ENSURE(rf_solve(p, &cfg, g, &st, NULL) == RF_OK);
     ENSURE(st.iterations == 0);
-    ENSURE(st.lipschitz == 5.0);
+    ENSURE(st.apgd_lipschitz == 5.0);
     for (int s = 1; s < 3; ++s) { /* GS, GS coloured (Jacobi: below) */
         rf_config_default(&cfg);
         cfg.solver = SOLVERS[s];
         cfg.max_iter = 5;
         cfg.tol = 0.0;
         ENSURE(rf_solve(p, &cfg, g, &st, NULL) == RF_OK);
-        ENSURE(st.lipschitz == 0.0);
+        ENSURE(st.apgd_lipschitz == 0.0 && st.jacobi_lambda_max == 0.0);
     }
     rf_problem_destroy(p);
     return 0;
 }
 
-/* Jacobi's carried lambda_max (rf_config.lipschitz with omega = 0,
+/* Jacobi's carried lambda_max (rf_config.jacobi_lambda_max with omega = 0,
    rollfric.h; solver_jacobi.c), on the random pile:
      - the automatic omega reports its estimate lambda (finite, > 0) and
        an explicit omega reports 0;
@@ -671,57 +680,57 @@ static int test_jacobi_carried_lambda(void)
     double g0[NDOF], g1[NDOF];
     rf_stats st0, st;
     ENSURE(rf_solve(p, &cfg, g0, &st0, NULL) == RF_OK);
-    const double lam = st0.lipschitz;
+    const double lam = st0.jacobi_lambda_max;
     printf("  estimated lambda_max %.6g\n", lam);
     ENSURE(isfinite(lam) && lam > 0.0);
-    cfg.lipschitz = lam;
+    cfg.jacobi_lambda_max = lam;
     ENSURE(rf_solve(p, &cfg, g1, &st, NULL) == RF_OK);
     ENSURE(memcmp(g0, g1, 6 * NC * sizeof(double)) == 0);
-    ENSURE(st.lipschitz == lam);
+    ENSURE(st.jacobi_lambda_max == lam);
     ENSURE(st.iterations == 60);
     /* a carried lambda so small (1e-300) that the first step overflows
        shows no witness: lambda is estimated then, the step redone, so
        the solve is the estimate's with one iteration less, bitwise */
     cfg.max_iter = 59;
-    cfg.lipschitz = 0.0;
+    cfg.jacobi_lambda_max = 0.0;
     ENSURE(rf_solve(p, &cfg, g0, &st0, NULL) == RF_OK);
     cfg.max_iter = 60;
-    cfg.lipschitz = 1e-300;
+    cfg.jacobi_lambda_max = 1e-300;
     ENSURE(rf_solve(p, &cfg, g1, &st, NULL) == RF_OK);
     ENSURE(memcmp(g0, g1, 6 * NC * sizeof(double)) == 0);
-    ENSURE(st.lipschitz == lam);
+    ENSURE(st.jacobi_lambda_max == lam);
     ENSURE(st.iterations == 60);
 
     /* omega 64x too large: safeguarded against unguarded, 2000
        iterations each, against the estimate's solve of as many */
     cfg.max_iter = 2000;
-    cfg.lipschitz = 0.0;
+    cfg.jacobi_lambda_max = 0.0;
     ENSURE(rf_solve(p, &cfg, g1, &st0, NULL) == RF_OK);
-    cfg.lipschitz = lam / 64.0;
+    cfg.jacobi_lambda_max = lam / 64.0;
     ENSURE(rf_solve(p, &cfg, g1, &st, NULL) == RF_OK);
     printf("  2000 iterations: estimate residual %.3e; carried lambda/64 "
            "residual %.3e, lambda %.6g\n",
-           st0.residual, st.residual, st.lipschitz);
+           st0.residual, st.residual, st.jacobi_lambda_max);
     ENSURE_LE(st.residual, 2.0 * st0.residual);
-    ENSURE(st.lipschitz >= 2.0 * lam / 64.0);
+    ENSURE(st.jacobi_lambda_max >= 2.0 * lam / 64.0);
     rf_config bare = cfg;
-    bare.lipschitz = 0.0;
+    bare.jacobi_lambda_max = 0.0;
     bare.omega = 64.0 / lam;
     ENSURE(rf_solve(p, &bare, g1, &st, NULL) == RF_OK);
     printf("  omega = 64/lambda unguarded: residual %.3e\n", st.residual);
     ENSURE(!(st.residual <= 100.0 * st0.residual));
-    ENSURE(st.lipschitz == 0.0);
+    ENSURE(st.jacobi_lambda_max == 0.0);
 
     /* De Saxce: no objective, the estimate is used */
     cfg.tol = 0.0;
     cfg.max_iter = 60;
     cfg.model = RF_MODEL_DESAXCE;
-    cfg.lipschitz = 0.0;
+    cfg.jacobi_lambda_max = 0.0;
     ENSURE(rf_solve(p, &cfg, g0, &st0, NULL) == RF_OK);
-    cfg.lipschitz = st0.lipschitz / 64.0;
+    cfg.jacobi_lambda_max = st0.jacobi_lambda_max / 64.0;
     ENSURE(rf_solve(p, &cfg, g1, &st, NULL) == RF_OK);
     ENSURE(memcmp(g0, g1, 6 * NC * sizeof(double)) == 0);
-    ENSURE(st.lipschitz == st0.lipschitz);
+    ENSURE(st.jacobi_lambda_max == st0.jacobi_lambda_max);
 
     /* a friction-bounded row (body 0 against the world): the estimate */
     cfg.model = RF_MODEL_ASSOCIATED;
@@ -740,12 +749,12 @@ static int test_jacobi_carried_lambda(void)
     row.bound_row = 0;
     row.bound_coef = 0.5;
     ENSURE(rf_problem_set_row(p, 1, &row, NULL) == RF_OK);
-    cfg.lipschitz = 0.0;
+    cfg.jacobi_lambda_max = 0.0;
     ENSURE(rf_solve(p, &cfg, g0, &st0, NULL) == RF_OK);
-    cfg.lipschitz = st0.lipschitz / 64.0;
+    cfg.jacobi_lambda_max = st0.jacobi_lambda_max / 64.0;
     ENSURE(rf_solve(p, &cfg, g1, &st, NULL) == RF_OK);
     ENSURE(memcmp(g0, g1, sizeof g0) == 0);
-    ENSURE(st.lipschitz == st0.lipschitz);
+    ENSURE(st.jacobi_lambda_max == st0.jacobi_lambda_max);
     rf_problem_destroy(p);
     return 0;
 }

@@ -510,7 +510,8 @@ typedef struct rf_config {
     double omega;          /* Jacobi/GS step scale; 0 = automatic: 1/lambda
                               for Jacobi (lambda estimated by power
                               iteration on the scaled, B-preconditioned
-                              N, or carried: see lipschitz), 1 for GS.
+                              N, or carried: see jacobi_lambda_max), 1
+                              for GS.
                               default 0 */
     double lambda;         /* Tasora (46) relaxation in (0, 1]; default 1 */
     int local_iter;        /* GS: max inner iterations of the one-contact
@@ -524,48 +525,47 @@ typedef struct rf_config {
                               Delassus block, not by the model's local
                               law (issue #8); other contacts as usual.
                               default 0 */
-    double lipschitz;      /* The start of the step constant, >= 0; 0 =
-                              estimate it (or, with rf_solve_carried,
-                              take the carried one).  rf_stats.lipschitz
-                              of the previous solve of a similar problem
-                              (the next time step) is a good start:
-                              rf_solve_carried passes it itself, and so
-                              does the Bullet shim.  default 0.
-                              APGD: L (1 / step, in the part-scaled
-                              variables); the estimate costs one N
-                              product (Mazhar et al. 2015, Alg. 2), and
-                              backtracking raises a start that is too
-                              small.
-                              Jacobi with omega = 0: lambda, omega =
-                              1 / lambda, in the scaled, B-preconditioned
-                              variables; the estimate (power iteration)
-                              costs 4-16 N products.  A carried lambda is
-                              safeguarded: a step d whose d.N d /
-                              |d|^2 exceeds 1.5 lambda (proof that
-                              lambda_max does, so omega > 1.5 /
-                              lambda_max) is rejected and lambda raised
-                              to at least twice and to that quotient /
-                              1.5 (the rejected iterate counts against
-                              max_iter; no product more).  Ignored
-                              (estimated) for the De Saxce model and
-                              with friction-bounded rows (fixed points
-                              the bound does not settle).  Only raised,
-                              never lowered: a lambda far too high makes
-                              short steps, so estimate afresh from time
-                              to time (the shim: every 16th step). */
-    int residual;          /* 1: rf_stats.residual is the natural-map
-                              residual of the returned gamma; 0: a solver
-                              that would form it only to report it (SI,
-                              whose stopping test is the impulse change)
-                              skips that pass over the problem, reports
-                              residual = NAN, and its energy figures come
-                              from its energy guard's running sums
-                              instead of one more N product (the guard
-                              already holds the bound the check enforces:
-                              energy_scale = 1).  Solvers that stop on
-                              the residual compute it regardless.  The
-                              Bullet defaults (rf_bullet_config_default)
-                              use 0.  default 1 */
+    /* Starts of the solvers' step constants, >= 0; 0 = estimate (or,
+       with rf_solve_carried, take the carried one).  The previous solve
+       of a similar problem (the next time step) gives good ones
+       (rf_stats' fields of the same names): rf_solve_carried passes
+       them itself, and so does the Bullet shim.  default 0. */
+    double apgd_lipschitz;    /* APGD's L (1 / step, in the part-scaled
+                                 variables); the estimate costs one N
+                                 product (Mazhar et al. 2015, Alg. 2), and
+                                 backtracking raises a start that is too
+                                 small. */
+    double jacobi_lambda_max; /* Jacobi with omega = 0: lambda, omega =
+                                 1 / lambda, in the scaled,
+                                 B-preconditioned variables; the estimate
+                                 (power iteration) costs 4-16 N products.
+                                 A carried lambda is safeguarded: a step d
+                                 whose d.N d / |d|^2 exceeds 1.5 lambda
+                                 (proof that lambda_max does, so omega >
+                                 1.5 / lambda_max) is rejected and lambda
+                                 raised to at least twice and to that
+                                 quotient / 1.5 (the rejected iterate
+                                 counts against max_iter; no product
+                                 more).  Ignored (estimated) for the De
+                                 Saxce model and with friction-bounded
+                                 rows (fixed points the bound does not
+                                 settle).  Only raised, never lowered: a
+                                 lambda far too high makes short steps,
+                                 so estimate afresh from time to time
+                                 (rf_carry: every 16th solve). */
+    int residual;             /* 1: rf_stats.residual is the natural-map
+                                 residual of the returned gamma; 0: a solver
+                                 that would form it only to report it (SI,
+                                 whose stopping test is the impulse change)
+                                 skips that pass over the problem, reports
+                                 residual = NAN, and its energy figures come
+                                 from its energy guard's running sums
+                                 instead of one more N product (the guard
+                                 already holds the bound the check enforces:
+                                 energy_scale = 1).  Solvers that stop on
+                                 the residual compute it regardless.  The
+                                 Bullet defaults (rf_bullet_config_default)
+                                 use 0.  default 1 */
 } rf_config;
 
 /* Fill cfg with the defaults documented above.  NULL is ignored. */
@@ -595,16 +595,18 @@ typedef struct rf_stats {
        RF_MODEL_PYRAMID).  energy_scale = 1: untouched. */
     double energy_change;
     double energy_scale;
-    /* APGD: 0.9 times the largest step constant L it accepted (after
-       backtracking), the start for a next solve of a similar problem
-       (rf_config.lipschitz): high enough that the next solve seldom
-       backtracks, 0.9 so that it can come down.  After no iteration the
-       start unchanged (rf_config.lipschitz, or the estimate when it was
-       formed).  Jacobi with automatic omega: the lambda of its last
+    /* The step constants to start a next solve of a similar problem
+       from (rf_config's fields of the same names); 0 for the solvers
+       that did not run.  APGD: 0.9 times the largest L it accepted
+       (after backtracking): high enough that the next solve seldom
+       backtracks, 0.9 so that it can come down; after no iteration the
+       start unchanged (rf_config.apgd_lipschitz, or the estimate when it
+       was formed).  Jacobi with automatic omega: the lambda of its last
        iteration (omega = 1 / lambda): the estimate, or the carried
-       rf_config.lipschitz as raised by rejected steps.  0 for other
-       solvers and an explicit omega. */
-    double lipschitz;
+       rf_config.jacobi_lambda_max as raised by rejected steps (0 with an
+       explicit omega). */
+    double apgd_lipschitz;
+    double jacobi_lambda_max;
     /* What the Bullet shim left out of its last step because the data
        were not finite or not valid (bodies with a non-finite state, a
        negative inverse mass or inertia; manifold points with a
@@ -634,16 +636,16 @@ RF_API rf_status rf_solve(rf_problem *p, const rf_config *cfg, double *gamma,
 /* What a sequence of solves of one simulation carries from one solve to
  * the next, beyond the warm start (which the caller keeps in gamma): the
  * step constants the solvers learn.  APGD starts from the step constant L
- * its last solve accepted (rf_stats.lipschitz), instead of estimating it
+ * its last solve accepted (rf_stats.apgd_lipschitz), instead of estimating it
  * (one N product) and backtracking up to it; Jacobi with automatic omega
  * (cfg->omega 0) uses its last lambda_max instead of a power iteration
  * (4-16 N products), estimating afresh on the first solve and every
  * RF_CARRY_JACOBI_ESTIMATE_EVERY-th after it (a solve only raises lambda,
  * so a scene that grew softer would keep a short step).  An explicit
- * cfg->lipschitz wins over the carried one.  The Bullet shim keeps one per
- * plugin (so rf_bullet_attach, the preload library and pl* worlds get it);
- * rf_solve alone carries nothing.  One carry per simulation; not
- * thread-safe for one carry. */
+ * cfg->apgd_lipschitz or cfg->jacobi_lambda_max wins over the carried one.  The
+ * Bullet shim keeps one per plugin (so rf_bullet_attach, the preload library
+ * and pl* worlds get it); rf_solve alone carries nothing.  One carry per
+ * simulation; not thread-safe for one carry. */
 typedef struct rf_carry rf_carry;
 #define RF_CARRY_JACOBI_ESTIMATE_EVERY 16
 

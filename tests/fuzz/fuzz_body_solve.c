@@ -830,17 +830,23 @@ static void solve_and_check(rf_problem *p, const rf_config *cfg, double *gamma,
     }
     FUZZ_CHECK(st == RF_OK);
     /* the next solve's start is a valid configuration */
-    FUZZ_CHECK(isfinite(stats.lipschitz) && stats.lipschitz >= 0.0);
+    FUZZ_CHECK(isfinite(stats.apgd_lipschitz) && stats.apgd_lipschitz >= 0.0);
+    FUZZ_CHECK(isfinite(stats.jacobi_lambda_max) &&
+               stats.jacobi_lambda_max >= 0.0);
     if (!pyramid) { /* (Lemke's method is none of the solvers) */
         /* APGD: its step constant once it iterated; Jacobi with
            automatic omega: its lambda (0 only where a carried one
            overflowed on raising); else 0 */
         if (cfg->solver == RF_SOLVER_APGD) {
-            FUZZ_CHECK(stats.iterations == 0 || stats.lipschitz > 0.0);
+            FUZZ_CHECK(stats.iterations == 0 || stats.apgd_lipschitz > 0.0);
+            FUZZ_CHECK(stats.jacobi_lambda_max == 0.0);
         } else if (cfg->solver == RF_SOLVER_JACOBI && cfg->omega == 0.0) {
-            FUZZ_CHECK(stats.lipschitz > 0.0 || cfg->lipschitz > 0.0);
+            FUZZ_CHECK(stats.jacobi_lambda_max > 0.0 ||
+                       cfg->jacobi_lambda_max > 0.0);
+            FUZZ_CHECK(stats.apgd_lipschitz == 0.0);
         } else {
-            FUZZ_CHECK(stats.lipschitz == 0.0);
+            FUZZ_CHECK(stats.apgd_lipschitz == 0.0 &&
+                       stats.jacobi_lambda_max == 0.0);
         }
     }
     check_solution(p, cfg, gamma, &stats, ex->full);
@@ -956,7 +962,8 @@ static void second_round(gen *g, rf_problem *p, const rf_contact_desc *cons,
         cfg.warm_start = (head >> 5) & 1;
         if ((head >> 6) & 1) {
             const double L = g->b.n > 0 ? fabs(num(g, 1)) : 1e-300;
-            cfg.lipschitz = isfinite(L) ? L : 0.0;
+            cfg.apgd_lipschitz = isfinite(L) ? L : 0.0;
+            cfg.jacobi_lambda_max = cfg.apgd_lipschitz;
         }
         warm_start(g, gamma, m);
         solve_and_check(p, &cfg, gamma, gamma0, m, &ex);
@@ -1025,7 +1032,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         cfg.warm_start = (head >> 5) & 1;
         if ((head >> 6) & 1) { /* APGD's start step constant, any size */
             const double L = g.b.n > 0 ? fabs(num(&g, 1)) : 1e-300;
-            cfg.lipschitz = isfinite(L) ? L : 0.0;
+            cfg.apgd_lipschitz = isfinite(L) ? L : 0.0;
+            cfg.jacobi_lambda_max = cfg.apgd_lipschitz;
         }
         warm_start(&g, gamma, m);
         solve_and_check(p, &cfg, gamma, gamma0, m, &ex);
