@@ -38,21 +38,31 @@ static int same(const double *a, const double *b)
     return memcmp(a, b, 6 * NB * sizeof(double)) == 0;
 }
 
+/* the planted problem of seed, a fixed-count configuration of solver on
+   one thread, and a fresh carry */
+static int setup(unsigned seed, rf_solver_kind solver, int max_iter,
+                 rf_problem **p, rf_config *cfg, rf_carry **carry)
+{
+    rf_rng r = {seed};
+    double gstar[6 * NB];
+    ENSURE(rf_problem_create(p, NULL) == RF_OK);
+    ENSURE(gen_body_planted(&r, NB, 0, *p, gstar) == RF_OK);
+    rf_config_default(cfg);
+    cfg->solver = solver;
+    cfg->max_iter = max_iter;
+    cfg->tol = 0.0;
+    cfg->threads = 1;
+    ENSURE(rf_carry_create(carry, NULL) == RF_OK);
+    return 0;
+}
+
 static int test_apgd_carries_its_step(void)
 {
-    rf_rng r = {11};
     rf_problem *p;
-    ENSURE(rf_problem_create(&p, NULL) == RF_OK);
-    double gstar[6 * NB], g[6 * NB], ref[6 * NB];
-    ENSURE(gen_body_planted(&r, NB, 0, p, gstar) == RF_OK);
     rf_config cfg;
-    rf_config_default(&cfg);
-    cfg.solver = RF_SOLVER_APGD;
-    cfg.max_iter = 12;
-    cfg.tol = 0.0;
-    cfg.threads = 1;
     rf_carry *carry;
-    ENSURE(rf_carry_create(&carry, NULL) == RF_OK);
+    double g[6 * NB], ref[6 * NB];
+    ENSURE(setup(11, RF_SOLVER_APGD, 12, &p, &cfg, &carry) == 0);
     rf_stats st, sr;
     /* the first solve estimates, as rf_solve */
     ENSURE(solve(p, cfg, carry, 0.0, g, &st) == 0);
@@ -84,19 +94,11 @@ static int test_apgd_carries_its_step(void)
 
 static int test_jacobi_reestimates(void)
 {
-    rf_rng r = {12};
     rf_problem *p;
-    ENSURE(rf_problem_create(&p, NULL) == RF_OK);
-    double gstar[6 * NB], g[6 * NB], ref[6 * NB];
-    ENSURE(gen_body_planted(&r, NB, 0, p, gstar) == RF_OK);
     rf_config cfg;
-    rf_config_default(&cfg);
-    cfg.solver = RF_SOLVER_JACOBI;
-    cfg.max_iter = 6;
-    cfg.tol = 0.0;
-    cfg.threads = 1;
     rf_carry *carry;
-    ENSURE(rf_carry_create(&carry, NULL) == RF_OK);
+    double g[6 * NB], ref[6 * NB];
+    ENSURE(setup(12, RF_SOLVER_JACOBI, 6, &p, &cfg, &carry) == 0);
     double last = 0.0;
     int carried = 0;
     for (int k = 0; k < 2 * RF_CARRY_JACOBI_ESTIMATE_EVERY + 1; ++k) {
