@@ -7,12 +7,22 @@
  * 0.0025, 0.005, 0.01 m, and rho = 0 must give an almost flat stack (the
  * paper's Fig. 10): without rolling friction nothing stops a sphere that
  * rolls off the heap, so the pour spreads into one layer over the
- * container's floor.  Stock Bullet's numbers are printed beside them, never
- * asserted.  About 45 s on 2 cores.
+ * container's floor.  Stock Bullet's numbers are printed beside them
+ * (test_angle_stock_rho*), never asserted.
+ *
+ * ctest runs it as five entries (demos/CMakeLists.txt, times in
+ * tests/demos/README.md): test_gravel_pile.quick (bad parameters,
+ * determinism), .cone (the asserted sweep), .stock_low (rho = 0 and
+ * 0.0025 m), .stock_rho005 and .stock_rho01 (stock's heaps, printed).  The
+ * sweep keeps its size in every build: smaller pours do not hold the assertions
+ * (measured: 200 or 250 spheres leave no heap at rho = 0.0025 m; 500 spheres at
+ * the paper's 800/s in 400 steps give 15.5 deg at rho = 0.0025 m against 13.9
+ * at 0.005), so .cone stays over 60 s under ASan (about 200 s, 66 s natively;
+ * see the README).
  */
 #include "demo.h"
 
-#include "../test_util.h"
+#include "test_cases.h"
 
 #include <string.h>
 #include <time.h>
@@ -41,13 +51,14 @@ static void budget_one_thread(rf_config *cfg)
     cfg->threads = 1;
 }
 
-/* The quick sweep with that solver; prints the series.  0 on success.
+/* The quick sweep with that solver (rho < 0; else that rho's heap
+   only); prints the series.  0 on success.
    The cone solver runs on one thread: its result is the same, bit for
    bit, on any number (test_deterministic), and on a loaded machine its
    OpenMP threads can wait on each other many times longer than they work
    (measured: one quick heap 8.5 s on 1 thread, 299 s on 2 threads beside
    other jobs). */
-static int run_sweep(plSolver solver, demo_result *r)
+static int run_sweep(plSolver solver, double rho, demo_result *r)
 {
     demo_opts o;
     rf_config cfg;
@@ -56,6 +67,9 @@ static int run_sweep(plSolver solver, demo_result *r)
     o.solver = solver;
     o.config = solver == PL_SOLVER_CONE ? &cfg : NULL;
     o.quick = 1;
+    if (rho >= 0 && demo_opts_set(&o, "rho", rho) != 0) {
+        return -1;
+    }
     const double t0 = now();
     if (demo_run(&demo_gravel_pile, &o, r) != 0) {
         fprintf(stderr, "gravel_pile (%s) failed: %s\n",
@@ -85,11 +99,8 @@ static int run_sweep(plSolver solver, demo_result *r)
    with rho = 0 every sphere that rolls off the heap keeps rolling. */
 static int test_angle_grows_with_rho(void)
 {
-    demo_result cone, stock;
-    ENSURE(run_sweep(PL_SOLVER_CONE, &cone) == 0);
-    if (run_sweep(PL_SOLVER_STOCK, &stock) == 0) {
-        demo_result_free(&stock);
-    }
+    demo_result cone;
+    ENSURE(run_sweep(PL_SOLVER_CONE, -1, &cone) == 0);
     const demo_series *s = &cone.series;
     const double angle0 = demo_get_metric(&cone, "angle_rho0");
     const double height0 = demo_get_metric(&cone, "height_rho0");
@@ -110,6 +121,41 @@ static int test_angle_grows_with_rho(void)
     ENSURE(mono == 1);
     ENSURE_LE(angle0, 5.0);
     ENSURE_LE(height0, 2 * GP_TEST_D);
+    return 0;
+}
+
+/* Stock Bullet's sweep, printed beside the cone's, never asserted: one
+   heap per case (the scene with rho set builds the same world as the
+   sweep's), so that the heaps can be ctest entries of their own. */
+static void print_stock(double rho)
+{
+    demo_result stock;
+    if (run_sweep(PL_SOLVER_STOCK, rho, &stock) == 0) {
+        demo_result_free(&stock);
+    }
+}
+
+static int test_angle_stock_rho0(void)
+{
+    print_stock(0);
+    return 0;
+}
+
+static int test_angle_stock_rho0025(void)
+{
+    print_stock(0.0025);
+    return 0;
+}
+
+static int test_angle_stock_rho005(void)
+{
+    print_stock(0.005);
+    return 0;
+}
+
+static int test_angle_stock_rho01(void)
+{
+    print_stock(0.01);
     return 0;
 }
 
@@ -175,10 +221,17 @@ static int test_bad_parameters(void)
     return 0;
 }
 
-int main(void)
+/* No argument: every case.  Case names as arguments: those only (ctest
+   runs one entry per group of cases, demos/CMakeLists.txt). */
+int main(int argc, char **argv)
 {
-    RUN_TEST(test_bad_parameters);
-    RUN_TEST(test_deterministic);
-    RUN_TEST(test_angle_grows_with_rho);
-    return TEST_SUMMARY();
+    rf_cases cases = rf_cases_init(argc, argv);
+    RUN_CASE(&cases, test_bad_parameters);
+    RUN_CASE(&cases, test_deterministic);
+    RUN_CASE(&cases, test_angle_grows_with_rho);
+    RUN_CASE(&cases, test_angle_stock_rho0);
+    RUN_CASE(&cases, test_angle_stock_rho0025);
+    RUN_CASE(&cases, test_angle_stock_rho005);
+    RUN_CASE(&cases, test_angle_stock_rho01);
+    return rf_cases_summary(&cases);
 }
