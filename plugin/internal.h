@@ -677,4 +677,14 @@ void rf__solve_pyramid(rf_problem *p, const rf_config *cfg, int threads,
                        double *gamma, rf_solve_out *out, rf_error *err,
                        rf_status *status);
 
+/* The caller's rf_config of size bytes (as it was compiled) over the
+   defaults into full: fields of a later version than the caller's keep
+   their defaults.  RF_ERR_INVALID for size 0 or larger than this
+   library's struct (a caller built against a later header), with fn. */
+rf_status rf__config_in(const rf_config *in, size_t size, rf_config *full,
+                        const char *fn, rf_error *err);
+/* RF_ERR_INVALID unless 0 < size <= sizeof(rf_stats) (the caller's
+   rf_stats, which gets the first size bytes). */
+rf_status rf__stats_size(size_t size, const char *fn, rf_error *err);
+
 #endif /* ROLLFRIC_INTERNAL_H */

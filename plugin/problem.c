@@ -1116,11 +1116,16 @@ double rf_problem_w_asymmetry(const rf_problem *p)
    this is what a fresh problem holds.  Keep it in step with those tables
    (tests/test_memory.c checks it against the documented layout and
    against the heap). */
-size_t rf_problem_memory(const rf_problem *p, const rf_config *cfg)
+size_t rf_problem_memory_sized(const rf_problem *p, const rf_config *cfg_in,
+                               size_t cfg_size)
 {
-    if (p == NULL) {
+    rf_config full;
+    if (p == NULL ||
+        (cfg_in != NULL && rf__config_in(cfg_in, cfg_size, &full,
+                                         "rf_problem_memory", NULL) != RF_OK)) {
         return 0;
     }
+    const rf_config *cfg = cfg_in != NULL ? &full : NULL;
     const size_t d = sizeof(double), in = sizeof(int);
     size_t bytes = sizeof *p;
     if (p->kind == RF_KIND_EMPTY) {

@@ -11,11 +11,8 @@
 #include <string.h>
 #include <time.h>
 
-void rf_config_default(rf_config *cfg)
+static void config_defaults(rf_config *cfg)
 {
-    if (cfg == NULL) {
-        return;
-    }
     memset(cfg, 0, sizeof *cfg);
     cfg->solver = RF_SOLVER_APGD;
     cfg->model = RF_MODEL_ASSOCIATED;
@@ -29,12 +26,50 @@ void rf_config_default(rf_config *cfg)
     cfg->residual = 1;
 }
 
-rf_status rf_config_validate(const rf_config *cfg, rf_error *err)
+rf_status rf_config_default_sized(rf_config *cfg, size_t size)
+{
+    if (cfg == NULL) {
+        return RF_ERR_NULL;
+    }
+    if (size == 0 || size > sizeof *cfg) {
+        return RF_ERR_INVALID;
+    }
+    rf_config d;
+    config_defaults(&d);
+    memcpy(cfg, &d, size);
+    return RF_OK;
+}
+
+rf_status rf__config_in(const rf_config *in, size_t size, rf_config *full,
+                        const char *fn, rf_error *err)
+{
+    if (size == 0 || size > sizeof *full) {
+        return rf__fail(err, RF_ERR_INVALID,
+                        "%s: the caller's rf_config has %zu bytes, this "
+                        "library's %zu (built against a later rollfric "
+                        "header?)",
+                        fn, size, sizeof *full);
+    }
+    config_defaults(full);
+    memcpy(full, in, size);
+    return RF_OK;
+}
+
+rf_status rf__stats_size(size_t size, const char *fn, rf_error *err)
+{
+    if (size == 0 || size > sizeof(rf_stats)) {
+        return rf__fail(err, RF_ERR_INVALID,
+                        "%s: the caller's rf_stats has %zu bytes, this "
+                        "library's %zu (built against a later rollfric "
+                        "header?)",
+                        fn, size, sizeof(rf_stats));
+    }
+    return RF_OK;
+}
+
+static rf_status validate(const rf_config *cfg, rf_error *err)
 {
     static const char fn[] = "rf_config_validate";
-    if (cfg == NULL) {
-        return rf__fail(err, RF_ERR_NULL, "%s: cfg is NULL", fn);
-    }
     if (cfg->solver < RF_SOLVER_JACOBI || cfg->solver > RF_SOLVER_SI) {
         return rf__fail(err, RF_ERR_INVALID, "%s: unknown solver %d", fn,
                         (int)cfg->solver);
@@ -95,6 +130,17 @@ rf_status rf_config_validate(const rf_config *cfg, rf_error *err)
     }
     rf__ok(err);
     return RF_OK;
+}
+
+rf_status rf_config_validate_sized(const rf_config *cfg, size_t size,
+                                   rf_error *err)
+{
+    if (cfg == NULL) {
+        return rf__fail(err, RF_ERR_NULL, "rf_config_validate: cfg is NULL");
+    }
+    rf_config full;
+    rf_status st = rf__config_in(cfg, size, &full, "rf_config_validate", err);
+    return st == RF_OK ? validate(&full, err) : st;
 }
 
 /* ------------------------------------------------------------------ */
@@ -527,7 +573,7 @@ static rf_status check_solve_input(rf_problem *p, const rf_config *cfg,
         return rf__fail(err, RF_ERR_NULL, "%s: %s is NULL", fn,
                         p == NULL ? "p" : "gamma");
     }
-    rf_status st = rf_config_validate(cfg, err);
+    rf_status st = validate(cfg, err);
     if (st == RF_OK) {
         st = rf__check_complete(p, fn, err);
     }
@@ -568,11 +614,12 @@ static rf_status check_solve_input(rf_problem *p, const rf_config *cfg,
     return st;
 }
 
-rf_status rf_solve(rf_problem *p, const rf_config *cfg_in, double *gamma,
-                   rf_stats *stats, rf_error *err)
+/* rf_solve on full-size structs (cfg NULL: the defaults) */
+static rf_status solve_full(rf_problem *p, const rf_config *cfg_in,
+                            double *gamma, rf_stats *stats, rf_error *err)
 {
     rf_config defaults;
-    rf_config_default(&defaults);
+    config_defaults(&defaults);
     const rf_config *cfg = cfg_in ? cfg_in : &defaults;
     rf_status st = check_solve_input(p, cfg, gamma, err);
     if (st != RF_OK) {
@@ -660,6 +707,29 @@ rf_status rf_solve(rf_problem *p, const rf_config *cfg_in, double *gamma,
     return RF_OK;
 }
 
+rf_status rf_solve_sized(rf_problem *p, const rf_config *cfg, size_t cfg_size,
+                         double *gamma, rf_stats *stats, size_t stats_size,
+                         rf_error *err)
+{
+    rf_config full;
+    rf_stats out;
+    rf_status st = RF_OK;
+    if (cfg != NULL) {
+        st = rf__config_in(cfg, cfg_size, &full, "rf_solve", err);
+    }
+    if (st == RF_OK && stats != NULL) {
+        st = rf__stats_size(stats_size, "rf_solve", err);
+    }
+    if (st == RF_OK) {
+        st = solve_full(p, cfg != NULL ? &full : NULL, gamma,
+                        stats != NULL ? &out : NULL, err);
+    }
+    if (st == RF_OK && stats != NULL) {
+        memcpy(stats, &out, stats_size);
+    }
+    return st;
+}
+
 /* What a sequence of solves carries (rf_carry_create): APGD's and
    Jacobi's step constants (rf_stats' of their last solve; 0: none yet)
    and the count of Jacobi solves with automatic omega. */
@@ -693,40 +763,56 @@ void rf_carry_reset(rf_carry *c)
     }
 }
 
-rf_status rf_solve_carried(rf_problem *p, const rf_config *cfg_in,
-                           rf_carry *carry, double *gamma, rf_stats *stats,
-                           rf_error *err)
+rf_status rf_solve_carried_sized(rf_problem *p, const rf_config *cfg_in,
+                                 size_t cfg_size, rf_carry *carry,
+                                 double *gamma, rf_stats *stats,
+                                 size_t stats_size, rf_error *err)
 {
+    static const char fn[] = "rf_solve_carried";
     rf_config cfg;
+    rf_status status = RF_OK;
     if (cfg_in != NULL) {
-        cfg = *cfg_in;
+        status = rf__config_in(cfg_in, cfg_size, &cfg, fn, err);
     } else {
-        rf_config_default(&cfg);
+        config_defaults(&cfg);
     }
+    if (status == RF_OK && stats != NULL) {
+        status = rf__stats_size(stats_size, fn, err);
+    }
+    if (status != RF_OK) {
+        return status;
+    }
+    rf_stats out;
+    rf_stats *full = stats != NULL ? &out : NULL;
     if (carry == NULL || cfg.solver < RF_SOLVER_JACOBI ||
         cfg.solver > RF_SOLVER_SI) {
-        return rf_solve(p, &cfg, gamma, stats, err); /* its checks */
+        status = solve_full(p, &cfg, gamma, full, err); /* its checks */
+    } else {
+        /* The application's start wins; else the carried one: APGD saves
+           one N product and most backtracking per solve; Jacobi with
+           automatic omega its power iteration (4-16 products) on all but
+           one solve in RF_CARRY_JACOBI_ESTIMATE_EVERY: the solve only
+           raises lambda (on an iteration that proves omega too long,
+           solver_jacobi.c), so a scene that grew softer would otherwise
+           keep a short step. */
+        if (cfg.solver == RF_SOLVER_APGD && cfg.apgd_lipschitz == 0.0) {
+            cfg.apgd_lipschitz = carry->apgd_lipschitz;
+        } else if (cfg.solver == RF_SOLVER_JACOBI && cfg.omega == 0.0 &&
+                   cfg.jacobi_lambda_max == 0.0 &&
+                   carry->jacobi_solves++ % RF_CARRY_JACOBI_ESTIMATE_EVERY !=
+                       0) {
+            cfg.jacobi_lambda_max = carry->jacobi_lambda_max;
+        }
+        full = &out; /* the constants are read back even without stats */
+        status = solve_full(p, &cfg, gamma, full, err);
+        if (status == RF_OK && cfg.solver == RF_SOLVER_APGD) {
+            carry->apgd_lipschitz = out.apgd_lipschitz;
+        } else if (status == RF_OK && cfg.solver == RF_SOLVER_JACOBI) {
+            carry->jacobi_lambda_max = out.jacobi_lambda_max;
+        }
     }
-    /* The application's start wins; else the carried one: APGD saves one
-       N product and most backtracking per solve; Jacobi with automatic
-       omega its power iteration (4-16 products) on all but one solve in
-       RF_CARRY_JACOBI_ESTIMATE_EVERY: the solve only raises lambda (on an
-       iteration that proves omega too long, solver_jacobi.c), so a scene
-       that grew softer would otherwise keep a short step. */
-    if (cfg.solver == RF_SOLVER_APGD && cfg.apgd_lipschitz == 0.0) {
-        cfg.apgd_lipschitz = carry->apgd_lipschitz;
-    } else if (cfg.solver == RF_SOLVER_JACOBI && cfg.omega == 0.0 &&
-               cfg.jacobi_lambda_max == 0.0 &&
-               carry->jacobi_solves++ % RF_CARRY_JACOBI_ESTIMATE_EVERY != 0) {
-        cfg.jacobi_lambda_max = carry->jacobi_lambda_max;
-    }
-    rf_stats own;
-    rf_stats *st = stats != NULL ? stats : &own;
-    const rf_status status = rf_solve(p, &cfg, gamma, st, err);
-    if (status == RF_OK && cfg.solver == RF_SOLVER_APGD) {
-        carry->apgd_lipschitz = st->apgd_lipschitz;
-    } else if (status == RF_OK && cfg.solver == RF_SOLVER_JACOBI) {
-        carry->jacobi_lambda_max = st->jacobi_lambda_max;
+    if (status == RF_OK && stats != NULL) {
+        memcpy(stats, &out, stats_size);
     }
     return status;
 }

@@ -49,9 +49,11 @@ static void apply_normal(const rf_problem *p, int i, double dl, double *pv)
     rf__contact_apply(p, i, dg, pv);
 }
 
-rf_status rf_solve_split(rf_problem *p, const rf_config *cfg_in,
-                         const double *bias, double *gamma_n, double *v,
-                         double *w, rf_stats *stats, rf_error *err)
+rf_status rf_solve_split_sized(rf_problem *p, const rf_config *cfg_in,
+                               size_t cfg_size, const double *bias,
+                               double *gamma_n, double *v, double *w,
+                               rf_stats *stats_out, size_t stats_size,
+                               rf_error *err)
 {
     static const char fn[] = "rf_solve_split";
     if (p == NULL || bias == NULL || v == NULL || w == NULL) {
@@ -61,10 +63,23 @@ rf_status rf_solve_split(rf_problem *p, const rf_config *cfg_in,
                         : v == NULL    ? "v"
                                        : "w");
     }
-    rf_config defaults;
-    rf_config_default(&defaults);
-    const rf_config *cfg = cfg_in ? cfg_in : &defaults;
-    rf_status st = rf_config_validate(cfg, err);
+    rf_config full;
+    rf_status st = RF_OK;
+    if (cfg_in != NULL) {
+        st = rf__config_in(cfg_in, cfg_size, &full, fn, err);
+    } else {
+        rf_config_default(&full);
+    }
+    if (st == RF_OK && stats_out != NULL) {
+        st = rf__stats_size(stats_size, fn, err);
+    }
+    if (st != RF_OK) {
+        return st;
+    }
+    const rf_config *cfg = &full;
+    rf_stats stats_full;
+    rf_stats *stats = stats_out != NULL ? &stats_full : NULL;
+    st = rf_config_validate(cfg, err);
     if (st == RF_OK) {
         st = rf__check_complete(p, fn, err);
     }
@@ -161,6 +176,7 @@ rf_status rf_solve_split(rf_problem *p, const rf_config *cfg_in,
         stats->residual = den > 0.0 ? sqrt(res2) / den : 0.0;
         stats->converged = converged;
         stats->energy_scale = 1.0;
+        memcpy(stats_out, stats, stats_size);
     }
     rf__ok(err);
     return RF_OK;

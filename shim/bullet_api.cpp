@@ -34,6 +34,33 @@ rf_status fail(rf_error *err, rf_status st, const char *fmt, ...)
 }
 
 // cfg, or the defaults for NULL, validated as rf_solve would, into *out.
+// The caller's rf_config of size bytes as it was compiled (rollfric.h,
+// "Binary compatibility") over the Bullet defaults: fields the caller
+// does not know keep their defaults.
+rf_status config_in(const char *fn, const rf_config *in, size_t size,
+                    rf_config *full, rf_error *err)
+{
+    if (size == 0 || size > sizeof(rf_config)) {
+        return fail(err, RF_ERR_INVALID,
+                    "%s: the caller's rf_config has %zu bytes, this "
+                    "library's %zu (built against a later rollfric header?)",
+                    fn, size, sizeof(rf_config));
+    }
+    rf_bullet_config_default(full);
+    std::memcpy(full, in, size);
+    return RF_OK;
+}
+
+// The first size bytes of a struct the caller was compiled with.
+template <class T> rf_status struct_out(T *out, size_t size, const T &full)
+{
+    if (size == 0 || size > sizeof(T)) {
+        return RF_ERR_INVALID;
+    }
+    std::memcpy(out, &full, size);
+    return RF_OK;
+}
+
 rf_status resolve_config(const char *fn, const rf_config *cfg, rf_config *out,
                          rf_error *err)
 {
@@ -80,17 +107,23 @@ const char *precision_name(int scalar_size)
 
 extern "C" {
 
-void rf_bullet_config_default(rf_config *cfg)
+rf_status rf_bullet_config_default_sized(rf_config *cfg, size_t size)
 {
     if (cfg == nullptr) {
-        return;
+        return RF_ERR_NULL;
     }
-    rf_config_default(cfg);
-    cfg->solver = RF_SOLVER_SI;
-    cfg->model = RF_MODEL_DESAXCE;
-    cfg->max_iter = RF_BULLET_WORLD_ITERATIONS;
-    cfg->tol = RF_BULLET_DEFAULT_TOL;
-    cfg->residual = 0; // SI stops on the impulse change; no extra pass
+    if (size == 0 || size > sizeof(rf_config)) {
+        return RF_ERR_INVALID;
+    }
+    rf_config c;
+    rf_config_default(&c);
+    c.solver = RF_SOLVER_SI;
+    c.model = RF_MODEL_DESAXCE;
+    c.max_iter = RF_BULLET_WORLD_ITERATIONS;
+    c.tol = RF_BULLET_DEFAULT_TOL;
+    c.residual = 0; // SI stops on the impulse change; no extra pass
+    std::memcpy(cfg, &c, size);
+    return RF_OK;
 }
 
 int rf_bullet_scalar_size(void)
@@ -99,8 +132,8 @@ int rf_bullet_scalar_size(void)
 }
 
 rf_plugin *rf_bullet_attach_checked(btDiscreteDynamicsWorld *world,
-                                    const rf_config *cfg, int scalar_size,
-                                    rf_error *err)
+                                    const rf_config *cfg_in, size_t cfg_size,
+                                    int scalar_size, rf_error *err)
 {
     if (world == nullptr) {
         fail(err, RF_ERR_NULL, "rf_bullet_attach: world is NULL");
@@ -116,7 +149,15 @@ rf_plugin *rf_bullet_attach_checked(btDiscreteDynamicsWorld *world,
                               : "librollfric.so (pkg-config rollfric)");
         return nullptr;
     }
-    rf_config c;
+    rf_config full, c;
+    const rf_config *cfg = nullptr;
+    if (cfg_in != nullptr) {
+        if (config_in("rf_bullet_attach", cfg_in, cfg_size, &full, err) !=
+            RF_OK) {
+            return nullptr;
+        }
+        cfg = &full;
+    }
     if (resolve_config("rf_bullet_attach", cfg, &c, err) != RF_OK) {
         return nullptr;
     }
@@ -200,13 +241,12 @@ void rf_bullet_detach(rf_plugin *p)
     delete p;
 }
 
-rf_status rf_bullet_stats(const rf_plugin *p, rf_stats *out)
+rf_status rf_bullet_stats_sized(const rf_plugin *p, rf_stats *out, size_t size)
 {
     if (p == nullptr || out == nullptr) {
         return RF_ERR_NULL;
     }
-    *out = p->solver->last;
-    return RF_OK;
+    return struct_out(out, size, p->solver->last);
 }
 
 rf_status rf_bullet_timing_get(const rf_plugin *p, rf_bullet_timing *out)
@@ -248,22 +288,28 @@ rf_status rf_bullet_get_mode(const rf_plugin *p, rf_bullet_mode *out)
     return RF_OK;
 }
 
-rf_status rf_bullet_set_config(rf_plugin *p, const rf_config *cfg,
-                               rf_error *err)
+rf_status rf_bullet_set_config_sized(rf_plugin *p, const rf_config *cfg,
+                                     size_t size, rf_error *err)
 {
+    static const char fn[] = "rf_bullet_set_config";
     if (p == nullptr) {
         return fail(err, RF_ERR_NULL, "rf_bullet_set_config: p is NULL");
     }
-    return resolve_config("rf_bullet_set_config", cfg, &p->solver->cfg, err);
+    if (cfg == nullptr) {
+        return resolve_config(fn, nullptr, &p->solver->cfg, err);
+    }
+    rf_config full;
+    const rf_status st = config_in(fn, cfg, size, &full, err);
+    return st == RF_OK ? resolve_config(fn, &full, &p->solver->cfg, err) : st;
 }
 
-rf_status rf_bullet_get_config(const rf_plugin *p, rf_config *out)
+rf_status rf_bullet_get_config_sized(const rf_plugin *p, rf_config *out,
+                                     size_t size)
 {
     if (p == nullptr || out == nullptr) {
         return RF_ERR_NULL;
     }
-    *out = p->solver->cfg;
-    return RF_OK;
+    return struct_out(out, size, p->solver->cfg);
 }
 
 rf_status rf_bullet_set_max_recovery(rf_plugin *p, double speed)
@@ -419,12 +465,18 @@ rf_status rf_bullet_point_carried(const rf_plugin *p,
     return RF_OK;
 }
 
-rf_status rf_bullet_config_from_env(rf_config *cfg, rf_error *err)
+rf_status rf_bullet_config_from_env_sized(rf_config *cfg, size_t size,
+                                          rf_error *err)
 {
+    static const char fn[] = "rf_bullet_config_from_env";
     if (cfg == nullptr) {
         return fail(err, RF_ERR_NULL, "rf_bullet_config_from_env: cfg is NULL");
     }
-    rf_config c = *cfg;
+    rf_config c;
+    const rf_status in = config_in(fn, cfg, size, &c, err);
+    if (in != RF_OK) {
+        return in;
+    }
     const char *v;
     if ((v = std::getenv("ROLLFRIC_CONVERGED")) != nullptr) {
         if (std::strcmp(v, "1") == 0) {
@@ -506,7 +558,7 @@ rf_status rf_bullet_config_from_env(rf_config *cfg, rf_error *err)
         }
         c.tol = t; // ... unless a tolerance is given too
     }
-    *cfg = c;
+    std::memcpy(cfg, &c, size);
     if (err) {
         err->status = RF_OK;
         err->message[0] = '\0';

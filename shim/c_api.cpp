@@ -507,14 +507,15 @@ plStatus plSetContactSolver(plDynamicsWorldHandle world, plSolver solver)
     return PL_OK;
 }
 
-plStatus plSetSolverConfig(plDynamicsWorldHandle world, const rf_config *cfg)
+plStatus plSetSolverConfigSized(plDynamicsWorldHandle world,
+                                const rf_config *cfg, size_t size)
 {
     LOOKUP(World, w, world, K_WORLD, "plSetSolverConfig", "world");
     if (cfg == nullptr) {
         return fail(PL_ERR_NULL, "plSetSolverConfig: cfg is NULL");
     }
     rf_error err;
-    rf_status st = rf_bullet_set_config(w->plugin, cfg, &err);
+    rf_status st = rf_bullet_set_config_sized(w->plugin, cfg, size, &err);
     if (st != RF_OK) {
         return fail(st == RF_ERR_NONFINITE ? PL_ERR_NONFINITE : PL_ERR_INVALID,
                     "plSetSolverConfig: %s", err.message);
@@ -522,28 +523,40 @@ plStatus plSetSolverConfig(plDynamicsWorldHandle world, const rf_config *cfg)
     return PL_OK;
 }
 
-void plGetDefaultSolverConfig(rf_config *cfg)
+void plGetDefaultSolverConfigSized(rf_config *cfg, size_t size)
 {
-    rf_bullet_config_default(cfg);
+    (void)rf_bullet_config_default_sized(cfg, size);
 }
 
-plStatus plGetSolverConfig(plDynamicsWorldHandle world, rf_config *out)
+plStatus plGetSolverConfigSized(plDynamicsWorldHandle world, rf_config *out,
+                                size_t size)
 {
     LOOKUP(World, w, world, K_WORLD, "plGetSolverConfig", "world");
     if (out == nullptr) {
         return fail(PL_ERR_NULL, "plGetSolverConfig: out is NULL");
     }
-    rf_bullet_get_config(w->plugin, out);
+    if (rf_bullet_get_config_sized(w->plugin, out, size) != RF_OK) {
+        return fail(PL_ERR_INVALID,
+                    "plGetSolverConfig: the caller's rf_config has %zu "
+                    "bytes, this library's %zu",
+                    size, sizeof(rf_config));
+    }
     return PL_OK;
 }
 
-plStatus plGetSolverStats(plDynamicsWorldHandle world, rf_stats *out)
+plStatus plGetSolverStatsSized(plDynamicsWorldHandle world, rf_stats *out,
+                               size_t size)
 {
     LOOKUP(World, w, world, K_WORLD, "plGetSolverStats", "world");
     if (out == nullptr) {
         return fail(PL_ERR_NULL, "plGetSolverStats: out is NULL");
     }
-    rf_bullet_stats(w->plugin, out);
+    if (rf_bullet_stats_sized(w->plugin, out, size) != RF_OK) {
+        return fail(PL_ERR_INVALID,
+                    "plGetSolverStats: the caller's rf_stats has %zu bytes, "
+                    "this library's %zu",
+                    size, sizeof(rf_stats));
+    }
     return PL_OK;
 }
 

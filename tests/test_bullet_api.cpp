@@ -10,6 +10,7 @@
 
 #include "test_util.h"
 
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 
@@ -87,11 +88,66 @@ int test_precision_mismatch()
     rf_error err;
     const int other = sizeof(btScalar) == 4 ? 8 : 4;
     ENSURE(rf_bullet_scalar_size() == (int)sizeof(btScalar));
-    ENSURE(rf_bullet_attach_checked(&s.world, nullptr, other, &err) == nullptr);
+    ENSURE(rf_bullet_attach_checked(&s.world, nullptr, sizeof(rf_config), other,
+                                    &err) == nullptr);
     ENSURE(err.status == RF_ERR_INVALID);
     ENSURE(std::strstr(err.message, other == 8 ? "librollfric-float64.so"
                                                : "librollfric.so") != nullptr);
     ENSURE(s.world.getConstraintSolver() == &s.solver); // untouched
+    return 0;
+}
+
+// rf_config and rf_stats can grow (rollfric.h, "Binary compatibility";
+// issue #24 item 6): the plugin reads and writes the sizes the caller was
+// compiled with.  An older caller (sizes ending before rf_config's
+// residual and rf_stats' skipped_bodies) gets its fields and the
+// defaults for the rest, and its bytes beyond are not written; a newer
+// one (larger sizes) is refused with both sizes named.
+int test_struct_sizes()
+{
+    Scene s;
+    s.ground();
+    s.sphere(0.5, 1.0, btVector3(0, 0.5f, 0), 0.5, 0.0);
+    const size_t cfg_old = offsetof(rf_config, residual);
+    const size_t stats_old = offsetof(rf_stats, skipped_bodies);
+    rf_config cfg;
+    ENSURE(rf_bullet_config_default_sized(&cfg, cfg_old) == RF_OK);
+    cfg.residual = 7; // beyond the old size: not read
+    rf_error err;
+    rf_plugin *p = rf_bullet_attach_checked(&s.world, &cfg, cfg_old,
+                                            (int)sizeof(btScalar), &err);
+    ENSURE(p != nullptr);
+    rf_config now;
+    ENSURE(rf_bullet_get_config(p, &now) == RF_OK);
+    ENSURE(now.residual == 0 && now.solver == RF_SOLVER_SI); // defaults
+    ENSURE(rf_bullet_set_config_sized(p, &cfg, cfg_old, &err) == RF_OK);
+    ENSURE(rf_bullet_set_config(p, &cfg, &err) == RF_ERR_INVALID);
+    s.step(kDt, 5);
+    rf_stats st;
+    std::memset(&st, 0xAB, sizeof st);
+    ENSURE(rf_bullet_stats_sized(p, &st, stats_old) == RF_OK);
+    ENSURE(st.contacts == 1);
+    const unsigned char *tail = (const unsigned char *)&st + stats_old;
+    for (size_t k = 0; k < sizeof st - stats_old; ++k) {
+        ENSURE(tail[k] == 0xAB);
+    }
+    std::memset(&now, 0xAB, sizeof now);
+    ENSURE(rf_bullet_get_config_sized(p, &now, cfg_old) == RF_OK);
+    ENSURE(*((const unsigned char *)&now + cfg_old) == 0xAB);
+    // a newer caller
+    ENSURE(rf_bullet_stats_sized(p, &st, sizeof st + 8) == RF_ERR_INVALID);
+    ENSURE(rf_bullet_get_config_sized(p, &now, sizeof now + 8) ==
+           RF_ERR_INVALID);
+    ENSURE(rf_bullet_set_config_sized(p, &cfg, sizeof cfg + 8, &err) ==
+           RF_ERR_INVALID);
+    ENSURE(std::strstr(err.message, "this library's") != nullptr);
+    ENSURE(rf_bullet_config_from_env_sized(&cfg, sizeof cfg + 8, &err) ==
+           RF_ERR_INVALID);
+    rf_bullet_detach(p);
+    Scene s2;
+    ENSURE(rf_bullet_attach_checked(&s2.world, &cfg, sizeof cfg + 8,
+                                    (int)sizeof(btScalar), &err) == nullptr);
+    ENSURE(err.status == RF_ERR_INVALID);
     return 0;
 }
 
@@ -1367,6 +1423,7 @@ int main()
 {
     RUN_TEST(test_attach_detach);
     RUN_TEST(test_precision_mismatch);
+    RUN_TEST(test_struct_sizes);
     RUN_TEST(test_stock_mode_is_stock);
     RUN_TEST(test_free_motion_parity);
     RUN_TEST(test_gyroscopic_flags_parity);

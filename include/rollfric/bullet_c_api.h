@@ -171,19 +171,40 @@ RF_API plStatus plSetContactSolver(plDynamicsWorldHandle world,
  * PL_ERR_INVALID (a setting rf_config_validate refuses; RF_SOLVER_JACOBI
  * or RF_SOLVER_APGD with PL_WORLD_ITERATIONS). */
 #define PL_WORLD_ITERATIONS 0
-RF_API plStatus plSetSolverConfig(plDynamicsWorldHandle world,
-                                  const rf_config *cfg);
+RF_API plStatus plSetSolverConfigSized(plDynamicsWorldHandle world,
+                                       const rf_config *cfg, size_t size);
+static inline plStatus plSetSolverConfig(plDynamicsWorldHandle world,
+                                         const rf_config *cfg)
+{
+    return plSetSolverConfigSized(world, cfg, sizeof(rf_config));
+}
 /* The settings a new world starts with (rollfric_bullet.h's
  * rf_bullet_config_default, issue #22): RF_SOLVER_SI, RF_MODEL_DESAXCE,
  * max_iter PL_WORLD_ITERATIONS, tol 1e-5, warm start on.  The converged
  * solve is rf_config_default.  NULL is ignored.  Cannot fail. */
-RF_API void plGetDefaultSolverConfig(rf_config *cfg);
+RF_API void plGetDefaultSolverConfigSized(rf_config *cfg, size_t size);
+static inline void plGetDefaultSolverConfig(rf_config *cfg)
+{
+    plGetDefaultSolverConfigSized(cfg, sizeof(rf_config));
+}
 /* The world's settings now.  Errors: PL_ERR_NULL (world, out),
  * PL_ERR_HANDLE (world). */
-RF_API plStatus plGetSolverConfig(plDynamicsWorldHandle world, rf_config *out);
+RF_API plStatus plGetSolverConfigSized(plDynamicsWorldHandle world,
+                                       rf_config *out, size_t size);
+static inline plStatus plGetSolverConfig(plDynamicsWorldHandle world,
+                                         rf_config *out)
+{
+    return plGetSolverConfigSized(world, out, sizeof(rf_config));
+}
 /* Statistics of the last cone step (zeros before one).  Errors:
  * PL_ERR_NULL (world, out), PL_ERR_HANDLE (world). */
-RF_API plStatus plGetSolverStats(plDynamicsWorldHandle world, rf_stats *out);
+RF_API plStatus plGetSolverStatsSized(plDynamicsWorldHandle world,
+                                      rf_stats *out, size_t size);
+static inline plStatus plGetSolverStats(plDynamicsWorldHandle world,
+                                        rf_stats *out)
+{
+    return plGetSolverStatsSized(world, out, sizeof(rf_stats));
+}
 
 /* ---- shapes ---- */
 

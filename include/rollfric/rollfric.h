@@ -568,12 +568,36 @@ typedef struct rf_config {
                                  use 0.  default 1 */
 } rf_config;
 
+/* Binary compatibility: rf_config and rf_stats may gain fields at their
+ * end in later versions.  Every function that reads an rf_config or
+ * writes an rf_stats is a static inline wrapper here around an exported
+ * *_sized function that also takes sizeof(rf_config) and sizeof(rf_stats)
+ * as the caller was compiled: the library reads only that many bytes of a
+ * configuration (the fields the caller does not know keep their
+ * defaults) and writes only that many of the statistics.  So a program
+ * built against this header runs unchanged with a later library.  A size
+ * larger than the library's own (a program built against a later header
+ * than the library it runs with) or 0 is refused: RF_ERR_INVALID, with
+ * both sizes in the message.  Call the wrappers; the *_sized functions
+ * are what a binding that loads symbols by name calls. */
+
+/* Fill the first size bytes of cfg with the defaults documented above.
+ * Errors: RF_ERR_NULL, RF_ERR_INVALID (size). */
+RF_API rf_status rf_config_default_sized(rf_config *cfg, size_t size);
 /* Fill cfg with the defaults documented above.  NULL is ignored. */
-RF_API void rf_config_default(rf_config *cfg);
+static inline void rf_config_default(rf_config *cfg)
+{
+    (void)rf_config_default_sized(cfg, sizeof(rf_config));
+}
 
 /* Check a configuration.  Errors: RF_ERR_NULL, RF_ERR_INVALID (with the
- * field named), RF_ERR_NONFINITE. */
-RF_API rf_status rf_config_validate(const rf_config *cfg, rf_error *err);
+ * field named, or the size), RF_ERR_NONFINITE. */
+RF_API rf_status rf_config_validate_sized(const rf_config *cfg, size_t size,
+                                          rf_error *err);
+static inline rf_status rf_config_validate(const rf_config *cfg, rf_error *err)
+{
+    return rf_config_validate_sized(cfg, sizeof(rf_config), err);
+}
 
 typedef struct rf_stats {
     int contacts;    /* number of contacts */
@@ -630,8 +654,15 @@ typedef struct rf_stats {
  * Errors: RF_ERR_NULL (p or gamma), RF_ERR_INVALID (cfg),
  * RF_ERR_NONFINITE (warm start or problem data), RF_ERR_STATE (empty or
  * incomplete problem), RF_ERR_NOMEM; gamma is left untouched on error. */
-RF_API rf_status rf_solve(rf_problem *p, const rf_config *cfg, double *gamma,
-                          rf_stats *stats, rf_error *err);
+RF_API rf_status rf_solve_sized(rf_problem *p, const rf_config *cfg,
+                                size_t cfg_size, double *gamma, rf_stats *stats,
+                                size_t stats_size, rf_error *err);
+static inline rf_status rf_solve(rf_problem *p, const rf_config *cfg,
+                                 double *gamma, rf_stats *stats, rf_error *err)
+{
+    return rf_solve_sized(p, cfg, sizeof(rf_config), gamma, stats,
+                          sizeof(rf_stats), err);
+}
 
 /* What a sequence of solves of one simulation carries from one solve to
  * the next, beyond the warm start (which the caller keeps in gamma): the
@@ -660,9 +691,17 @@ RF_API void rf_carry_reset(rf_carry *c);
  * constants the solve ends with kept in carry for the next one.  carry
  * NULL = rf_solve.  Errors and outputs: as rf_solve; carry is unchanged
  * on error. */
-RF_API rf_status rf_solve_carried(rf_problem *p, const rf_config *cfg,
-                                  rf_carry *carry, double *gamma,
-                                  rf_stats *stats, rf_error *err);
+RF_API rf_status rf_solve_carried_sized(rf_problem *p, const rf_config *cfg,
+                                        size_t cfg_size, rf_carry *carry,
+                                        double *gamma, rf_stats *stats,
+                                        size_t stats_size, rf_error *err);
+static inline rf_status rf_solve_carried(rf_problem *p, const rf_config *cfg,
+                                         rf_carry *carry, double *gamma,
+                                         rf_stats *stats, rf_error *err)
+{
+    return rf_solve_carried_sized(p, cfg, sizeof(rf_config), carry, gamma,
+                                  stats, sizeof(rf_stats), err);
+}
 
 /* The plastic flow of yielding contacts after a solve (elasto-plastic
  * contact, rf_contact_desc.normal_max; slides section 3): a contact whose
@@ -700,9 +739,19 @@ RF_API rf_status rf_problem_plastic_flow(rf_problem *p, const double *gamma,
  * Errors: RF_ERR_NULL (p, bias, v, w), RF_ERR_INVALID (cfg),
  * RF_ERR_NONFINITE (bias), RF_ERR_STATE (empty, incomplete or local-form
  * problem), RF_ERR_NOMEM; outputs untouched on error. */
-RF_API rf_status rf_solve_split(rf_problem *p, const rf_config *cfg,
-                                const double *bias, double *gamma_n, double *v,
-                                double *w, rf_stats *stats, rf_error *err);
+RF_API rf_status rf_solve_split_sized(rf_problem *p, const rf_config *cfg,
+                                      size_t cfg_size, const double *bias,
+                                      double *gamma_n, double *v, double *w,
+                                      rf_stats *stats, size_t stats_size,
+                                      rf_error *err);
+static inline rf_status rf_solve_split(rf_problem *p, const rf_config *cfg,
+                                       const double *bias, double *gamma_n,
+                                       double *v, double *w, rf_stats *stats,
+                                       rf_error *err)
+{
+    return rf_solve_split_sized(p, cfg, sizeof(rf_config), bias, gamma_n, v, w,
+                                stats, sizeof(rf_stats), err);
+}
 
 /* Siconos' residual of gamma for the given model:
  *   sqrt(sum_i |gamma_i - Proj_Y(gamma_i - u_hat_i)|^2)
@@ -749,8 +798,15 @@ RF_API rf_status rf_residual(rf_problem *p, rf_model model, const double *gamma,
  *     velocities it changes (body form: 6 nbody; local form: 6 ncon) and
  *     ncon + 1 for the normal biases it changes under compliance.
  * Not counted: allocator overhead, the OpenMP runtime, the caller's gamma.
- * 0 for NULL p; the struct's size for an empty problem. */
-RF_API size_t rf_problem_memory(const rf_problem *p, const rf_config *cfg);
+ * 0 for NULL p or a cfg size the library refuses; the struct's size for
+ * an empty problem. */
+RF_API size_t rf_problem_memory_sized(const rf_problem *p, const rf_config *cfg,
+                                      size_t cfg_size);
+static inline size_t rf_problem_memory(const rf_problem *p,
+                                       const rf_config *cfg)
+{
+    return rf_problem_memory_sized(p, cfg, sizeof(rf_config));
+}
 
 /* ------------------------------------------------------------------ */
 /* Problem files (Siconos rolling-friction format)                     */

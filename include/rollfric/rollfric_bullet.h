@@ -94,13 +94,24 @@ typedef enum rf_bullet_mode {
  * iterations to 1e-8) is rf_config_default: rf_bullet_set_config(p, &cfg)
  * with it, or ROLLFRIC_CONVERGED=1 for the drop-in.  NULL is ignored. */
 #define RF_BULLET_DEFAULT_TOL 1e-5
-RF_API void rf_bullet_config_default(rf_config *cfg);
+/* As rf_config_default_sized (rollfric.h, "Binary compatibility": the
+ * functions here that take an rf_config or an rf_stats are inline
+ * wrappers passing the caller's sizeof(rf_config) / sizeof(rf_stats) to
+ * an exported *_sized function, which refuses a size it does not know with
+ * RF_ERR_INVALID).  Errors: RF_ERR_NULL, RF_ERR_INVALID (size). */
+RF_API rf_status rf_bullet_config_default_sized(rf_config *cfg, size_t size);
+inline void rf_bullet_config_default(rf_config *cfg)
+{
+    (void)rf_bullet_config_default_sized(cfg, sizeof(rf_config));
+}
 
 /* The implementation behind rf_bullet_attach; call that instead.
- * scalar_size is the caller's sizeof(btScalar). */
+ * cfg_size is the caller's sizeof(rf_config), scalar_size its
+ * sizeof(btScalar). */
 RF_API rf_plugin *rf_bullet_attach_checked(btDiscreteDynamicsWorld *world,
                                            const rf_config *cfg,
-                                           int scalar_size, rf_error *err);
+                                           size_t cfg_size, int scalar_size,
+                                           rf_error *err);
 
 /* sizeof(btScalar) this library was built with (4 or 8). */
 RF_API int rf_bullet_scalar_size(void);
@@ -122,7 +133,12 @@ RF_API void rf_bullet_detach(rf_plugin *p);
  * measure, for the configured model), converged and seconds (wall time of the
  * whole step in the plugin: gathering, solving, writing back).  Returns RF_OK,
  * or RF_ERR_NULL for a NULL argument.  Zeroes before the first step. */
-RF_API rf_status rf_bullet_stats(const rf_plugin *p, rf_stats *out);
+RF_API rf_status rf_bullet_stats_sized(const rf_plugin *p, rf_stats *out,
+                                       size_t size);
+inline rf_status rf_bullet_stats(const rf_plugin *p, rf_stats *out)
+{
+    return rf_bullet_stats_sized(p, out, sizeof(rf_stats));
+}
 
 /* Where the last cone step's wall time went, s: build (Bullet's bodies,
  * manifold points and joints gathered into the plugin's problem, from the
@@ -165,11 +181,22 @@ RF_API rf_status rf_bullet_get_mode(const rf_plugin *p, rf_bullet_mode *out);
  * when err is NULL).
  * cfg NULL = rf_bullet_config_default.  Errors: RF_ERR_NULL (p),
  * RF_ERR_INVALID, RF_ERR_NONFINITE. */
-RF_API rf_status rf_bullet_set_config(rf_plugin *p, const rf_config *cfg,
-                                      rf_error *err);
+RF_API rf_status rf_bullet_set_config_sized(rf_plugin *p, const rf_config *cfg,
+                                            size_t size, rf_error *err);
+inline rf_status rf_bullet_set_config(rf_plugin *p, const rf_config *cfg,
+                                      rf_error *err)
+{
+    return rf_bullet_set_config_sized(p, cfg, sizeof(rf_config), err);
+}
 
-/* The configuration in use (copied to out).  Errors: RF_ERR_NULL. */
-RF_API rf_status rf_bullet_get_config(const rf_plugin *p, rf_config *out);
+/* The configuration in use (copied to out).  Errors: RF_ERR_NULL,
+ * RF_ERR_INVALID (size). */
+RF_API rf_status rf_bullet_get_config_sized(const rf_plugin *p, rf_config *out,
+                                            size_t size);
+inline rf_status rf_bullet_get_config(const rf_plugin *p, rf_config *out)
+{
+    return rf_bullet_get_config_sized(p, out, sizeof(rf_config));
+}
 
 /* Cap on the penetration-recovery speed, m/s, > 0 (default
  * RF_BULLET_DEFAULT_MAX_RECOVERY).  Errors: RF_ERR_NULL, RF_ERR_INVALID. */
@@ -348,7 +375,12 @@ RF_API rf_status rf_bullet_point_carried(const rf_plugin *p,
  * ROLLFRIC_TOLERANCE and ROLLFRIC_THREADS into cfg, on top of what cfg
  * holds.  Unset variables leave cfg alone.  Errors: RF_ERR_NULL,
  * RF_ERR_INVALID (the variable and its bad value are named). */
-RF_API rf_status rf_bullet_config_from_env(rf_config *cfg, rf_error *err);
+RF_API rf_status rf_bullet_config_from_env_sized(rf_config *cfg, size_t size,
+                                                 rf_error *err);
+inline rf_status rf_bullet_config_from_env(rf_config *cfg, rf_error *err)
+{
+    return rf_bullet_config_from_env_sized(cfg, sizeof(rf_config), err);
+}
 
 } /* extern "C" */
 
@@ -362,7 +394,8 @@ inline rf_plugin *rf_bullet_attach(btDiscreteDynamicsWorld *world,
                                    const rf_config *cfg = nullptr,
                                    rf_error *err = nullptr)
 {
-    return rf_bullet_attach_checked(world, cfg, (int)sizeof(btScalar), err);
+    return rf_bullet_attach_checked(world, cfg, sizeof(rf_config),
+                                    (int)sizeof(btScalar), err);
 }
 
 #endif /* ROLLFRIC_ROLLFRIC_BULLET_H */

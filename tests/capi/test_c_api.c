@@ -120,6 +120,17 @@ static int test_rolling_distance(void)
             ENSURE_SMALL(d / d_ref - 1, 0.01);
             ENSURE_SMALL(atan2(p[2], p[0]) * 180 / PI - 45, 0.1);
             ENSURE(st.contacts >= 1 && st.rows == 6 * st.contacts);
+            /* a caller built against a later header (larger structs) is
+               refused (rollfric.h, "Binary compatibility") */
+            ENSURE(plGetSolverStatsSized(s.world, &st, sizeof st + 8) ==
+                   PL_ERR_INVALID);
+            ENSURE(strstr(plGetLastError(), "rf_stats has") != NULL);
+            rf_config cfg;
+            ENSURE(plGetSolverConfigSized(s.world, &cfg, sizeof cfg + 8) ==
+                   PL_ERR_INVALID);
+            ENSURE(plGetSolverConfig(s.world, &cfg) == PL_OK);
+            ENSURE(plSetSolverConfigSized(s.world, &cfg, sizeof cfg + 8) ==
+                   PL_ERR_INVALID);
         }
         scene_free(&s);
     }
