@@ -1,6 +1,6 @@
 /*
  * Problem files: the Siconos rolling-friction text format (dimension 5)
- * and our dimension-6 variant (README "Problem files").
+ * and our dimension-6 variant (docs/problem-files.md).
  *
  *   d            5 = (n, t1, t2, r1, r2) or 6 = (n, t1, t2, spin, r1, r2)
  *   nc           number of contacts

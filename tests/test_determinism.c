@@ -3,7 +3,7 @@
  *   - for cfg.threads = 1, 2 and 4, with a fixed iteration count (tol = 0)
  *     and with a tolerance (tol > 0: then the stop iteration depends on
  *     every residual on the way, so it must match too), for Jacobi and
- *     APGD (the README's "bitwise identical for any thread count") and
+ *     APGD (docs/model.md's "bitwise identical for any thread count") and
  *     coloured Gauss-Seidel (documented as deterministic too), in body
  *     form with and without joint rows, and in local form;
  *   - run to run with every solver: two fresh problem handles, and a

@@ -4,7 +4,7 @@
  *
  * This is the solver core's public C API. It has no Bullet dependency.
  *
- * The model (see README "The model"):
+ * The model (see docs/model.md):
  *   each contact i carries six impulse multipliers over one time step
  *       gamma_i = (gn, gu, gw, tn, tu, tw)
  *   normal force impulse, two sliding (tangential) force impulses, the
@@ -812,8 +812,8 @@ static inline size_t rf_problem_memory(const rf_problem *p,
 /* Problem files (Siconos rolling-friction format)                     */
 /* ------------------------------------------------------------------ */
 
-/* Read a local-form problem from a text file (format: README "Problem
- * files").  Dimension 5 files (n, t1, t2, r1, r2; mu then mu_r per
+/* Read a local-form problem from a text file (format: docs/problem-files.md,
+ * "Problem files").  Dimension 5 files (n, t1, t2, r1, r2; mu then mu_r per
  * contact) are embedded in 6D with the spin component forced to zero
  * (sigma = 0); dimension 6 files (n, t1, t2, spin, r1, r2; mu, rho, sigma)
  * are read as they are.  *dim receives the file's dimension (may be NULL).

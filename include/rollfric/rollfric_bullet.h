@@ -16,7 +16,7 @@
  * through the library of the other precision fails with a message instead
  * of corrupting memory.
  *
- * What one step does (README "Bullet"): every awake island's manifold
+ * What one step does (docs/bullet.md): every awake island's manifold
  * points within the manifold's contact processing threshold (pairs that
  * need a response) become one 6D contact each, with the point's combined
  * friction (mu), rolling friction (rho, a length in m) and spinning
@@ -278,7 +278,7 @@ typedef enum rf_bullet_warning {
     RF_BULLET_WARN_FALLBACK,    /* the core refused the step's problem,
                                    memory ran out, or a body's angular
                                    factor has no exact cone counterpart
-                                   (README "Bullet"; object): the previous
+                                   (docs/bullet.md; object): the previous
                                    solver stepped the world, or the split
                                    impulse's recovery was skipped */
     RF_BULLET_WARN_POINT_STATE, /* a point's carried state could not be

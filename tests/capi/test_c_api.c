@@ -469,7 +469,7 @@ static double mesh_roll(plPhysicsSdkHandle sdk, rf_model model)
    bounding box, mesh margin 0) adds no point while it is in the air, and
    the manifold's old point (a point of the ball that has rolled away)
    reports a growing gap, so rolling friction misses steps: printed, not
-   asserted (README "C API").  Bad meshes are refused. */
+   asserted (docs/c-api.md).  Bad meshes are refused. */
 static int test_triangle_mesh(void)
 {
     const double d_ref = 4.0 / (2 * 0.036 * 9.81 / (0.5 * 1.4));

@@ -1,6 +1,7 @@
-/* The README example: one sphere resting on the ground (RF_WORLD) under
- * gravity for one step.  The normal impulse must be m g h (the impulse
- * that cancels the step's gravity), and the sphere must stop falling. */
+/* The first-problem example of docs/model.md: one sphere resting on the ground
+ * (RF_WORLD) under gravity for one step.  The normal impulse must be m g h (the
+ * impulse that cancels the step's gravity), and the sphere must stop falling.
+ */
 #include <rollfric/rollfric.h>
 
 #include <math.h>

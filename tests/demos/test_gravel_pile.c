@@ -17,8 +17,8 @@
  * sweep keeps its size in every build: smaller pours do not hold the assertions
  * (measured: 200 or 250 spheres leave no heap at rho = 0.0025 m; 500 spheres at
  * the paper's 800/s in 400 steps give 15.5 deg at rho = 0.0025 m against 13.9
- * at 0.005), so .cone stays over 60 s under ASan (about 200 s, 66 s natively;
- * see the README).
+ * at 0.005), so .cone stays over 60 s under ASan (about 200 s, 66 s natively)
+ * and runs in the Release pass only (label sweep; tests/demos/README.md).
  */
 #include "demo.h"
 

@@ -25,13 +25,14 @@
  * never asserted.
  *
  * ctest runs it as two entries (demos/CMakeLists.txt, times in
- * tests/demos/README.md): test_sphere_pile.cone (bad parameters, the
- * asserted sweep) and .stock (stock's sweep, printed).  The sweep keeps
- * its size in every build: fewer spheres do not stack at mu = 0.3
+ * tests/demos/README.md): test_sphere_pile.quick (bad parameters),
+ * .cone (the asserted sweep) and .stock (stock's sweep, printed).  The sweep
+ * keeps its size in every build: fewer spheres do not stack at mu = 0.3
  * (measured: 30 spheres in 3 s give H / phi = 1.74 at mu_r = 0.1, not
  * above 2), and the 60 spheres need the 5 s (15/s is close to the
  * fastest release without overlap, 15.6/s), so .cone stays over 60 s
- * under ASan (about 300 s; see the README).
+ * under ASan (about 300 s) and runs in the Release pass only (label
+ * sweep; tests/demos/README.md).
  */
 #include "demo.h"
 
