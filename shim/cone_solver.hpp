@@ -154,6 +154,13 @@ class ConeSolver final : public btConstraintSolver {
     // this step's info.m_maxGyroscopicForce (dynamic_index reads it)
     btScalar max_gyroscopic_force_ = 0;
     bool cone_step(const btContactSolverInfo &info);
+    // the stages of cone_step (bodies.cpp, contacts.cpp, joints.cpp), and
+    // the problem's build and solve
+    void gather_bodies(btScalar h);
+    void gather_contacts(const btContactSolverInfo &info);
+    void gather_joints(const btContactSolverInfo &info);
+    bool solve_problem(const btContactSolverInfo &info, rf_stats *out,
+                       rf_config *step_cfg_out);
     // cfg with this step's thread count and the world's iteration budget
     // where cfg asks for it
     rf_config step_config(const btContactSolverInfo &info);

@@ -1,0 +1,535 @@
+// ConeSolver's contacts stage (cone_solver.hpp): Bullet's manifold points
+// into the problem's 6D contacts (frame, arms, coefficients, biases,
+// warm start), filled in parallel over manifolds.
+#include "cone_solver.hpp"
+#include "shim_util.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <iterator>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace rfshim {
+
+void ConeSolver::skip_point(btManifoldPoint &cp, const btPersistentManifold *m,
+                            const char *why)
+{
+    ++skipped_contacts_;
+    clear_point(cp, m, why);
+}
+
+void ConeSolver::clear_point(btManifoldPoint &cp, const btPersistentManifold *m,
+                             const char *why)
+{
+    cp.m_appliedImpulse = 0;
+    cp.m_appliedImpulseLateral1 = 0;
+    cp.m_appliedImpulseLateral2 = 0;
+    if (why != nullptr) {
+        Offender who;
+        who.manifold = m;
+        warn(RF_BULLET_WARN_POINT, why, who);
+    }
+}
+
+void ConeSolver::warm_start_extras(const btManifoldPoint &cp,
+                                   const double t1[3], const double t2[3],
+                                   double g[6]) const
+{
+    g[3] = g[4] = g[5] = 0.0;
+    const PointState *st = point_states_.of(cp);
+    if (st == nullptr) {
+        return;
+    }
+    // the spin axis is the normal; the rolling vector is re-expressed in
+    // the new tangent frame (the normal may have turned a little)
+    g[3] = st->spin;
+    g[4] = dot3(st->roll, t1);
+    g[5] = dot3(st->roll, t2);
+}
+
+// Anisotropic rolling friction.  Bullet (convertContact) scales each
+// rolling row's axis by B diag(s) B^T of every body with
+// CF_ANISOTROPIC_ROLLING_FRICTION (body 0, then body 1; s its
+// getAnisotropicFriction(), B its basis).  With s along one body axis e,
+// which is how Bullet's shapes declare it
+// (getAnisotropicRollingFrictionDirection: a capsule's, cone's or
+// cylinder's own axis), the rows act about e only: rolling about the axis
+// is resisted, rolling about any other axis is free.  The cone
+// counterpart is RF_CONTACT_ROLL_T1 with t1 along e's projection on the
+// contact plane (rolling torque |tu| <= rho gn, tw = 0).  No rolling
+// friction at all when e is (nearly) the normal, as Bullet drops rows
+// shorter than 1e-3, when two bodies' axes are orthogonal (the product
+// of the two scalings vanishes), or for a zero scaling.  Other scalings
+// (several non-zero components) keep the cone round, with a message.
+void ConeSolver::rolling_anisotropy(const btCollisionObject *o0,
+                                    const btCollisionObject *o1,
+                                    rf_contact_desc &c)
+{
+    btVector3 axis(0, 0, 0);
+    bool have = false;
+    for (const btCollisionObject *o : {o0, o1}) {
+        if (!o->hasAnisotropicFriction(
+                btCollisionObject::CF_ANISOTROPIC_ROLLING_FRICTION)) {
+            continue;
+        }
+        const btVector3 &s = o->getAnisotropicFriction();
+        int nonzero = 0, k_axis = 0;
+        for (int k = 0; k < 3; ++k) {
+            if (s[k] != 0) {
+                ++nonzero;
+                k_axis = k;
+            }
+        }
+        if (nonzero == 0) { // every rolling row vanishes in stock too
+            c.rho = 0.0;
+            return;
+        }
+        if (nonzero != 1) {
+            Offender who;
+            who.object = o;
+            warn(RF_BULLET_WARN_ANISOTROPY,
+                 "anisotropic rolling friction with a scaling other than one "
+                 "body axis is not modelled by the cone solver: that rolling "
+                 "cone stays round",
+                 who);
+            continue;
+        }
+        const btVector3 e = o->getWorldTransform().getBasis().getColumn(k_axis);
+        if (have && btFabs(axis.dot(e)) < (btScalar)1e-3) {
+            c.rho = 0.0;
+            return;
+        }
+        axis = e;
+        have = true;
+    }
+    if (!have) {
+        return;
+    }
+    double e[3];
+    to3(axis, e);
+    const double en = dot3(e, c.n);
+    for (int k = 0; k < 3; ++k) {
+        e[k] -= en * c.n[k];
+    }
+    if (!(dot3(e, e) > 1e-6) || !normalize3(e)) {
+        c.rho = 0.0;
+        return;
+    }
+    std::memcpy(c.t1, e, sizeof e);
+    cross3(c.n, c.t1, c.t2);
+    c.flags |= RF_CONTACT_ROLL_T1;
+}
+
+// The share of the normal's warm-start factor that SI's friction parts
+// (sliding, spin, rolling) start with.  Stock 3.24 starts its friction
+// rows at 0; a friction start holds a resting body's friction from the
+// last step, which joints and stacks need at a few sweeps (a pinned
+// 10-link chain on the ground, 10 sweeps: joint error 0.37 mm with the
+// whole 0.85, 0.91 mm at 0.5, 1.23 mm with none; stock 0.09 mm with its
+// one friction direction per point).  But above about 0.65 of the last
+// impulse, BenchmarkDemo's dropped columns of four boxes stay tilted on
+// an edge for half a second before they rock back, and the scene sleeps
+// 30% later than stock (quick falling boxes, 5 sweeps, five runs with
+// gravity perturbed by 1e-5: asleep at steps 262-272 at factor 0.72,
+// 201-202 at 0.6 and 0.5, stock 202-203).  0.6 x 0.85 = 0.51 keeps clear
+// of that edge.
+constexpr double kSiFrictionWarmShare = 0.6;
+
+ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
+                                            int a, int b,
+                                            const btContactSolverInfo &info,
+                                            size_t slot)
+{
+    btManifoldPoint &cp = m->getContactPoint(j);
+    const btCollisionObject *o0 = m->getBody0();
+    const btCollisionObject *o1 = m->getBody1();
+    const double h = info.m_timeStep;
+
+    rf_contact_desc c{};
+    c.body_a = a;
+    c.body_b = b;
+    to3(cp.m_normalWorldOnB, c.n);
+    if (!normalize3(c.n)) {
+        clear_point(cp, m,
+                    "a manifold point with a zero or non-finite normal "
+                    "was skipped");
+        return kSkipped;
+    }
+    // Frame: the point's own lateral directions when it has them (from
+    // the last step, or set by the application for a conveyor), so the
+    // warm start keeps its meaning; a fresh frame otherwise.
+    const bool user_dirs = (cp.m_contactPointFlags &
+                            BT_CONTACT_FLAG_LATERAL_FRICTION_INITIALIZED) != 0;
+    if (!tangent_from(cp.m_lateralFrictionDir1, c.n, c.t1)) {
+        double n[3] = {c.n[0], c.n[1], c.n[2]};
+        rf_contact_frame(n, c.t1, c.t2);
+    }
+    cross3(c.n, c.t1, c.t2); // (n, t1, t2) right-handed
+    if (user_dirs) {
+        // keep the sense of the application's second direction (the core
+        // takes any orthonormal frame)
+        double d2[3];
+        to3(cp.m_lateralFrictionDir2, d2);
+        if (dot3(d2, c.t2) < 0) {
+            for (double &x : c.t2) {
+                x = -x;
+            }
+        }
+    }
+    btVector3 ra =
+        cp.getPositionWorldOnA() - o0->getWorldTransform().getOrigin();
+    btVector3 rb =
+        cp.getPositionWorldOnB() - o1->getWorldTransform().getOrigin();
+    to3(ra, c.r_a);
+    to3(rb, c.r_b);
+    if (o0->hasAnisotropicFriction(
+            btCollisionObject::CF_ANISOTROPIC_FRICTION) ||
+        o1->hasAnisotropicFriction(
+            btCollisionObject::CF_ANISOTROPIC_FRICTION)) {
+        // The sliding cone is round (Tasora-Anitescu); Bullet's anisotropic
+        // scaling of its sliding rows' axes has no counterpart yet.
+        Offender who;
+        who.manifold = m;
+        warn(RF_BULLET_WARN_ANISOTROPY,
+             "anisotropic sliding friction is not modelled by the cone "
+             "solver: its sliding cone stays isotropic",
+             who);
+    }
+    int bad = 0;
+    c.mu = coefficient(cp.m_combinedFriction, &bad);
+    c.rho = coefficient(cp.m_combinedRollingFriction, &bad);
+    c.sigma = coefficient(cp.m_combinedSpinningFriction, &bad);
+    const double e_rest = coefficient(cp.m_combinedRestitution, &bad);
+    // cohesion: the pair's force shared by the manifold's points, over
+    // the step (rf_contact_desc.cohesion is an impulse, N s)
+    c.cohesion = pair_cohesion(o0, o1) * h / m->getNumContacts();
+    // yield (elasto-plastic contact, slides section 3): the pair's yield
+    // force shared likewise caps the normal impulse; the point's permanent
+    // indentation (carried by the point) is taken off its penetration
+    c.normal_max = pair_yield(o0, o1) * h / m->getNumContacts();
+    double plastic = 0.0;
+    if (c.normal_max > 0.0) {
+        const PointState *st = point_states_.of(cp);
+        plastic =
+            st != nullptr && std::isfinite(st->plastic) ? st->plastic : 0.0;
+    }
+    if (bad) {
+        Offender who;
+        who.manifold = m;
+        warn(RF_BULLET_WARN_COEFFICIENT,
+             "a negative or non-finite combined friction or restitution "
+             "coefficient was used as 0",
+             who);
+    }
+    if (!user_dirs) {
+        rolling_anisotropy(o0, o1, c);
+    } else if (o0->hasAnisotropicFriction(
+                   btCollisionObject::CF_ANISOTROPIC_ROLLING_FRICTION) ||
+               o1->hasAnisotropicFriction(
+                   btCollisionObject::CF_ANISOTROPIC_ROLLING_FRICTION)) {
+        // the application's lateral directions fix the frame
+        Offender who;
+        who.manifold = m;
+        warn(RF_BULLET_WARN_ANISOTROPY,
+             "anisotropic rolling friction is ignored at a point with "
+             "application-set friction directions (conveyor)",
+             who);
+    }
+
+    // Normal bias b_n (DESIGN §2): the gap over the step for a separated
+    // point (a speculative contact: approach only up to contact) minus the
+    // restitution velocity; for a penetrating point, minus the larger of
+    // the recovery speed erp x depth / h (capped at max_recovery) and the
+    // restitution velocity.  Restitution follows the stock solver: e times
+    // the approach speed before forces, only above
+    // m_restitutionVelocityThreshold.
+    const btRigidBody *rb0 = btRigidBody::upcast(o0);
+    const btRigidBody *rb1 = btRigidBody::upcast(o1);
+    btVector3 vel0 =
+        rb0 ? rb0->getVelocityInLocalPoint(ra) : btVector3(0, 0, 0);
+    btVector3 vel1 =
+        rb1 ? rb1->getVelocityInLocalPoint(rb) : btVector3(0, 0, 0);
+    double vn = (double)cp.m_normalWorldOnB.dot(vel0 - vel1);
+    double restitution = 0.0;
+    if (std::fabs(vn) >= info.m_restitutionVelocityThreshold) {
+        restitution = e_rest * -vn;
+        if (!(restitution > 0.0)) {
+            restitution = 0.0;
+        }
+    }
+    // Compliance (Tasora 6.2's Tikhonov term; issue #8): as stock's
+    // setupContactConstraint, a point with contact stiffness K and damping
+    // D (setContactStiffnessAndDamping) is the spring-damper cfm = 1 /
+    // (h K + D), erp = h K / (h K + D); otherwise the point's own CFM/ERP
+    // or the solver info's global ones.  cfm / h is the normal compliance
+    // (velocity per impulse: stock adds it to J M^-1 J^T the same way).
+    double cfm = (double)info.m_globalCfm;
+    double erp = (double)info.m_erp2;
+    bool spring = false;
+    if (cp.m_contactPointFlags & BT_CONTACT_FLAG_HAS_CONTACT_CFM) {
+        cfm = (double)cp.m_contactCFM;
+    }
+    if (cp.m_contactPointFlags & BT_CONTACT_FLAG_HAS_CONTACT_ERP) {
+        erp = (double)cp.m_contactERP;
+    }
+    if (cp.m_contactPointFlags & BT_CONTACT_FLAG_CONTACT_STIFFNESS_DAMPING) {
+        double denom = h * (double)cp.m_combinedContactStiffness1 +
+                       (double)cp.m_combinedContactDamping1;
+        if (denom < (double)SIMD_EPSILON) {
+            denom = (double)SIMD_EPSILON;
+        }
+        cfm = 1.0 / denom;
+        erp = h * (double)cp.m_combinedContactStiffness1 / denom;
+        spring = true;
+    }
+    if (cfm > 0.0 && std::isfinite(cfm)) {
+        c.compliance[0] = cfm / h;
+    } else if (cfm != 0.0) {
+        Offender who;
+        who.manifold = m;
+        warn(RF_BULLET_WARN_COEFFICIENT,
+             "a negative or non-finite contact CFM (or stiffness and "
+             "damping) was used as 0: the point is rigid",
+             who);
+    }
+    double depth =
+        (double)cp.getDistance() + (double)info.m_linearSlop + plastic;
+    // Split impulse (issue #22), as stock's setupContactConstraint: with
+    // info.m_splitImpulse on, a point deeper than
+    // m_splitImpulsePenetrationThreshold (-0.04 m by default) recovers on
+    // pseudo-velocities (rf_solve_split after the solve), which move
+    // positions and are dropped: its velocity bias keeps only the
+    // restitution.  Shallower points keep the recovery in the velocity,
+    // as stock.  A spring (stiffness and damping) is a force law, never
+    // split.
+    double split = 0.0;
+    if (info.m_splitImpulse && depth < 0.0 &&
+        depth <= (double)info.m_splitImpulsePenetrationThreshold && !spring) {
+        split = erp * depth / h;
+        c.bias[0] = -restitution;
+    } else if (depth > 0.0) {
+        // A separated point: approach up to contact (gap over the step),
+        // or, when the approach closes the gap within this step and the
+        // point is to bounce, leave at the restitution velocity.  Not
+        // "gap / h - restitution" (stock's velocityError): that takes the
+        // gap off the rebound, and at small steps the gap is comparable
+        // to the distance fallen per step (a ball dropped 1.5 m at h =
+        // 1/600 s rose to 4% of its height instead of e^2 = 25%).
+        const bool impact = restitution > 0.0 && -vn * h >= depth;
+        c.bias[0] = impact ? -restitution : depth / h;
+    } else {
+        double recovery = -erp * depth / h;
+        // a spring's force is K depth, never capped (the static
+        // deflection m g / K depends on it); the cap is for rigid points
+        if (recovery > max_recovery && !spring) {
+            recovery = max_recovery;
+        }
+        // The larger of the two separation speeds, not their sum: the
+        // recovery is a position correction, and a body that bounces
+        // leaves the penetration anyway (stock keeps the two apart with
+        // its split impulse, which never becomes velocity).
+        c.bias[0] = -(recovery > restitution ? recovery : restitution);
+    }
+    if (user_dirs) {
+        // conveyor: the target relative velocity along the lateral
+        // directions is m_contactMotion1/2 (stock: velocityError =
+        // desiredVelocity - rel_vel); u_t = t.v_rel + bias is driven to 0
+        c.bias[1] = -(double)cp.m_contactMotion1;
+        c.bias[2] = -(double)cp.m_contactMotion2;
+    }
+    if (!finite_contact(c)) {
+        clear_point(cp, m,
+                    "a manifold point with a non-finite position, "
+                    "distance, restitution or motion was skipped");
+        return kSkipped;
+    }
+
+    // Warm start: normal and sliding impulses from the point (Bullet moves
+    // them with it), re-expressed in the new frame; spin and rolling from
+    // the point's carried state.
+    double g[6] = {0, 0, 0, 0, 0, 0};
+    if (cfg.warm_start) {
+        // a cohesive point may have pulled (down to -cohesion); the core
+        // projects the start onto the shifted cone anyway
+        g[0] = cp.m_appliedImpulse > -c.cohesion ? (double)cp.m_appliedImpulse
+                                                 : -c.cohesion;
+        btVector3 s = cp.m_lateralFrictionDir1 * cp.m_appliedImpulseLateral1 +
+                      cp.m_lateralFrictionDir2 * cp.m_appliedImpulseLateral2;
+        double sv[3];
+        to3(s, sv);
+        g[1] = dot3(sv, c.t1);
+        g[2] = dot3(sv, c.t2);
+        warm_start_extras(cp, c.t1, c.t2, g);
+        // RF_SOLVER_SI (stock's method) takes Bullet's warm-start factor
+        // (m_warmstartingFactor, 0.85 by default; 0 without
+        // SOLVER_USE_WARMSTARTING) for the normal, as stock applies it to
+        // its contact rows, and kSiFrictionWarmShare of it for the
+        // friction parts: with a few sweeps per step the full start
+        // carries the last iterate's error into the next step, and a
+        // settled pile keeps jittering (BasicDemo, SI, 10 sweeps: 124 of
+        // 125 boxes awake after 500 steps with the full start, asleep by
+        // step 274 with 0.85; stock: 421).  The other solvers run to a
+        // tolerance, where the full start only saves iterations.
+        double wsf = 1.0, wsf_friction = 1.0;
+        if (cfg.solver == RF_SOLVER_SI) {
+            wsf = (info.m_solverMode & SOLVER_USE_WARMSTARTING)
+                      ? (double)info.m_warmstartingFactor
+                      : 0.0;
+            wsf_friction = kSiFrictionWarmShare * wsf;
+        }
+        for (int k = 0; k < 6; ++k) {
+            const double x = g[k] * (k == 0 ? wsf : wsf_friction);
+            g[k] = std::isfinite(x) ? x : 0.0;
+        }
+    }
+    con_desc_[slot] = c;
+    con_point_[slot] = &cp;
+    con_manifold_[slot] = m;
+    con_plastic_[slot] = plastic;
+    con_split_[slot] = std::isfinite(split) ? split : 0.0;
+    std::memcpy(&gamma_[6 * slot], g, sizeof g);
+    return kAdded;
+}
+
+// The per-contact arrays, which add_points fills slot by slot, at n
+// contacts (elements kept, none zero-filled but the new ones).
+void ConeSolver::resize_contacts(size_t n)
+{
+    con_desc_.resize(n);
+    con_point_.resize(n);
+    con_manifold_.resize(n);
+    con_plastic_.resize(n);
+    con_split_.resize(n);
+    gamma_.resize(6 * n);
+}
+
+void ConeSolver::add_points(const btContactSolverInfo &info)
+{
+    const size_t nms = manifold_order_.size();
+    point_first_.resize(nms + 1);
+    size_t total = 0;
+    for (size_t k = 0; k < nms; ++k) {
+        point_first_[k] = total;
+        total += (size_t)manifold_order_[k].n;
+    }
+    point_first_[nms] = total;
+    resize_contacts(total);
+    slot_state_.resize(total);
+    const int threads = total >= kParallelPoints ? build_threads() : 1;
+    // Each thread takes a contiguous run of manifolds (so the fetch ahead
+    // stays within its run) and writes only their slots and points.
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+        size_t lo = 0, hi = nms;
+#ifdef _OPENMP
+        const size_t nt = (size_t)omp_get_num_threads();
+        const size_t t = (size_t)omp_get_thread_num();
+        lo = nms * t / nt;
+        hi = nms * (t + 1) / nt;
+#endif
+        for (size_t k = lo; k < hi; ++k) {
+            if (k + 2 * kPrefetchAhead < hi) {
+                prefetch_manifold(manifold_order_[k + 2 * kPrefetchAhead].m);
+            }
+            btPersistentManifold *m = manifold_order_[k].m;
+            const int a = manifold_order_[k].a, b = manifold_order_[k].b;
+            const int n = manifold_order_[k].n;
+            const btScalar threshold = m->getContactProcessingThreshold();
+            for (int j = 0; j < n; ++j) {
+                const size_t slot = point_first_[k] + (size_t)j;
+                btManifoldPoint &cp = m->getContactPoint(j);
+                SlotState st = kBeyond;
+                if (cp.getDistance() <= threshold) {
+                    st = add_point(m, j, a, b, info, slot);
+                } else if (std::isnan((double)cp.getDistance())) {
+                    clear_point(cp, m,
+                                "a manifold point with a non-finite "
+                                "distance was skipped");
+                    st = kSkipped;
+                }
+                slot_state_[slot] = st;
+            }
+        }
+    }
+    // Drop the slots that hold no contact, keeping the order.
+    size_t kept = 0;
+    for (size_t i = 0; i < total; ++i) {
+        if (slot_state_[i] != kAdded) {
+            skipped_contacts_ += slot_state_[i] == kSkipped;
+            continue;
+        }
+        if (kept != i) {
+            con_desc_[kept] = con_desc_[i];
+            con_point_[kept] = con_point_[i];
+            con_manifold_[kept] = con_manifold_[i];
+            con_plastic_[kept] = con_plastic_[i];
+            con_split_[kept] = con_split_[i];
+            std::memcpy(&gamma_[6 * kept], &gamma_[6 * i], 6 * sizeof(double));
+        }
+        ++kept;
+    }
+    resize_contacts(kept);
+}
+
+// Every manifold handed over that needs a response, its points into the
+// problem's contacts (add_points).
+void ConeSolver::gather_contacts(const btContactSolverInfo &info)
+{
+    const btScalar h = info.m_timeStep;
+    // Manifolds in two passes: their sides first, then their points in
+    // the order of their first dynamic body (a counting sort), so that a
+    // body's contacts lie together in the problem.  The products on N
+    // gather each body's contacts (plugin/jacobian.c, body_pass): in
+    // Bullet's pair order they lay scattered over the whole problem.
+    manifold_sides_.clear();
+    const size_t nm = in_manifolds_.size();
+    for (size_t k = 0; k < nm; ++k) {
+        if (k + 4 * kPrefetchAhead < nm) {
+            prefetch_manifold_tail(in_manifolds_[k + 4 * kPrefetchAhead]);
+        }
+        btPersistentManifold *m = in_manifolds_[k];
+        const btCollisionObject *o0 = m->getBody0();
+        const btCollisionObject *o1 = m->getBody1();
+        if (dispatcher_ != nullptr && !dispatcher_->needsResponse(o0, o1)) {
+            continue;
+        }
+        const int n = m->getNumContacts();
+        if (n == 0) {
+            continue;
+        }
+        const int a = side_index(o0, h);
+        const int b = side_index(o1, h);
+        if (a == kHeld || b == kHeld) {
+            for (int j = 0; j < n; ++j) {
+                skip_point(m->getContactPoint(j), m, nullptr);
+            }
+            continue;
+        }
+        const bool dyn_a = a != RF_WORLD && body_dynamic_[a];
+        const bool dyn_b = b != RF_WORLD && body_dynamic_[b];
+        if (!dyn_a && !dyn_b) {
+            continue; // two fixed objects: no response (as in stock)
+        }
+        const int first = dyn_a && dyn_b ? std::min(a, b) : (dyn_a ? a : b);
+        manifold_sides_.push_back({m, a, b, first, n});
+    }
+    const size_t nms = manifold_sides_.size();
+    order_count_.assign(body_desc_.size() + 1, 0);
+    for (const ManifoldSides &ms : manifold_sides_) {
+        ++order_count_[ms.first + 1];
+    }
+    for (size_t k = 1; k < order_count_.size(); ++k) {
+        order_count_[k] += order_count_[k - 1];
+    }
+    manifold_order_.resize(nms);
+    for (const ManifoldSides &ms : manifold_sides_) {
+        manifold_order_[order_count_[ms.first]++] = ms;
+    }
+    add_points(info);
+}
+
+} // namespace rfshim

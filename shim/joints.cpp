@@ -1,0 +1,190 @@
+// ConeSolver's joints stage (cone_solver.hpp): Bullet's typed constraints
+// into the problem's scalar rows, from getInfo1/getInfo2 as stock's
+// convertJoint reads them.
+#include "cone_solver.hpp"
+#include "shim_util.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <iterator>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace rfshim {
+
+// One joint: its rows from getInfo1/getInfo2, filled exactly as
+// btSequentialImpulseConstraintSolver::convertJoint fills them (defaults
+// lo/hi = -/+inf, cfm = m_globalCfm, rhs = 0; erp, fps, damping from the
+// solver info), then translated:
+//   - bounds clamped to the breaking threshold (as stock);
+//   - Bullet solves Dl = rhs' - cfm l - J Dv / d (d = J M^-1 J^T), whose
+//     fixed point is J v = err + (1 - damping) J v* - cfm d l: so the
+//     row's bias is -err - (1 - damping) J v* and its compliance cfm d,
+//     with d computed from Bullet's own inverse masses as stock does.
+void ConeSolver::add_joint(btTypedConstraint *c,
+                           const btContactSolverInfo &info)
+{
+    btTypedConstraint::btConstraintInfo1 info1;
+    c->getInfo1(&info1);
+    const int n = info1.m_numConstraintRows;
+    if (n <= 0) {
+        return;
+    }
+    const btScalar h = info.m_timeStep;
+    btRigidBody &rbA = c->getRigidBodyA();
+    btRigidBody &rbB = c->getRigidBodyB();
+    const int a = side_index(&rbA, h);
+    const int b = side_index(&rbB, h);
+    if (a == kHeld || b == kHeld) {
+        skipped_rows_ += n; // a held body takes no impulse
+        return;
+    }
+    const bool dyn_a = a != RF_WORLD && body_dynamic_[a];
+    const bool dyn_b = b != RF_WORLD && body_dynamic_[b];
+    if ((!dyn_a && !dyn_b) || a == b) {
+        return; // nothing can move (stock solves rows that change nothing)
+    }
+    static_assert(sizeof(JointRowBuf) % sizeof(btScalar) == 0,
+                  "getInfo2 strides in btScalars");
+    JointRowBuf init;
+    init.lin1.setZero();
+    init.ang1.setZero();
+    init.lin2.setZero();
+    init.ang2.setZero();
+    init.rhs = 0;
+    init.cfm = info.m_globalCfm;
+    init.lo = -SIMD_INFINITY;
+    init.hi = SIMD_INFINITY;
+    row_buf_.assign((size_t)n, init);
+    JointRowBuf *r0 = row_buf_.data();
+    btTypedConstraint::btConstraintInfo2 info2;
+    info2.fps = 1 / h;
+    info2.erp = info.m_erp;
+    info2.m_J1linearAxis = r0->lin1.m_floats;
+    info2.m_J1angularAxis = r0->ang1.m_floats;
+    info2.m_J2linearAxis = r0->lin2.m_floats;
+    info2.m_J2angularAxis = r0->ang2.m_floats;
+    info2.rowskip = (int)(sizeof(JointRowBuf) / sizeof(btScalar));
+    info2.m_constraintError = &r0->rhs;
+    info2.cfm = &r0->cfm;
+    info2.m_lowerLimit = &r0->lo;
+    info2.m_upperLimit = &r0->hi;
+    info2.m_damping = info.m_damping;
+    info2.m_numIterations = info.m_numIterations;
+    c->getInfo2(&info2);
+    for (int j = 0; j < n; ++j) {
+        const JointRowBuf &r = row_buf_[j];
+        if (!finite_vec(r.lin1) || !finite_vec(r.ang1) || !finite_vec(r.lin2) ||
+            !finite_vec(r.ang2) || !std::isfinite((double)r.rhs) ||
+            std::isnan((double)r.lo) || std::isnan((double)r.hi) ||
+            std::isnan((double)c->getBreakingImpulseThreshold()) ||
+            !(r.lo <= r.hi) || !(c->getBreakingImpulseThreshold() >= 0)) {
+            skipped_rows_ += n;
+            Offender who;
+            who.constraint = c;
+            who.row = j;
+            warn(RF_BULLET_WARN_JOINT,
+                 "a joint with a non-finite Jacobian, error or bound was "
+                 "skipped (no impulse this step)",
+                 who);
+            return;
+        }
+    }
+
+    const double brk = (double)c->getBreakingImpulseThreshold();
+    const double damping = (double)info.m_damping;
+    const btMatrix3x3 &IA = rbA.getInvInertiaTensorWorld();
+    const btMatrix3x3 &IB = rbB.getInvInertiaTensorWorld();
+    const double *va = a == RF_WORLD ? nullptr : body_desc_[a].v;
+    const double *wa = a == RF_WORLD ? nullptr : body_desc_[a].w;
+    const double *vb = b == RF_WORLD ? nullptr : body_desc_[b].v;
+    const double *wb = b == RF_WORLD ? nullptr : body_desc_[b].w;
+    const size_t first = row_desc_.size();
+    for (int j = 0; j < n; ++j) {
+        const JointRowBuf &r = row_buf_[j];
+        rf_row_desc d{};
+        d.body_a = a;
+        d.body_b = b;
+        to3(r.lin1, d.lin_a);
+        to3(r.ang1, d.ang_a);
+        to3(r.lin2, d.lin_b);
+        to3(r.ang2, d.ang_b);
+        double lo = r.lo, hi = r.hi;
+        if (hi >= brk) {
+            hi = brk;
+        }
+        if (lo <= -brk) {
+            lo = -brk;
+        }
+        d.lo = lo <= -(double)SIMD_INFINITY ? -INFINITY : lo;
+        d.hi = hi >= (double)SIMD_INFINITY ? INFINITY : hi;
+        double jdiag = (double)(r.lin1.dot(r.lin1) * rbA.getInvMass() +
+                                r.ang1.dot(IA * r.ang1) +
+                                r.lin2.dot(r.lin2) * rbB.getInvMass() +
+                                r.ang2.dot(IB * r.ang2));
+        double cfm = (double)r.cfm;
+        if (!(cfm >= 0.0) || !std::isfinite(cfm)) {
+            Offender who;
+            who.constraint = c;
+            who.row = j;
+            warn(RF_BULLET_WARN_JOINT,
+                 "a joint row with a negative or non-finite cfm was given cfm "
+                 "0",
+                 who);
+            cfm = 0.0;
+        }
+        d.cfm = std::fabs(jdiag) > (double)SIMD_EPSILON ? cfm * jdiag : 0.0;
+        d.bias = -(double)r.rhs;
+        if (damping != 1.0) {
+            double jv = 0.0;
+            if (va) {
+                jv += dot3(d.lin_a, va) + dot3(d.ang_a, wa);
+            }
+            if (vb) {
+                jv += dot3(d.lin_b, vb) + dot3(d.ang_b, wb);
+            }
+            d.bias -= (1.0 - damping) * jv;
+        }
+        d.bound_row = -1;
+        row_desc_.push_back(d);
+    }
+    // warm start: this joint's impulses of the last cone step; none for
+    // RF_SOLVER_SI, as stock's convertJoint (a ragdoll pile's rows
+    // started warm gave back twice stock's recovery energy at ten sweeps)
+    const WarmSpan *w = joint_warm_index_.find(c);
+    const bool warm = cfg.warm_start && cfg.solver != RF_SOLVER_SI &&
+                      w != nullptr && w->count == n;
+    for (int j = 0; j < n; ++j) {
+        row_gamma_.push_back(warm ? joint_warm_[w->first + j] : 0.0);
+    }
+    joints_.push_back(JointRows{c, (int)first, n});
+}
+
+// Every constraint handed over, reset and, when enabled, into the
+// problem's rows (add_joint).
+void ConeSolver::gather_joints(const btContactSolverInfo &info)
+{
+    // Joints, as convertJoints: every constraint handed over is reset
+    // (buildJacobian, applied impulse 0, feedback 0); enabled ones give
+    // rows.
+    for (btTypedConstraint *c : in_constraints_) {
+        c->buildJacobian();
+        c->internalSetAppliedImpulse(0);
+        if (btJointFeedback *fb = c->getJointFeedback()) {
+            fb->m_appliedForceBodyA.setZero();
+            fb->m_appliedTorqueBodyA.setZero();
+            fb->m_appliedForceBodyB.setZero();
+            fb->m_appliedTorqueBodyB.setZero();
+        }
+    }
+    for (btTypedConstraint *c : in_constraints_) {
+        if (c->isEnabled()) {
+            add_joint(c, info);
+        }
+    }
+}
+
+} // namespace rfshim

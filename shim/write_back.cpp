@@ -1,0 +1,301 @@
+// ConeSolver's write-back stage (cone_solver.hpp): the solved velocities
+// and impulses into Bullet (bodies, points, joints, joint feedback and
+// breaking), the split impulse's position correction, and what the points
+// carry to the next step.
+#include "cone_solver.hpp"
+#include "shim_util.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <iterator>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace rfshim {
+
+// Split impulse: the deep points' recovery on pseudo-velocities
+// (rf_solve_split), which move the bodies' positions over the step as
+// stock's writebackVelocityAndTransform does (the angular part times
+// m_splitImpulseTurnErp) and are then dropped.
+void ConeSolver::split_step(const btContactSolverInfo &info,
+                            const rf_config &step_cfg)
+{
+    bool any = false;
+    for (double b : con_split_) {
+        any |= b < 0.0;
+    }
+    if (!any) {
+        return;
+    }
+    const size_t nb = body_desc_.size();
+    split_v_.resize(3 * nb);
+    split_w_.resize(3 * nb);
+    rf_error err;
+    if (rf_solve_split(problem_, &step_cfg, con_split_.data(), nullptr,
+                       split_v_.data(), split_w_.data(), nullptr,
+                       &err) != RF_OK) {
+        char msg[400];
+        std::snprintf(msg, sizeof msg,
+                      "%s; the deep points' recovery is skipped this step",
+                      err.message);
+        warn(RF_BULLET_WARN_FALLBACK, msg);
+        return;
+    }
+    const btScalar h = info.m_timeStep;
+    const btScalar turn_erp = info.m_splitImpulseTurnErp;
+    for (size_t i = 0; i < nb; ++i) {
+        btRigidBody *rb = body_rb_[i];
+        const double *v = &split_v_[3 * i], *w = &split_w_[3 * i];
+        if (!body_dynamic_[i] || rb == nullptr ||
+            (v[0] == 0.0 && v[1] == 0.0 && v[2] == 0.0 && w[0] == 0.0 &&
+             w[1] == 0.0 && w[2] == 0.0) ||
+            !finite3(v) || !finite3(w)) {
+            continue;
+        }
+        const btVector3 push((btScalar)v[0], (btScalar)v[1], (btScalar)v[2]);
+        const btVector3 turn((btScalar)w[0], (btScalar)w[1], (btScalar)w[2]);
+        btTransform moved;
+        btTransformUtil::integrateTransform(rb->getWorldTransform(), push,
+                                            turn * turn_erp, h, moved);
+        rb->setWorldTransform(moved);
+    }
+}
+
+void ConeSolver::write_back(const btContactSolverInfo &info)
+{
+    const int nb = (int)body_desc_.size();
+    const int nc = (int)con_desc_.size();
+    const int threads = (size_t)nc >= kParallelPoints ? build_threads() : 1;
+    int bad_bodies = 0;
+#pragma omp parallel for schedule(static) num_threads(threads) \
+    if (threads > 1) reduction(+ : bad_bodies)
+    for (int i = 0; i < nb; ++i) {
+        btRigidBody *rb = body_rb_[i];
+        if (body_dynamic_[i]) {
+            const double *v = &vel_v_[3 * i], *w = &vel_w_[3 * i];
+            if (!finite3(v) || !finite3(w)) {
+                // never NaN into Bullet: the core's output is finite for
+                // finite input, so this is a bug; the body keeps its free
+                // velocity and the step says so
+                v = body_desc_[i].v;
+                w = body_desc_[i].w;
+                ++bad_bodies;
+                Offender who;
+                who.object = rb;
+                warn(RF_BULLET_WARN_INTERNAL,
+                     "the solve gave a body a non-finite velocity: it kept "
+                     "its free velocity (please report this)",
+                     who);
+            }
+            rb->setLinearVelocity(
+                btVector3((btScalar)v[0], (btScalar)v[1], (btScalar)v[2]));
+            rb->setAngularVelocity(
+                btVector3((btScalar)w[0], (btScalar)w[1], (btScalar)w[2]));
+            rb->setCompanionId(-1);
+        }
+    }
+    last.skipped_bodies += bad_bodies;
+
+    // Points: impulses and frame for Bullet's readers.  A manifold handed
+    // over twice would list its points twice: then the points are written
+    // on one thread, in order, so the last contact's impulse is the one
+    // Bullet keeps.  Points of one manifold are consecutive, so one insert
+    // per manifold finds a repeat.
+    manifold_seen_.clear();
+    const btPersistentManifold *run_m = nullptr;
+    bool repeated = false;
+    for (int i = 0; i < nc; ++i) {
+        const btPersistentManifold *m = con_manifold_[i];
+        if (m != run_m) {
+            run_m = m;
+            int &first = manifold_seen_.insert(m, i);
+            repeated = repeated || first != i;
+        }
+    }
+#pragma omp parallel for schedule(static)                                      \
+    num_threads(threads) if (threads > 1 && !repeated)
+    for (int i = 0; i < nc; ++i) {
+        btManifoldPoint &cp = *con_point_[i];
+        const rf_contact_desc &c = con_desc_[i];
+        const double *g = gamma_.data() + 6 * i;
+        cp.m_appliedImpulse = (btScalar)g[0];
+        cp.m_appliedImpulseLateral1 = (btScalar)g[1];
+        cp.m_appliedImpulseLateral2 = (btScalar)g[2];
+        cp.m_lateralFrictionDir1.setValue((btScalar)c.t1[0], (btScalar)c.t1[1],
+                                          (btScalar)c.t1[2]);
+        cp.m_lateralFrictionDir2.setValue((btScalar)c.t2[0], (btScalar)c.t2[1],
+                                          (btScalar)c.t2[2]);
+    }
+    carry_point_states(info, threads, repeated);
+    // con_point_ and gamma_ now hold this step's points and impulses
+    points_valid_ = true;
+    point_index_stale_ = true;
+
+    // Joints, as writeBackJoints: feedback forces and torques (impulse /
+    // h, with the bodies' factors), the applied impulse (stock leaves the
+    // last row's), and breaking: a row at or above the threshold disables
+    // the joint.
+    const double *lam = gamma_.data() + 6 * (size_t)nc;
+    joint_warm_next_.clear();
+    joint_warm_index_next_.clear();
+    for (const JointRows &jr : joints_) {
+        btTypedConstraint *c = jr.constraint;
+        btJointFeedback *fb = c->getJointFeedback();
+        const btScalar brk = c->getBreakingImpulseThreshold();
+        // a constraint listed twice keeps its last rows (as operator[])
+        joint_warm_index_next_.insert(c, WarmSpan{}) =
+            WarmSpan{(int)joint_warm_next_.size(), jr.count};
+        for (int j = jr.first; j < jr.first + jr.count; ++j) {
+            const rf_row_desc &d = row_desc_[j];
+            const btScalar l = (btScalar)lam[j];
+            joint_warm_next_.push_back(lam[j]);
+            if (fb) {
+                const btScalar s = (btScalar)(lam[j] / info.m_timeStep);
+                const btRigidBody &ra = c->getRigidBodyA();
+                const btRigidBody &rb = c->getRigidBodyB();
+                btVector3 la(d.lin_a[0], d.lin_a[1], d.lin_a[2]);
+                btVector3 aa(d.ang_a[0], d.ang_a[1], d.ang_a[2]);
+                btVector3 lb(d.lin_b[0], d.lin_b[1], d.lin_b[2]);
+                btVector3 ab(d.ang_b[0], d.ang_b[1], d.ang_b[2]);
+                fb->m_appliedForceBodyA += la * s * ra.getLinearFactor();
+                fb->m_appliedForceBodyB += lb * s * rb.getLinearFactor();
+                fb->m_appliedTorqueBodyA += aa * ra.getAngularFactor() * s;
+                fb->m_appliedTorqueBodyB += ab * rb.getAngularFactor() * s;
+            }
+            c->internalSetAppliedImpulse(l);
+            if (btFabs(l) >= brk) {
+                c->setEnabled(false);
+            }
+        }
+    }
+    joint_warm_.swap(joint_warm_next_);
+    joint_warm_index_.swap(joint_warm_index_next_);
+}
+
+// What each point carries to the next step (point_state.hpp): its spin
+// and rolling impulses (the next warm start; Bullet keeps the normal and
+// sliding ones on the point) and its plastic indentation.  A point gets a
+// state only when it has something to carry (a box stack without
+// rolling friction or yield allocates none): those are marked in the
+// parallel pass and given one afterwards, on one thread.
+namespace {
+// A point's state after the step: its impulse g (the point's frame in c)
+// and indentation.
+void carry(PointState &st, const rf_contact_desc &c, const double g[6],
+           double plastic)
+{
+    st.spin = g[3];
+    for (int k = 0; k < 3; ++k) {
+        st.roll[k] = g[4] * c.t1[k] + g[5] * c.t2[k];
+    }
+    st.plastic = plastic;
+}
+} // namespace
+
+void ConeSolver::carry_point_states(const btContactSolverInfo &info,
+                                    int threads, bool repeated)
+{
+    const int nc = (int)con_desc_.size();
+    // the yielding points' flow (the core's rf_problem_plastic_flow)
+    const double *flow = nullptr;
+    if (!yield.empty() && nc > 0) {
+        plastic_flow_.resize((size_t)nc);
+        rf_error err;
+        if (rf_problem_plastic_flow(problem_, gamma_.data(),
+                                    (double)info.m_timeStep,
+                                    plastic_flow_.data(), &err) == RF_OK) {
+            flow = plastic_flow_.data();
+        } else {
+            warn(RF_BULLET_WARN_INTERNAL, err.message); // the step solved
+        }
+    }
+    need_state_.assign((size_t)nc, 0);
+    int need = 0;
+#pragma omp parallel for schedule(static) num_threads(threads) \
+    if (threads > 1 && !repeated) reduction(+ : need)
+    for (int i = 0; i < nc; ++i) {
+        const double *g = gamma_.data() + 6 * i;
+        const double plastic = con_plastic_[i] + (flow ? flow[i] : 0.0);
+        PointState *st = point_states_.of(*con_point_[i]);
+        if (st == nullptr) {
+            if (g[3] == 0.0 && g[4] == 0.0 && g[5] == 0.0 && plastic == 0.0) {
+                continue;
+            }
+            need_state_[i] = 1;
+            ++need;
+            con_plastic_[i] = plastic; // kept for the pass below
+            continue;
+        }
+        carry(*st, con_desc_[i], g, plastic);
+    }
+    if (need == 0) {
+        return;
+    }
+    if (!callback_reported_ && !PointStatePool::callback_installed()) {
+        callback_reported_ = true;
+        warn(RF_BULLET_WARN_POINT_STATE,
+             "gContactDestroyedCallback was replaced after attaching: the "
+             "contact points' carried state (spin and rolling warm start, "
+             "plastic indentation) is no longer released by the plugin; "
+             "install the application's callback before attaching, or call "
+             "the previous one from it");
+    }
+    for (int i = 0; i < nc; ++i) {
+        if (!need_state_[i]) {
+            continue;
+        }
+        btManifoldPoint &cp = *con_point_[i];
+        PointState *st = point_states_.of(cp);
+        if (st == nullptr) { // not attached by a repeat of this point
+            if (point_states_.foreign(cp)) {
+                Offender who;
+                who.manifold = con_manifold_[i];
+                warn(RF_BULLET_WARN_POINT_STATE,
+                     "a contact point carries the application's "
+                     "m_userPersistentData: its spin and rolling warm start "
+                     "and plastic indentation are not kept from step to step",
+                     who);
+                continue;
+            }
+            st = point_states_.attach(cp);
+            if (st == nullptr) {
+                Offender who;
+                who.manifold = con_manifold_[i];
+                warn(RF_BULLET_WARN_POINT_STATE,
+                     "out of memory for a contact point's carried state: its "
+                     "warm start and indentation start from 0",
+                     who);
+                continue;
+            }
+        }
+        carry(*st, con_desc_[i], gamma_.data() + 6 * i, con_plastic_[i]);
+    }
+}
+
+const double *ConeSolver::point_impulse(const btManifoldPoint *pt) const
+{
+    if (!points_valid_) {
+        return nullptr;
+    }
+    if (point_index_stale_) {
+        // first call since the cone step: index its points (a point listed
+        // twice keeps its first contact)
+        const int nc = (int)con_point_.size();
+        point_index_.clear();
+        point_index_.reserve((size_t)nc);
+        for (int i = 0; i < nc; ++i) {
+            point_index_.insert(con_point_[i], i);
+        }
+        point_index_stale_ = false;
+    }
+    const int *i = point_index_.find(pt);
+    if (i == nullptr) {
+        return nullptr;
+    }
+    return gamma_.data() + 6 * (size_t)*i;
+}
+
+} // namespace rfshim
