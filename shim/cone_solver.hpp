@@ -202,6 +202,22 @@ class ConeSolver final : public btConstraintSolver {
     enum SlotState : unsigned char { kAdded, kSkipped, kBeyond };
     SlotState add_point(btPersistentManifold *m, int j, int a, int b,
                         const btContactSolverInfo &info, size_t slot);
+    // add_point's parts (contacts.cpp): the coefficients, cohesion, yield
+    // and indentation; the normal bias and compliance (returns the split
+    // impulse's bias); the compliance and ERP; the warm start
+    double point_coefficients(const btManifoldPoint &cp,
+                              const btPersistentManifold *m, bool user_dirs,
+                              double h, rf_contact_desc &c, double *plastic);
+    double normal_bias(const btManifoldPoint &cp, const btPersistentManifold *m,
+                       const btContactSolverInfo &info, const btVector3 &ra,
+                       const btVector3 &rb, double e_rest, double plastic,
+                       rf_contact_desc &c);
+    void point_compliance(const btManifoldPoint &cp,
+                          const btPersistentManifold *m,
+                          const btContactSolverInfo &info, rf_contact_desc &c,
+                          double *erp, bool *spring);
+    void warm_start(const btManifoldPoint &cp, const rf_contact_desc &c,
+                    const btContactSolverInfo &info, double g[6]) const;
     // the manifolds of manifold_order_ into the contact slots (parallel
     // over manifolds), then the slots compacted
     void add_points(const btContactSolverInfo &info);

@@ -199,6 +199,45 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
              "solver: its sliding cone stays isotropic",
              who);
     }
+    double plastic = 0.0;
+    const double e_rest = point_coefficients(cp, m, user_dirs, h, c, &plastic);
+
+    const double split = normal_bias(cp, m, info, ra, rb, e_rest, plastic, c);
+    if (user_dirs) {
+        // conveyor: the target relative velocity along the lateral
+        // directions is m_contactMotion1/2 (stock: velocityError =
+        // desiredVelocity - rel_vel); u_t = t.v_rel + bias is driven to 0
+        c.bias[1] = -(double)cp.m_contactMotion1;
+        c.bias[2] = -(double)cp.m_contactMotion2;
+    }
+    if (!finite_contact(c)) {
+        clear_point(cp, m,
+                    "a manifold point with a non-finite position, "
+                    "distance, restitution or motion was skipped");
+        return kSkipped;
+    }
+
+    double g[6];
+    warm_start(cp, c, info, g);
+    con_desc_[slot] = c;
+    con_point_[slot] = &cp;
+    con_manifold_[slot] = m;
+    con_plastic_[slot] = plastic;
+    con_split_[slot] = std::isfinite(split) ? split : 0.0;
+    std::memcpy(&gamma_[6 * slot], g, sizeof g);
+    return kAdded;
+}
+
+// The point's coefficients (friction, rolling, spinning, restitution,
+// returned), the pair's cohesion and yield shares and the point's carried
+// indentation (*plastic), and the rolling anisotropy, into c.
+double ConeSolver::point_coefficients(const btManifoldPoint &cp,
+                                      const btPersistentManifold *m,
+                                      bool user_dirs, double h,
+                                      rf_contact_desc &c, double *plastic_out)
+{
+    const btCollisionObject *o0 = m->getBody0();
+    const btCollisionObject *o1 = m->getBody1();
     int bad = 0;
     c.mu = coefficient(cp.m_combinedFriction, &bad);
     c.rho = coefficient(cp.m_combinedRollingFriction, &bad);
@@ -239,7 +278,23 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
              "application-set friction directions (conveyor)",
              who);
     }
+    *plastic_out = plastic;
+    return e_rest;
+}
 
+// The normal bias c.bias[0] (and the compliance c.compliance[0]) of a
+// point with arms ra, rb, restitution coefficient e_rest and carried
+// indentation plastic; returns the split impulse's bias (< 0) or 0.
+double ConeSolver::normal_bias(const btManifoldPoint &cp,
+                               const btPersistentManifold *m,
+                               const btContactSolverInfo &info,
+                               const btVector3 &ra, const btVector3 &rb,
+                               double e_rest, double plastic,
+                               rf_contact_desc &c)
+{
+    const btCollisionObject *o0 = m->getBody0();
+    const btCollisionObject *o1 = m->getBody1();
+    const double h = info.m_timeStep;
     // Normal bias b_n (DESIGN §2): the gap over the step for a separated
     // point (a speculative contact: approach only up to contact) minus the
     // restitution velocity; for a penetrating point, minus the larger of
@@ -261,41 +316,9 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
             restitution = 0.0;
         }
     }
-    // Compliance (Tasora 6.2's Tikhonov term; issue #8): as stock's
-    // setupContactConstraint, a point with contact stiffness K and damping
-    // D (setContactStiffnessAndDamping) is the spring-damper cfm = 1 /
-    // (h K + D), erp = h K / (h K + D); otherwise the point's own CFM/ERP
-    // or the solver info's global ones.  cfm / h is the normal compliance
-    // (velocity per impulse: stock adds it to J M^-1 J^T the same way).
-    double cfm = (double)info.m_globalCfm;
-    double erp = (double)info.m_erp2;
+    double erp = 0.0;
     bool spring = false;
-    if (cp.m_contactPointFlags & BT_CONTACT_FLAG_HAS_CONTACT_CFM) {
-        cfm = (double)cp.m_contactCFM;
-    }
-    if (cp.m_contactPointFlags & BT_CONTACT_FLAG_HAS_CONTACT_ERP) {
-        erp = (double)cp.m_contactERP;
-    }
-    if (cp.m_contactPointFlags & BT_CONTACT_FLAG_CONTACT_STIFFNESS_DAMPING) {
-        double denom = h * (double)cp.m_combinedContactStiffness1 +
-                       (double)cp.m_combinedContactDamping1;
-        if (denom < (double)SIMD_EPSILON) {
-            denom = (double)SIMD_EPSILON;
-        }
-        cfm = 1.0 / denom;
-        erp = h * (double)cp.m_combinedContactStiffness1 / denom;
-        spring = true;
-    }
-    if (cfm > 0.0 && std::isfinite(cfm)) {
-        c.compliance[0] = cfm / h;
-    } else if (cfm != 0.0) {
-        Offender who;
-        who.manifold = m;
-        warn(RF_BULLET_WARN_COEFFICIENT,
-             "a negative or non-finite contact CFM (or stiffness and "
-             "damping) was used as 0: the point is rigid",
-             who);
-    }
+    point_compliance(cp, m, info, c, &erp, &spring);
     double depth =
         (double)cp.getDistance() + (double)info.m_linearSlop + plastic;
     // Split impulse (issue #22), as stock's setupContactConstraint: with
@@ -334,24 +357,67 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
         // its split impulse, which never becomes velocity).
         c.bias[0] = -(recovery > restitution ? recovery : restitution);
     }
-    if (user_dirs) {
-        // conveyor: the target relative velocity along the lateral
-        // directions is m_contactMotion1/2 (stock: velocityError =
-        // desiredVelocity - rel_vel); u_t = t.v_rel + bias is driven to 0
-        c.bias[1] = -(double)cp.m_contactMotion1;
-        c.bias[2] = -(double)cp.m_contactMotion2;
-    }
-    if (!finite_contact(c)) {
-        clear_point(cp, m,
-                    "a manifold point with a non-finite position, "
-                    "distance, restitution or motion was skipped");
-        return kSkipped;
-    }
+    return split;
+}
 
+// The point's normal compliance c.compliance[0], its ERP (*erp) and
+// whether it is a spring (stiffness and damping, *spring).
+void ConeSolver::point_compliance(const btManifoldPoint &cp,
+                                  const btPersistentManifold *m,
+                                  const btContactSolverInfo &info,
+                                  rf_contact_desc &c, double *erp_out,
+                                  bool *spring_out)
+{
+    const double h = info.m_timeStep;
+    // Compliance (Tasora 6.2's Tikhonov term; issue #8): as stock's
+    // setupContactConstraint, a point with contact stiffness K and damping
+    // D (setContactStiffnessAndDamping) is the spring-damper cfm = 1 /
+    // (h K + D), erp = h K / (h K + D); otherwise the point's own CFM/ERP
+    // or the solver info's global ones.  cfm / h is the normal compliance
+    // (velocity per impulse: stock adds it to J M^-1 J^T the same way).
+    double cfm = (double)info.m_globalCfm;
+    double erp = (double)info.m_erp2;
+    bool spring = false;
+    if (cp.m_contactPointFlags & BT_CONTACT_FLAG_HAS_CONTACT_CFM) {
+        cfm = (double)cp.m_contactCFM;
+    }
+    if (cp.m_contactPointFlags & BT_CONTACT_FLAG_HAS_CONTACT_ERP) {
+        erp = (double)cp.m_contactERP;
+    }
+    if (cp.m_contactPointFlags & BT_CONTACT_FLAG_CONTACT_STIFFNESS_DAMPING) {
+        double denom = h * (double)cp.m_combinedContactStiffness1 +
+                       (double)cp.m_combinedContactDamping1;
+        if (denom < (double)SIMD_EPSILON) {
+            denom = (double)SIMD_EPSILON;
+        }
+        cfm = 1.0 / denom;
+        erp = h * (double)cp.m_combinedContactStiffness1 / denom;
+        spring = true;
+    }
+    if (cfm > 0.0 && std::isfinite(cfm)) {
+        c.compliance[0] = cfm / h;
+    } else if (cfm != 0.0) {
+        Offender who;
+        who.manifold = m;
+        warn(RF_BULLET_WARN_COEFFICIENT,
+             "a negative or non-finite contact CFM (or stiffness and "
+             "damping) was used as 0: the point is rigid",
+             who);
+    }
+    *erp_out = erp;
+    *spring_out = spring;
+}
+
+// The warm start g of the point's contact c (frame in c).
+void ConeSolver::warm_start(const btManifoldPoint &cp, const rf_contact_desc &c,
+                            const btContactSolverInfo &info, double g[6]) const
+{
     // Warm start: normal and sliding impulses from the point (Bullet moves
     // them with it), re-expressed in the new frame; spin and rolling from
     // the point's carried state.
-    double g[6] = {0, 0, 0, 0, 0, 0};
+    for (int k = 0; k < 6; ++k) {
+        g[k] = 0.0;
+    }
     if (cfg.warm_start) {
         // a cohesive point may have pulled (down to -cohesion); the core
         // projects the start onto the shifted cone anyway
@@ -386,13 +452,6 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
             g[k] = std::isfinite(x) ? x : 0.0;
         }
     }
-    con_desc_[slot] = c;
-    con_point_[slot] = &cp;
-    con_manifold_[slot] = m;
-    con_plastic_[slot] = plastic;
-    con_split_[slot] = std::isfinite(split) ? split : 0.0;
-    std::memcpy(&gamma_[6 * slot], g, sizeof g);
-    return kAdded;
 }
 
 // The per-contact arrays, which add_points fills slot by slot, at n
