@@ -32,6 +32,43 @@ int ConeSolver::dynamic_index(btRigidBody *rb, btScalar h)
     }
 
     rf_body_desc d{};
+    body_desc_of(rb, h, d);
+    // What the core needs of a body (rf_problem_set_body): finite data, an
+    // inverse inertia with a non-negative diagonal (Bullet gives 0 for a
+    // zero principal inertia: singular is fine).  A body that fails is
+    // held out of the step rather than failing the whole step.
+    bool inertia_ok = true;
+    for (int k = 0; k < 9; ++k) {
+        inertia_ok = inertia_ok && std::isfinite(d.inv_inertia[k]);
+    }
+    for (int k = 0; k < 3; ++k) {
+        inertia_ok = inertia_ok && d.inv_inertia[4 * k] >= 0.0;
+    }
+    if (!inertia_ok) {
+        hold_body(rb, rb->getLinearVelocity(), rb->getAngularVelocity(),
+                  "a body with a non-finite or negative inverse inertia");
+        return kHeld;
+    }
+    if (!finite3(d.v) || !finite3(d.w) ||
+        !finite_transform(rb->getWorldTransform())) {
+        hold_body(rb, rb->getLinearVelocity(), rb->getAngularVelocity(),
+                  "a body with a non-finite position, velocity or force");
+        return kHeld;
+    }
+    id = (int)body_rb_.size();
+    rb->setCompanionId(id);
+    body_rb_.push_back(rb);
+    body_dynamic_.push_back(1);
+    body_desc_.push_back(d);
+    return id;
+}
+
+// A dynamic body's problem data: inverse mass and inertia with its linear
+// and angular factors, and its free velocity, as stock's initSolverBody
+// and convertBodies compute them.  Sets refused_body_ for an angular
+// factor without a cone counterpart.
+void ConeSolver::body_desc_of(btRigidBody *rb, btScalar h, rf_body_desc &d)
+{
     d.flags = RF_BODY_DYNAMIC;
     const btScalar im = rb->getInvMass();
     const btVector3 &lf = rb->getLinearFactor();
@@ -94,34 +131,6 @@ int ConeSolver::dynamic_index(btRigidBody *rb, btScalar h)
     }
     to3(v, d.v);
     to3(w, d.w);
-    // What the core needs of a body (rf_problem_set_body): finite data, an
-    // inverse inertia with a non-negative diagonal (Bullet gives 0 for a
-    // zero principal inertia: singular is fine).  A body that fails is
-    // held out of the step rather than failing the whole step.
-    bool inertia_ok = true;
-    for (int k = 0; k < 9; ++k) {
-        inertia_ok = inertia_ok && std::isfinite(d.inv_inertia[k]);
-    }
-    for (int k = 0; k < 3; ++k) {
-        inertia_ok = inertia_ok && d.inv_inertia[4 * k] >= 0.0;
-    }
-    if (!inertia_ok) {
-        hold_body(rb, rb->getLinearVelocity(), rb->getAngularVelocity(),
-                  "a body with a non-finite or negative inverse inertia");
-        return kHeld;
-    }
-    if (!finite3(d.v) || !finite3(d.w) ||
-        !finite_transform(rb->getWorldTransform())) {
-        hold_body(rb, rb->getLinearVelocity(), rb->getAngularVelocity(),
-                  "a body with a non-finite position, velocity or force");
-        return kHeld;
-    }
-    id = (int)body_rb_.size();
-    rb->setCompanionId(id);
-    body_rb_.push_back(rb);
-    body_dynamic_.push_back(1);
-    body_desc_.push_back(d);
-    return id;
 }
 
 void ConeSolver::hold_body(btRigidBody *rb, const btVector3 &v,

@@ -191,6 +191,7 @@ class ConeSolver final : public btConstraintSolver {
     const btRigidBody *refused_body_ = nullptr;
     void stock_step(const btContactSolverInfo &info, btIDebugDraw *draw);
     int dynamic_index(btRigidBody *rb, btScalar h); // or kHeld
+    void body_desc_of(btRigidBody *rb, btScalar h, rf_body_desc &d);
     int side_index(const btCollisionObject *obj, btScalar h);
     void rolling_anisotropy(const btCollisionObject *o0,
                             const btCollisionObject *o1, rf_contact_desc &c);
@@ -253,7 +254,13 @@ class ConeSolver final : public btConstraintSolver {
     void carry_point_states(const btContactSolverInfo &info, int threads,
                             bool repeated);
     void add_joint(btTypedConstraint *c, const btContactSolverInfo &info);
+    bool fetch_joint_rows(btTypedConstraint *c, int n,
+                          const btContactSolverInfo &info);
     void write_back(const btContactSolverInfo &info);
+    // write_back's parts: bodies, points (and their carried state), joints
+    void write_bodies(int threads);
+    void write_points(const btContactSolverInfo &info, int threads);
+    void write_joints(const btContactSolverInfo &info);
     // A warning of one kind (rf_bullet_warning) with its offender:
     // counted, kept as the kind's last, and printed (the first of each
     // kind) or handed to the application's callback.  May be called from

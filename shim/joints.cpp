@@ -47,51 +47,8 @@ void ConeSolver::add_joint(btTypedConstraint *c,
     if ((!dyn_a && !dyn_b) || a == b) {
         return; // nothing can move (stock solves rows that change nothing)
     }
-    static_assert(sizeof(JointRowBuf) % sizeof(btScalar) == 0,
-                  "getInfo2 strides in btScalars");
-    JointRowBuf init;
-    init.lin1.setZero();
-    init.ang1.setZero();
-    init.lin2.setZero();
-    init.ang2.setZero();
-    init.rhs = 0;
-    init.cfm = info.m_globalCfm;
-    init.lo = -SIMD_INFINITY;
-    init.hi = SIMD_INFINITY;
-    row_buf_.assign((size_t)n, init);
-    JointRowBuf *r0 = row_buf_.data();
-    btTypedConstraint::btConstraintInfo2 info2;
-    info2.fps = 1 / h;
-    info2.erp = info.m_erp;
-    info2.m_J1linearAxis = r0->lin1.m_floats;
-    info2.m_J1angularAxis = r0->ang1.m_floats;
-    info2.m_J2linearAxis = r0->lin2.m_floats;
-    info2.m_J2angularAxis = r0->ang2.m_floats;
-    info2.rowskip = (int)(sizeof(JointRowBuf) / sizeof(btScalar));
-    info2.m_constraintError = &r0->rhs;
-    info2.cfm = &r0->cfm;
-    info2.m_lowerLimit = &r0->lo;
-    info2.m_upperLimit = &r0->hi;
-    info2.m_damping = info.m_damping;
-    info2.m_numIterations = info.m_numIterations;
-    c->getInfo2(&info2);
-    for (int j = 0; j < n; ++j) {
-        const JointRowBuf &r = row_buf_[j];
-        if (!finite_vec(r.lin1) || !finite_vec(r.ang1) || !finite_vec(r.lin2) ||
-            !finite_vec(r.ang2) || !std::isfinite((double)r.rhs) ||
-            std::isnan((double)r.lo) || std::isnan((double)r.hi) ||
-            std::isnan((double)c->getBreakingImpulseThreshold()) ||
-            !(r.lo <= r.hi) || !(c->getBreakingImpulseThreshold() >= 0)) {
-            skipped_rows_ += n;
-            Offender who;
-            who.constraint = c;
-            who.row = j;
-            warn(RF_BULLET_WARN_JOINT,
-                 "a joint with a non-finite Jacobian, error or bound was "
-                 "skipped (no impulse this step)",
-                 who);
-            return;
-        }
+    if (!fetch_joint_rows(c, n, info)) {
+        return;
     }
 
     const double brk = (double)c->getBreakingImpulseThreshold();
@@ -161,6 +118,62 @@ void ConeSolver::add_joint(btTypedConstraint *c,
         row_gamma_.push_back(warm ? joint_warm_[w->first + j] : 0.0);
     }
     joints_.push_back(JointRows{c, (int)first, n});
+}
+
+// The n rows of constraint c from getInfo1/getInfo2 into row_buf_, with
+// the defaults stock's convertJoint gives them (lo/hi = -/+inf, cfm =
+// m_globalCfm, rhs = 0).  False, with the rows counted as skipped and a
+// warning, when any row is not finite (the joint gets no impulse).
+bool ConeSolver::fetch_joint_rows(btTypedConstraint *c, int n,
+                                  const btContactSolverInfo &info)
+{
+    static_assert(sizeof(JointRowBuf) % sizeof(btScalar) == 0,
+                  "getInfo2 strides in btScalars");
+    JointRowBuf init;
+    init.lin1.setZero();
+    init.ang1.setZero();
+    init.lin2.setZero();
+    init.ang2.setZero();
+    init.rhs = 0;
+    init.cfm = info.m_globalCfm;
+    init.lo = -SIMD_INFINITY;
+    init.hi = SIMD_INFINITY;
+    row_buf_.assign((size_t)n, init);
+    JointRowBuf *r0 = row_buf_.data();
+    btTypedConstraint::btConstraintInfo2 info2;
+    info2.fps = 1 / info.m_timeStep;
+    info2.erp = info.m_erp;
+    info2.m_J1linearAxis = r0->lin1.m_floats;
+    info2.m_J1angularAxis = r0->ang1.m_floats;
+    info2.m_J2linearAxis = r0->lin2.m_floats;
+    info2.m_J2angularAxis = r0->ang2.m_floats;
+    info2.rowskip = (int)(sizeof(JointRowBuf) / sizeof(btScalar));
+    info2.m_constraintError = &r0->rhs;
+    info2.cfm = &r0->cfm;
+    info2.m_lowerLimit = &r0->lo;
+    info2.m_upperLimit = &r0->hi;
+    info2.m_damping = info.m_damping;
+    info2.m_numIterations = info.m_numIterations;
+    c->getInfo2(&info2);
+    for (int j = 0; j < n; ++j) {
+        const JointRowBuf &r = row_buf_[j];
+        if (!finite_vec(r.lin1) || !finite_vec(r.ang1) || !finite_vec(r.lin2) ||
+            !finite_vec(r.ang2) || !std::isfinite((double)r.rhs) ||
+            std::isnan((double)r.lo) || std::isnan((double)r.hi) ||
+            std::isnan((double)c->getBreakingImpulseThreshold()) ||
+            !(r.lo <= r.hi) || !(c->getBreakingImpulseThreshold() >= 0)) {
+            skipped_rows_ += n;
+            Offender who;
+            who.constraint = c;
+            who.row = j;
+            warn(RF_BULLET_WARN_JOINT,
+                 "a joint with a non-finite Jacobian, error or bound was "
+                 "skipped (no impulse this step)",
+                 who);
+            return false;
+        }
+    }
+    return true;
 }
 
 // Every constraint handed over, reset and, when enabled, into the

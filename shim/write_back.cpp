@@ -66,9 +66,17 @@ void ConeSolver::split_step(const btContactSolverInfo &info,
 
 void ConeSolver::write_back(const btContactSolverInfo &info)
 {
-    const int nb = (int)body_desc_.size();
     const int nc = (int)con_desc_.size();
     const int threads = (size_t)nc >= kParallelPoints ? build_threads() : 1;
+    write_bodies(threads);
+    write_points(info, threads);
+    write_joints(info);
+}
+
+// The bodies' velocities after the solve into Bullet.
+void ConeSolver::write_bodies(int threads)
+{
+    const int nb = (int)body_desc_.size();
     int bad_bodies = 0;
 #pragma omp parallel for schedule(static) num_threads(threads) \
     if (threads > 1) reduction(+ : bad_bodies)
@@ -98,7 +106,12 @@ void ConeSolver::write_back(const btContactSolverInfo &info)
         }
     }
     last.skipped_bodies += bad_bodies;
+}
 
+// The points' impulses and frames, and what they carry to the next step.
+void ConeSolver::write_points(const btContactSolverInfo &info, int threads)
+{
+    const int nc = (int)con_desc_.size();
     // Points: impulses and frame for Bullet's readers.  A manifold handed
     // over twice would list its points twice: then the points are written
     // on one thread, in order, so the last contact's impulse is the one
@@ -133,11 +146,15 @@ void ConeSolver::write_back(const btContactSolverInfo &info)
     // con_point_ and gamma_ now hold this step's points and impulses
     points_valid_ = true;
     point_index_stale_ = true;
+}
 
-    // Joints, as writeBackJoints: feedback forces and torques (impulse /
-    // h, with the bodies' factors), the applied impulse (stock leaves the
-    // last row's), and breaking: a row at or above the threshold disables
-    // the joint.
+// Joints, as writeBackJoints: feedback forces and torques (impulse /
+// h, with the bodies' factors), the applied impulse (stock leaves the
+// last row's), and breaking: a row at or above the threshold disables
+// the joint.
+void ConeSolver::write_joints(const btContactSolverInfo &info)
+{
+    const int nc = (int)con_desc_.size();
     const double *lam = gamma_.data() + 6 * (size_t)nc;
     joint_warm_next_.clear();
     joint_warm_index_next_.clear();
