@@ -677,14 +677,16 @@ void rf__solve_pyramid(rf_problem *p, const rf_config *cfg, int threads,
                        double *gamma, rf_solve_out *out, rf_error *err,
                        rf_status *status);
 
-/* The caller's rf_config of size bytes (as it was compiled) over the
-   defaults into full: fields of a later version than the caller's keep
-   their defaults.  RF_ERR_INVALID for size 0 or larger than this
-   library's struct (a caller built against a later header), with fn. */
-rf_status rf__config_in(const rf_config *in, size_t size, rf_config *full,
-                        const char *fn, rf_error *err);
-/* RF_ERR_INVALID unless 0 < size <= sizeof(rf_stats) (the caller's
-   rf_stats, which gets the first size bytes). */
-rf_status rf__stats_size(size_t size, const char *fn, rf_error *err);
+/* The arguments of a *_sized entry point (rollfric.h, "Binary
+   compatibility"): the caller's rf_config of cfg_size bytes (as it was
+   compiled) over the defaults into full (the defaults alone for cfg
+   NULL), so that fields of a later version than the caller's keep their
+   defaults; and, for stats not NULL, the size of the caller's rf_stats,
+   which gets the first stats_size bytes.  RF_ERR_INVALID, with fn, for
+   a size 0 or larger than this library's struct (a caller built against
+   a later header). */
+rf_status rf__sized_in(const rf_config *cfg, size_t cfg_size,
+                       const rf_stats *stats, size_t stats_size,
+                       rf_config *full, const char *fn, rf_error *err);
 
 #endif /* ROLLFRIC_INTERNAL_H */

@@ -1121,8 +1121,8 @@ size_t rf_problem_memory_sized(const rf_problem *p, const rf_config *cfg_in,
 {
     rf_config full;
     if (p == NULL ||
-        (cfg_in != NULL && rf__config_in(cfg_in, cfg_size, &full,
-                                         "rf_problem_memory", NULL) != RF_OK)) {
+        (cfg_in != NULL && rf__sized_in(cfg_in, cfg_size, NULL, 0, &full,
+                                        "rf_problem_memory", NULL) != RF_OK)) {
         return 0;
     }
     const rf_config *cfg = cfg_in != NULL ? &full : NULL;

@@ -40,31 +40,38 @@ rf_status rf_config_default_sized(rf_config *cfg, size_t size)
     return RF_OK;
 }
 
-rf_status rf__config_in(const rf_config *in, size_t size, rf_config *full,
-                        const char *fn, rf_error *err)
+/* RF_ERR_INVALID, naming the struct and both sizes, unless 0 < size <=
+   own (the library's sizeof) */
+static rf_status check_size(const char *what, size_t size, size_t own,
+                            const char *fn, rf_error *err)
 {
-    if (size == 0 || size > sizeof *full) {
+    if (size == 0 || size > own) {
         return rf__fail(err, RF_ERR_INVALID,
-                        "%s: the caller's rf_config has %zu bytes, this "
-                        "library's %zu (built against a later rollfric "
-                        "header?)",
-                        fn, size, sizeof *full);
+                        "%s: the caller's %s has %zu bytes, this library's "
+                        "%zu (built against a later rollfric header?)",
+                        fn, what, size, own);
     }
-    config_defaults(full);
-    memcpy(full, in, size);
     return RF_OK;
 }
 
-rf_status rf__stats_size(size_t size, const char *fn, rf_error *err)
+rf_status rf__sized_in(const rf_config *cfg, size_t cfg_size,
+                       const rf_stats *stats, size_t stats_size,
+                       rf_config *full, const char *fn, rf_error *err)
 {
-    if (size == 0 || size > sizeof(rf_stats)) {
-        return rf__fail(err, RF_ERR_INVALID,
-                        "%s: the caller's rf_stats has %zu bytes, this "
-                        "library's %zu (built against a later rollfric "
-                        "header?)",
-                        fn, size, sizeof(rf_stats));
+    rf_status st = RF_OK;
+    if (cfg != NULL) {
+        st = check_size("rf_config", cfg_size, sizeof *full, fn, err);
     }
-    return RF_OK;
+    if (st == RF_OK && stats != NULL) {
+        st = check_size("rf_stats", stats_size, sizeof *stats, fn, err);
+    }
+    if (st == RF_OK) {
+        config_defaults(full);
+        if (cfg != NULL) {
+            memcpy(full, cfg, cfg_size);
+        }
+    }
+    return st;
 }
 
 static rf_status validate(const rf_config *cfg, rf_error *err)
@@ -139,7 +146,8 @@ rf_status rf_config_validate_sized(const rf_config *cfg, size_t size,
         return rf__fail(err, RF_ERR_NULL, "rf_config_validate: cfg is NULL");
     }
     rf_config full;
-    rf_status st = rf__config_in(cfg, size, &full, "rf_config_validate", err);
+    rf_status st =
+        rf__sized_in(cfg, size, NULL, 0, &full, "rf_config_validate", err);
     return st == RF_OK ? validate(&full, err) : st;
 }
 
@@ -713,16 +721,10 @@ rf_status rf_solve_sized(rf_problem *p, const rf_config *cfg, size_t cfg_size,
 {
     rf_config full;
     rf_stats out;
-    rf_status st = RF_OK;
-    if (cfg != NULL) {
-        st = rf__config_in(cfg, cfg_size, &full, "rf_solve", err);
-    }
-    if (st == RF_OK && stats != NULL) {
-        st = rf__stats_size(stats_size, "rf_solve", err);
-    }
+    rf_status st =
+        rf__sized_in(cfg, cfg_size, stats, stats_size, &full, "rf_solve", err);
     if (st == RF_OK) {
-        st = solve_full(p, cfg != NULL ? &full : NULL, gamma,
-                        stats != NULL ? &out : NULL, err);
+        st = solve_full(p, &full, gamma, stats != NULL ? &out : NULL, err);
     }
     if (st == RF_OK && stats != NULL) {
         memcpy(stats, &out, stats_size);
@@ -768,17 +770,9 @@ rf_status rf_solve_carried_sized(rf_problem *p, const rf_config *cfg_in,
                                  double *gamma, rf_stats *stats,
                                  size_t stats_size, rf_error *err)
 {
-    static const char fn[] = "rf_solve_carried";
     rf_config cfg;
-    rf_status status = RF_OK;
-    if (cfg_in != NULL) {
-        status = rf__config_in(cfg_in, cfg_size, &cfg, fn, err);
-    } else {
-        config_defaults(&cfg);
-    }
-    if (status == RF_OK && stats != NULL) {
-        status = rf__stats_size(stats_size, fn, err);
-    }
+    rf_status status = rf__sized_in(cfg_in, cfg_size, stats, stats_size, &cfg,
+                                    "rf_solve_carried", err);
     if (status != RF_OK) {
         return status;
     }

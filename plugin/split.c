@@ -64,15 +64,8 @@ rf_status rf_solve_split_sized(rf_problem *p, const rf_config *cfg_in,
                                        : "w");
     }
     rf_config full;
-    rf_status st = RF_OK;
-    if (cfg_in != NULL) {
-        st = rf__config_in(cfg_in, cfg_size, &full, fn, err);
-    } else {
-        rf_config_default(&full);
-    }
-    if (st == RF_OK && stats_out != NULL) {
-        st = rf__stats_size(stats_size, fn, err);
-    }
+    rf_status st =
+        rf__sized_in(cfg_in, cfg_size, stats_out, stats_size, &full, fn, err);
     if (st != RF_OK) {
         return st;
     }

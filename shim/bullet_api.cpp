@@ -112,9 +112,6 @@ rf_status rf_bullet_config_default_sized(rf_config *cfg, size_t size)
     if (cfg == nullptr) {
         return RF_ERR_NULL;
     }
-    if (size == 0 || size > sizeof(rf_config)) {
-        return RF_ERR_INVALID;
-    }
     rf_config c;
     rf_config_default(&c);
     c.solver = RF_SOLVER_SI;
@@ -122,8 +119,7 @@ rf_status rf_bullet_config_default_sized(rf_config *cfg, size_t size)
     c.max_iter = RF_BULLET_WORLD_ITERATIONS;
     c.tol = RF_BULLET_DEFAULT_TOL;
     c.residual = 0; // SI stops on the impulse change; no extra pass
-    std::memcpy(cfg, &c, size);
-    return RF_OK;
+    return struct_out(cfg, size, c);
 }
 
 int rf_bullet_scalar_size(void)

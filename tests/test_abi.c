@@ -19,13 +19,21 @@
 
 enum { NB = 6 };
 
+/* a planted body-form problem of seed */
+static int planted(unsigned seed, rf_problem **p)
+{
+    rf_rng r = {seed};
+    double gstar[6 * NB];
+    ENSURE(rf_problem_create(p, NULL) == RF_OK);
+    ENSURE(gen_body_planted(&r, NB, 0, *p, gstar) == RF_OK);
+    return 0;
+}
+
 static int test_older_caller(void)
 {
-    rf_rng r = {5};
     rf_problem *p;
-    double gstar[6 * NB], g[6 * NB] = {0};
-    ENSURE(rf_problem_create(&p, NULL) == RF_OK);
-    ENSURE(gen_body_planted(&r, NB, 0, p, gstar) == RF_OK);
+    double g[6 * NB] = {0};
+    ENSURE(planted(5, &p) == 0);
     const size_t cfg_old = offsetof(rf_config, residual);
     const size_t stats_old = offsetof(rf_stats, skipped_bodies);
 
@@ -72,11 +80,9 @@ static int test_older_caller(void)
 
 static int test_newer_caller(void)
 {
-    rf_rng r = {6};
     rf_problem *p;
-    double gstar[6 * NB], g[6 * NB] = {0};
-    ENSURE(rf_problem_create(&p, NULL) == RF_OK);
-    ENSURE(gen_body_planted(&r, NB, 0, p, gstar) == RF_OK);
+    double g[6 * NB] = {0};
+    ENSURE(planted(6, &p) == 0);
     struct {
         rf_config cfg;
         double later[2];
