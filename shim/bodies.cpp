@@ -116,6 +116,17 @@ void ConeSolver::body_desc_of(btRigidBody *rb, btScalar h, rf_body_desc &d)
             }
         }
     }
+    free_velocity(rb, h, d);
+}
+
+// The body's free velocity v* (d.v, d.w): its velocity after the
+// step's external forces and gyroscopic terms, as stock's initSolverBody
+// (m_externalForceImpulse, m_externalTorqueImpulse) and the gyroscopic
+// flags of convertBodies give it.
+void ConeSolver::free_velocity(btRigidBody *rb, btScalar h, rf_body_desc &d)
+{
+    const btScalar im = rb->getInvMass();
+    const btMatrix3x3 &I = rb->getInvInertiaTensorWorld();
     btVector3 v = rb->getLinearVelocity() + rb->getTotalForce() * im * h;
     btVector3 w = rb->getAngularVelocity() + I * rb->getTotalTorque() * h;
     const int flags = rb->getFlags();

@@ -105,6 +105,143 @@ const char *precision_name(int scalar_size)
 
 } // namespace
 
+namespace {
+// ROLLFRIC_SOLVER and ROLLFRIC_MODEL into c (rf_bullet_config_from_env).
+rf_status env_solver_model(rf_config &c, rf_error *err)
+{
+    const char *v;
+    if ((v = std::getenv("ROLLFRIC_SOLVER")) != nullptr) {
+        static const struct {
+            const char *name;
+            rf_solver_kind kind;
+        } names[] = {{"jacobi", RF_SOLVER_JACOBI},
+                     {"gs", RF_SOLVER_GS},
+                     {"gs_colored", RF_SOLVER_GS_COLORED},
+                     {"apgd", RF_SOLVER_APGD},
+                     {"si", RF_SOLVER_SI}};
+        bool found = false;
+        for (const auto &n : names) {
+            if (std::strcmp(v, n.name) == 0) {
+                c.solver = n.kind;
+                found = true;
+            }
+        }
+        if (!found) {
+            return fail(err, RF_ERR_INVALID,
+                        "ROLLFRIC_SOLVER='%s' is not one of jacobi, gs, "
+                        "gs_colored, apgd, si",
+                        v);
+        }
+    }
+    if ((v = std::getenv("ROLLFRIC_MODEL")) != nullptr) {
+        if (std::strcmp(v, "associated") == 0) {
+            c.model = RF_MODEL_ASSOCIATED;
+        } else if (std::strcmp(v, "desaxce") == 0) {
+            c.model = RF_MODEL_DESAXCE;
+        } else {
+            return fail(err, RF_ERR_INVALID,
+                        "ROLLFRIC_MODEL='%s' is not one of associated, "
+                        "desaxce",
+                        v);
+        }
+    }
+    return RF_OK;
+}
+
+// ROLLFRIC_ITERATIONS, ROLLFRIC_THREADS and ROLLFRIC_TOLERANCE into c.
+rf_status env_budget(rf_config &c, rf_error *err)
+{
+    const char *v;
+    auto parse_int = [&](const char *name, int lo, int *out) -> rf_status {
+        const char *s = std::getenv(name);
+        if (s == nullptr) {
+            return RF_OK;
+        }
+        char *end;
+        errno = 0;
+        long x = std::strtol(s, &end, 10);
+        if (*s == '\0' || *end != '\0' || errno != 0 || x < lo ||
+            x > 1000000000L) {
+            return fail(err, RF_ERR_INVALID, "%s='%s' is not an integer >= %d",
+                        name, s, lo);
+        }
+        *out = (int)x;
+        return RF_OK;
+    };
+    int iters = -1;
+    rf_status st = parse_int("ROLLFRIC_ITERATIONS", 1, &iters);
+    if (st == RF_OK) {
+        st = parse_int("ROLLFRIC_THREADS", 0, &c.threads);
+    }
+    if (st != RF_OK) {
+        return st;
+    }
+    if (iters > 0) {
+        c.max_iter = iters;
+        c.tol = 0.0; // exactly N iterations ...
+    }
+    if ((v = std::getenv("ROLLFRIC_TOLERANCE")) != nullptr) {
+        char *end;
+        double t = std::strtod(v, &end);
+        if (*v == '\0' || *end != '\0' || !(t >= 0.0) || !std::isfinite(t)) {
+            return fail(err, RF_ERR_INVALID,
+                        "ROLLFRIC_TOLERANCE='%s' is not a number >= 0", v);
+        }
+        c.tol = t; // ... unless a tolerance is given too
+    }
+    return RF_OK;
+}
+} // namespace
+
+namespace {
+// The plugin's solver installed in world with the resolved config c
+// (rf_bullet_attach); NULL with err set when the world already has one,
+// has none, or memory runs out.
+rf_plugin *install(btDiscreteDynamicsWorld *world, const rf_config &c,
+                   rf_error *err)
+{
+    btConstraintSolver *btDiscreteDynamicsWorld::*solver_m =
+        rfshim::WorldAccess::solver_member();
+    bool btDiscreteDynamicsWorld::*owns_m = rfshim::WorldAccess::owns_member();
+    btConstraintSolver *prev = world->*solver_m;
+    if (dynamic_cast<rfshim::WorldSolver *>(prev) != nullptr) {
+        fail(err, RF_ERR_STATE,
+             "rf_bullet_attach: this world already has rollfric attached");
+        return nullptr;
+    }
+    if (prev == nullptr) {
+        fail(err, RF_ERR_STATE, "rf_bullet_attach: the world has no solver");
+        return nullptr;
+    }
+    rf_plugin *p = new (std::nothrow) rf_plugin{nullptr, nullptr, false};
+    rfshim::ConeSolver *s =
+        p ? new (std::nothrow)
+                rfshim::ConeSolver(world, prev, world->*owns_m, c)
+          : nullptr;
+    // The world frees an owned solver with btAlignedFree: allocate what it
+    // will own the same way.
+    void *mem = s ? btAlignedAlloc(sizeof(rfshim::WorldSolver), 16) : nullptr;
+    if (s == nullptr || !s->ok() || mem == nullptr) {
+        btAlignedFree(mem);
+        delete s;
+        delete p;
+        fail(err, RF_ERR_NOMEM, "rf_bullet_attach: out of memory");
+        return nullptr;
+    }
+    p->solver = s;
+    p->installed = new (mem) rfshim::WorldSolver(p);
+    // setConstraintSolver() frees a solver the world owns (and also points
+    // the island callback at the new one): clear the ownership first so
+    // the previous solver survives for detach and RF_BULLET_STOCK.  Then
+    // the world owns the forwarding solver: deleting the world while
+    // attached destroys it, which tells the plugin (rf_plugin.world_gone).
+    world->*owns_m = false;
+    world->setConstraintSolver(p->installed);
+    world->*owns_m = true;
+    return p;
+}
+} // namespace
+
 extern "C" {
 
 rf_status rf_bullet_config_default_sized(rf_config *cfg, size_t size)
@@ -157,44 +294,10 @@ rf_plugin *rf_bullet_attach_checked(btDiscreteDynamicsWorld *world,
     if (resolve_config("rf_bullet_attach", cfg, &c, err) != RF_OK) {
         return nullptr;
     }
-    btConstraintSolver *btDiscreteDynamicsWorld::*solver_m =
-        rfshim::WorldAccess::solver_member();
-    bool btDiscreteDynamicsWorld::*owns_m = rfshim::WorldAccess::owns_member();
-    btConstraintSolver *prev = world->*solver_m;
-    if (dynamic_cast<rfshim::WorldSolver *>(prev) != nullptr) {
-        fail(err, RF_ERR_STATE,
-             "rf_bullet_attach: this world already has rollfric attached");
+    rf_plugin *p = install(world, c, err);
+    if (p == nullptr) {
         return nullptr;
     }
-    if (prev == nullptr) {
-        fail(err, RF_ERR_STATE, "rf_bullet_attach: the world has no solver");
-        return nullptr;
-    }
-    rf_plugin *p = new (std::nothrow) rf_plugin{nullptr, nullptr, false};
-    rfshim::ConeSolver *s =
-        p ? new (std::nothrow)
-                rfshim::ConeSolver(world, prev, world->*owns_m, c)
-          : nullptr;
-    // The world frees an owned solver with btAlignedFree: allocate what it
-    // will own the same way.
-    void *mem = s ? btAlignedAlloc(sizeof(rfshim::WorldSolver), 16) : nullptr;
-    if (s == nullptr || !s->ok() || mem == nullptr) {
-        btAlignedFree(mem);
-        delete s;
-        delete p;
-        fail(err, RF_ERR_NOMEM, "rf_bullet_attach: out of memory");
-        return nullptr;
-    }
-    p->solver = s;
-    p->installed = new (mem) rfshim::WorldSolver(p);
-    // setConstraintSolver() frees a solver the world owns (and also points
-    // the island callback at the new one): clear the ownership first so
-    // the previous solver survives for detach and RF_BULLET_STOCK.  Then
-    // the world owns the forwarding solver: deleting the world while
-    // attached destroys it, which tells the plugin (rf_plugin.world_gone).
-    world->*owns_m = false;
-    world->setConstraintSolver(p->installed);
-    world->*owns_m = true;
     if (err) {
         err->status = RF_OK;
         err->message[0] = '\0';
@@ -482,77 +585,12 @@ rf_status rf_bullet_config_from_env_sized(rf_config *cfg, size_t size,
                         "ROLLFRIC_CONVERGED='%s' is not 0 or 1", v);
         }
     }
-    if ((v = std::getenv("ROLLFRIC_SOLVER")) != nullptr) {
-        static const struct {
-            const char *name;
-            rf_solver_kind kind;
-        } names[] = {{"jacobi", RF_SOLVER_JACOBI},
-                     {"gs", RF_SOLVER_GS},
-                     {"gs_colored", RF_SOLVER_GS_COLORED},
-                     {"apgd", RF_SOLVER_APGD},
-                     {"si", RF_SOLVER_SI}};
-        bool found = false;
-        for (const auto &n : names) {
-            if (std::strcmp(v, n.name) == 0) {
-                c.solver = n.kind;
-                found = true;
-            }
-        }
-        if (!found) {
-            return fail(err, RF_ERR_INVALID,
-                        "ROLLFRIC_SOLVER='%s' is not one of jacobi, gs, "
-                        "gs_colored, apgd, si",
-                        v);
-        }
-    }
-    if ((v = std::getenv("ROLLFRIC_MODEL")) != nullptr) {
-        if (std::strcmp(v, "associated") == 0) {
-            c.model = RF_MODEL_ASSOCIATED;
-        } else if (std::strcmp(v, "desaxce") == 0) {
-            c.model = RF_MODEL_DESAXCE;
-        } else {
-            return fail(err, RF_ERR_INVALID,
-                        "ROLLFRIC_MODEL='%s' is not one of associated, "
-                        "desaxce",
-                        v);
-        }
-    }
-    auto parse_int = [&](const char *name, int lo, int *out) -> rf_status {
-        const char *s = std::getenv(name);
-        if (s == nullptr) {
-            return RF_OK;
-        }
-        char *end;
-        errno = 0;
-        long x = std::strtol(s, &end, 10);
-        if (*s == '\0' || *end != '\0' || errno != 0 || x < lo ||
-            x > 1000000000L) {
-            return fail(err, RF_ERR_INVALID, "%s='%s' is not an integer >= %d",
-                        name, s, lo);
-        }
-        *out = (int)x;
-        return RF_OK;
-    };
-    int iters = -1;
-    rf_status st = parse_int("ROLLFRIC_ITERATIONS", 1, &iters);
+    rf_status st = env_solver_model(c, err);
     if (st == RF_OK) {
-        st = parse_int("ROLLFRIC_THREADS", 0, &c.threads);
+        st = env_budget(c, err);
     }
     if (st != RF_OK) {
         return st;
-    }
-    if (iters > 0) {
-        c.max_iter = iters;
-        c.tol = 0.0; // exactly N iterations ...
-    }
-    if ((v = std::getenv("ROLLFRIC_TOLERANCE")) != nullptr) {
-        char *end;
-        double t = std::strtod(v, &end);
-        if (*v == '\0' || *end != '\0' || !(t >= 0.0) || !std::isfinite(t)) {
-            return fail(err, RF_ERR_INVALID,
-                        "ROLLFRIC_TOLERANCE='%s' is not a number >= 0", v);
-        }
-        c.tol = t; // ... unless a tolerance is given too
     }
     std::memcpy(cfg, &c, size);
     if (err) {

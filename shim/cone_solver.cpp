@@ -335,6 +335,24 @@ rf_config ConeSolver::step_config(const btContactSolverInfo &info)
     return c;
 }
 
+// The last step's bodies, rows and joints dropped, and the cohesion and
+// yield entries pruned, before a step gathers its problem.
+void ConeSolver::clear_problem()
+{
+    body_rb_.clear();
+    body_desc_.clear();
+    body_dynamic_.clear();
+    fixed_index_.clear();
+    refused_body_ = nullptr;
+    // con_desc_, con_point_, con_manifold_, con_plastic_ and gamma_ are
+    // sized by add_points (not cleared: resizing keeps their elements, so
+    // the slots are not zero-filled every step)
+    row_desc_.clear();
+    row_gamma_.clear();
+    prune_object_forces();
+    joints_.clear();
+}
+
 bool ConeSolver::cone_step(const btContactSolverInfo &info)
 {
     const btScalar h = info.m_timeStep;
@@ -359,19 +377,7 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
         last.energy_scale = 1.0;
         return true;
     }
-    body_rb_.clear();
-    body_desc_.clear();
-    body_dynamic_.clear();
-    fixed_index_.clear();
-    refused_body_ = nullptr;
-    // con_desc_, con_point_, con_manifold_, con_plastic_ and gamma_ are
-    // sized by add_points (not cleared: resizing keeps their elements, so
-    // the slots are not zero-filled every step)
-    row_desc_.clear();
-    row_gamma_.clear();
-    prune_object_forces();
-    joints_.clear();
-
+    clear_problem();
     gather_bodies(h);      // bodies.cpp
     gather_contacts(info); // contacts.cpp
     gather_joints(info);   // joints.cpp

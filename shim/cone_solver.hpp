@@ -186,12 +186,15 @@ class ConeSolver final : public btConstraintSolver {
     // and the held bodies put back, nothing written (the stock solver
     // steps the world)
     void give_up_step();
+    // the last step's problem dropped (cone_step's start)
+    void clear_problem();
     // a body whose angular factor has no cone counterpart (dynamic_index),
     // found in this step: the step is refused
     const btRigidBody *refused_body_ = nullptr;
     void stock_step(const btContactSolverInfo &info, btIDebugDraw *draw);
     int dynamic_index(btRigidBody *rb, btScalar h); // or kHeld
     void body_desc_of(btRigidBody *rb, btScalar h, rf_body_desc &d);
+    void free_velocity(btRigidBody *rb, btScalar h, rf_body_desc &d);
     int side_index(const btCollisionObject *obj, btScalar h);
     void rolling_anisotropy(const btCollisionObject *o0,
                             const btCollisionObject *o1, rf_contact_desc &c);
@@ -222,6 +225,7 @@ class ConeSolver final : public btConstraintSolver {
     // the manifolds of manifold_order_ into the contact slots (parallel
     // over manifolds), then the slots compacted
     void add_points(const btContactSolverInfo &info);
+    void compact_contacts(size_t total);
     void resize_contacts(size_t n);
     // threads for the shim's own loops: this step's (choose_threads)
     int build_threads() const;
@@ -253,8 +257,11 @@ class ConeSolver final : public btConstraintSolver {
     // the carried state of the step's points after the solve
     void carry_point_states(const btContactSolverInfo &info, int threads,
                             bool repeated);
+    void attach_point_states();
     void add_joint(btTypedConstraint *c, const btContactSolverInfo &info);
     bool fetch_joint_rows(btTypedConstraint *c, int n,
+                          const btContactSolverInfo &info);
+    rf_row_desc joint_row(btTypedConstraint *c, int j, int a, int b,
                           const btContactSolverInfo &info);
     void write_back(const btContactSolverInfo &info);
     // write_back's parts: bodies, points (and their carried state), joints

@@ -139,6 +139,13 @@ void ConeSolver::rolling_anisotropy(const btCollisionObject *o0,
 // of that edge.
 constexpr double kSiFrictionWarmShare = 0.6;
 
+static bool point_frame(const btManifoldPoint &cp, rf_contact_desc &c);
+static double restitution_speed(const btManifoldPoint &cp,
+                                const btPersistentManifold *m,
+                                const btContactSolverInfo &info,
+                                const btVector3 &ra, const btVector3 &rb,
+                                double e_rest, double *vn_out);
+
 ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
                                             int a, int b,
                                             const btContactSolverInfo &info,
@@ -152,53 +159,20 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
     rf_contact_desc c{};
     c.body_a = a;
     c.body_b = b;
-    to3(cp.m_normalWorldOnB, c.n);
-    if (!normalize3(c.n)) {
+    if (!point_frame(cp, c)) {
         clear_point(cp, m,
                     "a manifold point with a zero or non-finite normal "
                     "was skipped");
         return kSkipped;
     }
-    // Frame: the point's own lateral directions when it has them (from
-    // the last step, or set by the application for a conveyor), so the
-    // warm start keeps its meaning; a fresh frame otherwise.
     const bool user_dirs = (cp.m_contactPointFlags &
                             BT_CONTACT_FLAG_LATERAL_FRICTION_INITIALIZED) != 0;
-    if (!tangent_from(cp.m_lateralFrictionDir1, c.n, c.t1)) {
-        double n[3] = {c.n[0], c.n[1], c.n[2]};
-        rf_contact_frame(n, c.t1, c.t2);
-    }
-    cross3(c.n, c.t1, c.t2); // (n, t1, t2) right-handed
-    if (user_dirs) {
-        // keep the sense of the application's second direction (the core
-        // takes any orthonormal frame)
-        double d2[3];
-        to3(cp.m_lateralFrictionDir2, d2);
-        if (dot3(d2, c.t2) < 0) {
-            for (double &x : c.t2) {
-                x = -x;
-            }
-        }
-    }
     btVector3 ra =
         cp.getPositionWorldOnA() - o0->getWorldTransform().getOrigin();
     btVector3 rb =
         cp.getPositionWorldOnB() - o1->getWorldTransform().getOrigin();
     to3(ra, c.r_a);
     to3(rb, c.r_b);
-    if (o0->hasAnisotropicFriction(
-            btCollisionObject::CF_ANISOTROPIC_FRICTION) ||
-        o1->hasAnisotropicFriction(
-            btCollisionObject::CF_ANISOTROPIC_FRICTION)) {
-        // The sliding cone is round (Tasora-Anitescu); Bullet's anisotropic
-        // scaling of its sliding rows' axes has no counterpart yet.
-        Offender who;
-        who.manifold = m;
-        warn(RF_BULLET_WARN_ANISOTROPY,
-             "anisotropic sliding friction is not modelled by the cone "
-             "solver: its sliding cone stays isotropic",
-             who);
-    }
     double plastic = 0.0;
     const double e_rest = point_coefficients(cp, m, user_dirs, h, c, &plastic);
 
@@ -228,6 +202,38 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
     return kAdded;
 }
 
+// The point's frame into c.n, c.t1, c.t2; false for a zero or
+// non-finite normal.
+static bool point_frame(const btManifoldPoint &cp, rf_contact_desc &c)
+{
+    to3(cp.m_normalWorldOnB, c.n);
+    if (!normalize3(c.n)) {
+        return false;
+    }
+    // Frame: the point's own lateral directions when it has them (from
+    // the last step, or set by the application for a conveyor), so the
+    // warm start keeps its meaning; a fresh frame otherwise.
+    const bool user_dirs = (cp.m_contactPointFlags &
+                            BT_CONTACT_FLAG_LATERAL_FRICTION_INITIALIZED) != 0;
+    if (!tangent_from(cp.m_lateralFrictionDir1, c.n, c.t1)) {
+        double n[3] = {c.n[0], c.n[1], c.n[2]};
+        rf_contact_frame(n, c.t1, c.t2);
+    }
+    cross3(c.n, c.t1, c.t2); // (n, t1, t2) right-handed
+    if (user_dirs) {
+        // keep the sense of the application's second direction (the core
+        // takes any orthonormal frame)
+        double d2[3];
+        to3(cp.m_lateralFrictionDir2, d2);
+        if (dot3(d2, c.t2) < 0) {
+            for (double &x : c.t2) {
+                x = -x;
+            }
+        }
+    }
+    return true;
+}
+
 // The point's coefficients (friction, rolling, spinning, restitution,
 // returned), the pair's cohesion and yield shares and the point's carried
 // indentation (*plastic), and the rolling anisotropy, into c.
@@ -238,6 +244,19 @@ double ConeSolver::point_coefficients(const btManifoldPoint &cp,
 {
     const btCollisionObject *o0 = m->getBody0();
     const btCollisionObject *o1 = m->getBody1();
+    if (o0->hasAnisotropicFriction(
+            btCollisionObject::CF_ANISOTROPIC_FRICTION) ||
+        o1->hasAnisotropicFriction(
+            btCollisionObject::CF_ANISOTROPIC_FRICTION)) {
+        // The sliding cone is round (Tasora-Anitescu); Bullet's anisotropic
+        // scaling of its sliding rows' axes has no counterpart yet.
+        Offender who;
+        who.manifold = m;
+        warn(RF_BULLET_WARN_ANISOTROPY,
+             "anisotropic sliding friction is not modelled by the cone "
+             "solver: its sliding cone stays isotropic",
+             who);
+    }
     int bad = 0;
     c.mu = coefficient(cp.m_combinedFriction, &bad);
     c.rho = coefficient(cp.m_combinedRollingFriction, &bad);
@@ -282,26 +301,17 @@ double ConeSolver::point_coefficients(const btManifoldPoint &cp,
     return e_rest;
 }
 
-// The normal bias c.bias[0] (and the compliance c.compliance[0]) of a
-// point with arms ra, rb, restitution coefficient e_rest and carried
-// indentation plastic; returns the split impulse's bias (< 0) or 0.
-double ConeSolver::normal_bias(const btManifoldPoint &cp,
-                               const btPersistentManifold *m,
-                               const btContactSolverInfo &info,
-                               const btVector3 &ra, const btVector3 &rb,
-                               double e_rest, double plastic,
-                               rf_contact_desc &c)
+// The restitution speed of a point with arms ra, rb and coefficient
+// e_rest: e times the approach speed before forces, only above
+// m_restitutionVelocityThreshold (stock); the normal velocity into *vn_out.
+static double restitution_speed(const btManifoldPoint &cp,
+                                const btPersistentManifold *m,
+                                const btContactSolverInfo &info,
+                                const btVector3 &ra, const btVector3 &rb,
+                                double e_rest, double *vn_out)
 {
     const btCollisionObject *o0 = m->getBody0();
     const btCollisionObject *o1 = m->getBody1();
-    const double h = info.m_timeStep;
-    // Normal bias b_n (DESIGN §2): the gap over the step for a separated
-    // point (a speculative contact: approach only up to contact) minus the
-    // restitution velocity; for a penetrating point, minus the larger of
-    // the recovery speed erp x depth / h (capped at max_recovery) and the
-    // restitution velocity.  Restitution follows the stock solver: e times
-    // the approach speed before forces, only above
-    // m_restitutionVelocityThreshold.
     const btRigidBody *rb0 = btRigidBody::upcast(o0);
     const btRigidBody *rb1 = btRigidBody::upcast(o1);
     btVector3 vel0 =
@@ -316,6 +326,31 @@ double ConeSolver::normal_bias(const btManifoldPoint &cp,
             restitution = 0.0;
         }
     }
+    *vn_out = vn;
+    return restitution;
+}
+
+// The normal bias c.bias[0] (and the compliance c.compliance[0]) of a
+// point with arms ra, rb, restitution coefficient e_rest and carried
+// indentation plastic; returns the split impulse's bias (< 0) or 0.
+double ConeSolver::normal_bias(const btManifoldPoint &cp,
+                               const btPersistentManifold *m,
+                               const btContactSolverInfo &info,
+                               const btVector3 &ra, const btVector3 &rb,
+                               double e_rest, double plastic,
+                               rf_contact_desc &c)
+{
+    const double h = info.m_timeStep;
+    // Normal bias b_n (DESIGN §2): the gap over the step for a separated
+    // point (a speculative contact: approach only up to contact) minus the
+    // restitution velocity; for a penetrating point, minus the larger of
+    // the recovery speed erp x depth / h (capped at max_recovery) and the
+    // restitution velocity.  Restitution follows the stock solver: e times
+    // the approach speed before forces, only above
+    // m_restitutionVelocityThreshold.
+    double vn = 0.0;
+    const double restitution =
+        restitution_speed(cp, m, info, ra, rb, e_rest, &vn);
     double erp = 0.0;
     bool spring = false;
     point_compliance(cp, m, info, c, &erp, &spring);
@@ -514,7 +549,13 @@ void ConeSolver::add_points(const btContactSolverInfo &info)
             }
         }
     }
-    // Drop the slots that hold no contact, keeping the order.
+    compact_contacts(total);
+}
+
+// Drop the slots [0, total) that hold no contact (slot_state_), keeping
+// the order, and count the skipped ones.
+void ConeSolver::compact_contacts(size_t total)
+{
     size_t kept = 0;
     for (size_t i = 0; i < total; ++i) {
         if (slot_state_[i] != kAdded) {

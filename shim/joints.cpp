@@ -51,62 +51,9 @@ void ConeSolver::add_joint(btTypedConstraint *c,
         return;
     }
 
-    const double brk = (double)c->getBreakingImpulseThreshold();
-    const double damping = (double)info.m_damping;
-    const btMatrix3x3 &IA = rbA.getInvInertiaTensorWorld();
-    const btMatrix3x3 &IB = rbB.getInvInertiaTensorWorld();
-    const double *va = a == RF_WORLD ? nullptr : body_desc_[a].v;
-    const double *wa = a == RF_WORLD ? nullptr : body_desc_[a].w;
-    const double *vb = b == RF_WORLD ? nullptr : body_desc_[b].v;
-    const double *wb = b == RF_WORLD ? nullptr : body_desc_[b].w;
     const size_t first = row_desc_.size();
     for (int j = 0; j < n; ++j) {
-        const JointRowBuf &r = row_buf_[j];
-        rf_row_desc d{};
-        d.body_a = a;
-        d.body_b = b;
-        to3(r.lin1, d.lin_a);
-        to3(r.ang1, d.ang_a);
-        to3(r.lin2, d.lin_b);
-        to3(r.ang2, d.ang_b);
-        double lo = r.lo, hi = r.hi;
-        if (hi >= brk) {
-            hi = brk;
-        }
-        if (lo <= -brk) {
-            lo = -brk;
-        }
-        d.lo = lo <= -(double)SIMD_INFINITY ? -INFINITY : lo;
-        d.hi = hi >= (double)SIMD_INFINITY ? INFINITY : hi;
-        double jdiag = (double)(r.lin1.dot(r.lin1) * rbA.getInvMass() +
-                                r.ang1.dot(IA * r.ang1) +
-                                r.lin2.dot(r.lin2) * rbB.getInvMass() +
-                                r.ang2.dot(IB * r.ang2));
-        double cfm = (double)r.cfm;
-        if (!(cfm >= 0.0) || !std::isfinite(cfm)) {
-            Offender who;
-            who.constraint = c;
-            who.row = j;
-            warn(RF_BULLET_WARN_JOINT,
-                 "a joint row with a negative or non-finite cfm was given cfm "
-                 "0",
-                 who);
-            cfm = 0.0;
-        }
-        d.cfm = std::fabs(jdiag) > (double)SIMD_EPSILON ? cfm * jdiag : 0.0;
-        d.bias = -(double)r.rhs;
-        if (damping != 1.0) {
-            double jv = 0.0;
-            if (va) {
-                jv += dot3(d.lin_a, va) + dot3(d.ang_a, wa);
-            }
-            if (vb) {
-                jv += dot3(d.lin_b, vb) + dot3(d.ang_b, wb);
-            }
-            d.bias -= (1.0 - damping) * jv;
-        }
-        d.bound_row = -1;
-        row_desc_.push_back(d);
+        row_desc_.push_back(joint_row(c, j, a, b, info));
     }
     // warm start: this joint's impulses of the last cone step; none for
     // RF_SOLVER_SI, as stock's convertJoint (a ragdoll pile's rows
@@ -118,6 +65,67 @@ void ConeSolver::add_joint(btTypedConstraint *c,
         row_gamma_.push_back(warm ? joint_warm_[w->first + j] : 0.0);
     }
     joints_.push_back(JointRows{c, (int)first, n});
+}
+
+// Row j of constraint c (row_buf_[j], fetched) as the core's row between
+// sides a and b: bounds clamped to the breaking threshold, Bullet's cfm
+// as a compliance, and the bias with the damping's share of J v* (the
+// comment above add_joint).
+rf_row_desc ConeSolver::joint_row(btTypedConstraint *c, int j, int a, int b,
+                                  const btContactSolverInfo &info)
+{
+    const JointRowBuf &r = row_buf_[j];
+    const btRigidBody &rbA = c->getRigidBodyA();
+    const btRigidBody &rbB = c->getRigidBodyB();
+    rf_row_desc d{};
+    d.body_a = a;
+    d.body_b = b;
+    to3(r.lin1, d.lin_a);
+    to3(r.ang1, d.ang_a);
+    to3(r.lin2, d.lin_b);
+    to3(r.ang2, d.ang_b);
+    const double brk = (double)c->getBreakingImpulseThreshold();
+    double lo = r.lo, hi = r.hi;
+    if (hi >= brk) {
+        hi = brk;
+    }
+    if (lo <= -brk) {
+        lo = -brk;
+    }
+    d.lo = lo <= -(double)SIMD_INFINITY ? -INFINITY : lo;
+    d.hi = hi >= (double)SIMD_INFINITY ? INFINITY : hi;
+    double jdiag =
+        (double)(r.lin1.dot(r.lin1) * rbA.getInvMass() +
+                 r.ang1.dot(rbA.getInvInertiaTensorWorld() * r.ang1) +
+                 r.lin2.dot(r.lin2) * rbB.getInvMass() +
+                 r.ang2.dot(rbB.getInvInertiaTensorWorld() * r.ang2));
+    double cfm = (double)r.cfm;
+    if (!(cfm >= 0.0) || !std::isfinite(cfm)) {
+        Offender who;
+        who.constraint = c;
+        who.row = j;
+        warn(RF_BULLET_WARN_JOINT,
+             "a joint row with a negative or non-finite cfm was given cfm 0",
+             who);
+        cfm = 0.0;
+    }
+    d.cfm = std::fabs(jdiag) > (double)SIMD_EPSILON ? cfm * jdiag : 0.0;
+    d.bias = -(double)r.rhs;
+    const double damping = (double)info.m_damping;
+    if (damping != 1.0) {
+        double jv = 0.0;
+        if (a != RF_WORLD) {
+            jv +=
+                dot3(d.lin_a, body_desc_[a].v) + dot3(d.ang_a, body_desc_[a].w);
+        }
+        if (b != RF_WORLD) {
+            jv +=
+                dot3(d.lin_b, body_desc_[b].v) + dot3(d.ang_b, body_desc_[b].w);
+        }
+        d.bias -= (1.0 - damping) * jv;
+    }
+    d.bound_row = -1;
+    return d;
 }
 
 // The n rows of constraint c from getInfo1/getInfo2 into row_buf_, with

@@ -251,6 +251,14 @@ void ConeSolver::carry_point_states(const btContactSolverInfo &info,
     if (need == 0) {
         return;
     }
+    attach_point_states();
+}
+
+// The points marked in need_state_ get a state (serially: the pool is
+// not thread-safe), and their carried values.
+void ConeSolver::attach_point_states()
+{
+    const int nc = (int)con_desc_.size();
     if (!callback_reported_ && !PointStatePool::callback_installed()) {
         callback_reported_ = true;
         warn(RF_BULLET_WARN_POINT_STATE,
