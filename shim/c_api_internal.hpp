@@ -1,0 +1,141 @@
+// The pl* C API (include/rollfric/bullet_c_api.h) over Bullet 3.24 and the
+// cone solver.  Translation only: Bullet objects behind generation-checked
+// handles, arguments validated before anything changes.
+//
+// One file per part of the API, each one of the banners of the old
+// c_api.cpp: c_api_handles.cpp (errors and the handle registry),
+// c_api_worlds.cpp (SDK, worlds, contact solver), c_api_shapes.cpp,
+// c_api_bodies.cpp, c_api_constraints.cpp and c_api_queries.cpp (contacts,
+// ray cast).  This header declares what the parts share: the error setter
+// and argument checks, the objects behind the handles, the registry's lock
+// and handle functions, and the LOOKUP macro of the entry points.  Internal
+// to the shim: rfshim::capi is hidden like the rest of the shim (only rf_*
+// and pl* leave the library, shim/exports.map); helpers one part uses stay
+// in that part's anonymous namespace.
+#ifndef ROLLFRIC_SHIM_C_API_INTERNAL_HPP
+#define ROLLFRIC_SHIM_C_API_INTERNAL_HPP
+
+#include "rollfric/bullet_c_api.h"
+#include "rollfric/rollfric_bullet.h"
+
+#include <btBulletDynamicsCommon.h>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace rfshim {
+namespace capi {
+
+// ---- errors (c_api_handles.cpp) ------------------------------------------
+
+// Set plGetLastError's message (this thread's) from fmt; returns st.
+plStatus fail(plStatus st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+// x (a plReal of either precision) is finite.
+bool is_finite(plReal x);
+// n reals of argument `name` of fn: present and finite, or the error.
+plStatus check_reals(const char *fn, const char *name, const plReal *v, int n);
+
+// ---- objects (c_api_handles.cpp) -----------------------------------------
+
+enum Kind { K_NONE = 0, K_SDK, K_WORLD, K_BODY, K_SHAPE, K_CONSTRAINT };
+
+struct World;
+struct Shape {
+    // a triangle mesh's copied arrays and interface: declared before
+    // `shape`, so they outlive the shape that points to them
+    std::vector<btScalar> mesh_vertices;
+    std::vector<int> mesh_indices;
+    std::unique_ptr<btTriangleIndexVertexArray> mesh;
+    std::unique_ptr<btCollisionShape> shape;
+    int users = 0;                     // bodies and compounds holding it
+    const char *static_only = nullptr; // "a static plane", "a triangle
+                                       // mesh": static bodies only
+    std::vector<void *> children;      // compound: child handles (kept alive)
+};
+struct Body {
+    std::unique_ptr<btDefaultMotionState> state;
+    std::unique_ptr<btRigidBody> rb;
+    void *handle = nullptr; // its own handle
+    void *shape_handle = nullptr;
+    void *world_handle = nullptr; // the world it is in, or null
+    void *user_data = nullptr;
+    std::vector<void *> constraints; // constraint handles using it
+    double cohesion = 0.0; // N (plSetCohesion), given to each world's plugin
+    double yield = 0.0;    // N (plSetYield), likewise
+};
+struct Constraint {
+    std::unique_ptr<btTypedConstraint> c;
+    void *handle = nullptr;
+    void *body_a = nullptr, *body_b = nullptr; // handles; b may be null
+    void *world_handle = nullptr;
+};
+struct World {
+    btDefaultCollisionConfiguration config;
+    btCollisionDispatcher dispatcher{&config};
+    btDbvtBroadphase broadphase;
+    btSequentialImpulseConstraintSolver solver;
+    btDiscreteDynamicsWorld world{&dispatcher, &broadphase, &solver, &config};
+    rf_plugin *plugin = nullptr;
+    void *sdk_handle = nullptr;
+    std::vector<void *> bodies;      // body handles in this world
+    std::vector<void *> constraints; // constraint handles in this world
+    ~World()
+    {
+        rf_bullet_detach(plugin);
+    }
+};
+struct Sdk {
+    std::vector<void *> worlds;
+};
+
+extern std::recursive_mutex g_mutex; // registry: lookups and create/delete
+using Lock = std::lock_guard<std::recursive_mutex>;
+
+// A new handle for obj of kind k; the caller holds g_mutex.
+void *make_handle(int kind, void *obj);
+// The object behind h of kind k, or nullptr with the error set.
+template <class T>
+T *lookup(const void *h, int k, const char *fn, const char *arg, plStatus *st);
+// instantiated once, in c_api_handles.cpp
+extern template Sdk *lookup<Sdk>(const void *, int, const char *, const char *,
+                                 plStatus *);
+extern template World *lookup<World>(const void *, int, const char *,
+                                     const char *, plStatus *);
+extern template Body *lookup<Body>(const void *, int, const char *,
+                                   const char *, plStatus *);
+extern template Shape *lookup<Shape>(const void *, int, const char *,
+                                     const char *, plStatus *);
+extern template Constraint *lookup<Constraint>(const void *, int, const char *,
+                                               const char *, plStatus *);
+// Free live handle h's slot: h stops matching; the caller holds g_mutex.
+void drop_handle(const void *h);
+
+// Take a body or constraint out of its world, if any (it stays valid).
+void remove_from_world(Body *b);
+void remove_constraint_from_world(Constraint *c);
+
+// ---- SDK (c_api_worlds.cpp) ----------------------------------------------
+
+// PL_OK if an SDK of the right precision is live, else the error for fn.
+plStatus need_sdk(const char *fn);
+
+} // namespace capi
+} // namespace rfshim
+
+// Body and world lookups in every entry point (the parts' extern "C"
+// functions, after `using namespace rfshim::capi`).
+#define LOOKUP(T, var, h, k, fn, arg)                                          \
+    plStatus var##_st;                                                         \
+    T *var = lookup<T>(h, k, fn, arg, &var##_st);                              \
+    if (var == nullptr) {                                                      \
+        return var##_st;                                                       \
+    }
+
+#endif // ROLLFRIC_SHIM_C_API_INTERNAL_HPP

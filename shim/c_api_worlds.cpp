@@ -1,0 +1,301 @@
+// The pl* C API, part 2: the physics SDK, dynamics worlds (create, delete,
+// step, gravity, bodies in and out) and each world's contact solver (stock
+// or cone, its configuration and statistics).
+#include "c_api_internal.hpp"
+
+#include <algorithm>
+
+namespace rfshim {
+namespace capi {
+
+namespace {
+int g_sdks = 0; // live SDKs created with the right precision
+} // namespace
+
+plStatus need_sdk(const char *fn)
+{
+    if (g_sdks == 0) {
+        return fail(PL_ERR_STATE,
+                    "%s: no physics SDK: call plNewBulletSdk() first (it also "
+                    "checks that plReal matches this library)",
+                    fn);
+    }
+    return PL_OK;
+}
+
+} // namespace capi
+} // namespace rfshim
+
+using namespace rfshim::capi;
+
+namespace {
+
+void delete_world(void *wh, World *w)
+{
+    // constraints first: Bullet must never see one whose body is gone
+    for (void *ch : std::vector<void *>(w->constraints)) {
+        plStatus st;
+        Constraint *c = lookup<Constraint>(ch, K_CONSTRAINT, "", "", &st);
+        if (c != nullptr) {
+            remove_constraint_from_world(c);
+        }
+    }
+    for (void *bh : w->bodies) {
+        plStatus st;
+        Body *b = lookup<Body>(bh, K_BODY, "", "", &st);
+        if (b != nullptr) {
+            w->world.removeRigidBody(b->rb.get());
+            b->world_handle = nullptr;
+        }
+    }
+    w->bodies.clear();
+    delete w;
+    drop_handle(wh);
+}
+
+} // namespace
+
+extern "C" {
+
+// ---- SDK and worlds
+// ----------------------------------------------------------
+
+plPhysicsSdkHandle plNewBulletSdkChecked(int real_size)
+{
+    if (real_size != (int)sizeof(btScalar)) {
+        fail(PL_ERR_PRECISION,
+             "plNewBulletSdk: the program uses a %d-byte plReal but this "
+             "library is built for %d-byte Bullet; link %s instead",
+             real_size, (int)sizeof(btScalar),
+             real_size == 8 ? "librollfric-float64.so (pkg-config "
+                              "rollfric-float64)"
+                            : "librollfric.so (pkg-config rollfric)");
+        return nullptr;
+    }
+    Lock lock(g_mutex);
+    ++g_sdks;
+    return (plPhysicsSdkHandle)make_handle(K_SDK, new Sdk);
+}
+
+plStatus plDeletePhysicsSdk(plPhysicsSdkHandle sdk)
+{
+    Lock lock(g_mutex);
+    LOOKUP(Sdk, s, sdk, K_SDK, "plDeletePhysicsSdk", "sdk");
+    for (void *wh : s->worlds) {
+        plStatus st;
+        World *w = lookup<World>(wh, K_WORLD, "", "", &st);
+        if (w != nullptr) {
+            delete_world(wh, w);
+        }
+    }
+    delete s;
+    drop_handle(sdk);
+    --g_sdks;
+    return PL_OK;
+}
+
+plDynamicsWorldHandle plCreateDynamicsWorld(plPhysicsSdkHandle sdk)
+{
+    Lock lock(g_mutex);
+    plStatus st;
+    Sdk *s = lookup<Sdk>(sdk, K_SDK, "plCreateDynamicsWorld", "sdk", &st);
+    if (s == nullptr) {
+        return nullptr;
+    }
+    auto *w = new World;
+    w->world.setGravity(btVector3(0, (btScalar)-9.81, 0));
+    rf_error err;
+    w->plugin = rf_bullet_attach(&w->world, nullptr, &err);
+    if (w->plugin == nullptr) {
+        delete w;
+        fail(PL_ERR_STATE, "plCreateDynamicsWorld: %s", err.message);
+        return nullptr;
+    }
+    void *h = make_handle(K_WORLD, w);
+    w->sdk_handle = sdk;
+    s->worlds.push_back(h);
+    return (plDynamicsWorldHandle)h;
+}
+
+plStatus plDeleteDynamicsWorld(plDynamicsWorldHandle world)
+{
+    Lock lock(g_mutex);
+    LOOKUP(World, w, world, K_WORLD, "plDeleteDynamicsWorld", "world");
+    plStatus st;
+    Sdk *s = lookup<Sdk>(w->sdk_handle, K_SDK, "", "", &st);
+    if (s != nullptr) {
+        auto &v = s->worlds;
+        v.erase(std::find(v.begin(), v.end(), (void *)world));
+    }
+    delete_world(world, w);
+    return PL_OK;
+}
+
+plStatus plStepSimulationFixed(plDynamicsWorldHandle world, plReal dt,
+                               int max_substeps, plReal fixed_step)
+{
+    static const char fn[] = "plStepSimulationFixed";
+    LOOKUP(World, w, world, K_WORLD, fn, "world");
+    if (!is_finite(dt) || !is_finite(fixed_step)) {
+        return fail(PL_ERR_NONFINITE, "%s: dt or fixed_step is not finite", fn);
+    }
+    if (!(dt > 0) || !(fixed_step > 0) || max_substeps < 1) {
+        return fail(PL_ERR_INVALID,
+                    "%s: dt = %g and fixed_step = %g must be > 0, "
+                    "max_substeps = %d >= 1",
+                    fn, (double)dt, (double)fixed_step, max_substeps);
+    }
+    w->world.stepSimulation((btScalar)dt, max_substeps, (btScalar)fixed_step);
+    return PL_OK;
+}
+
+plStatus plStepSimulation(plDynamicsWorldHandle world, plReal dt)
+{
+    static const char fn[] = "plStepSimulation";
+    LOOKUP(World, w, world, K_WORLD, fn, "world");
+    if (!is_finite(dt)) {
+        return fail(PL_ERR_NONFINITE, "%s: dt is not finite", fn);
+    }
+    if (!(dt > 0)) {
+        return fail(PL_ERR_INVALID, "%s: dt = %g must be > 0", fn, (double)dt);
+    }
+    // the classic call: stepSimulation(dt), i.e. at most one fixed step
+    // of 1/60 s with interpolation
+    w->world.stepSimulation((btScalar)dt);
+    return PL_OK;
+}
+
+plStatus plSetGravity(plDynamicsWorldHandle world, const plVector3 g)
+{
+    LOOKUP(World, w, world, K_WORLD, "plSetGravity", "world");
+    if (plStatus st = check_reals("plSetGravity", "g", g, 3)) {
+        return st;
+    }
+    w->world.setGravity(btVector3(g[0], g[1], g[2]));
+    return PL_OK;
+}
+
+plStatus plSetSplitImpulse(plDynamicsWorldHandle world, int on)
+{
+    LOOKUP(World, w, world, K_WORLD, "plSetSplitImpulse", "world");
+    if (on != 0 && on != 1) {
+        return fail(PL_ERR_INVALID, "plSetSplitImpulse: on = %d, not 0 or 1",
+                    on);
+    }
+    w->world.getSolverInfo().m_splitImpulse = on;
+    return PL_OK;
+}
+
+plStatus plAddRigidBody(plDynamicsWorldHandle world, plRigidBodyHandle body)
+{
+    Lock lock(g_mutex);
+    LOOKUP(World, w, world, K_WORLD, "plAddRigidBody", "world");
+    LOOKUP(Body, b, body, K_BODY, "plAddRigidBody", "body");
+    if (b->world_handle != nullptr) {
+        return fail(PL_ERR_STATE, "plAddRigidBody: the body is already in a "
+                                  "world");
+    }
+    w->world.addRigidBody(b->rb.get());
+    w->bodies.push_back(body);
+    b->world_handle = world;
+    if (b->cohesion > 0.0) {
+        rf_bullet_set_cohesion(w->plugin, b->rb.get(), b->cohesion);
+    }
+    if (b->yield > 0.0) {
+        rf_bullet_set_yield(w->plugin, b->rb.get(), b->yield);
+    }
+    return PL_OK;
+}
+
+plStatus plRemoveRigidBody(plDynamicsWorldHandle world, plRigidBodyHandle body)
+{
+    Lock lock(g_mutex);
+    LOOKUP(World, w, world, K_WORLD, "plRemoveRigidBody", "world");
+    LOOKUP(Body, b, body, K_BODY, "plRemoveRigidBody", "body");
+    if (b->world_handle != (void *)world) {
+        return fail(PL_ERR_STATE,
+                    "plRemoveRigidBody: the body is not in this world");
+    }
+    for (void *ch : b->constraints) {
+        plStatus st;
+        Constraint *c = lookup<Constraint>(ch, K_CONSTRAINT, "", "", &st);
+        if (c != nullptr && c->world_handle != nullptr) {
+            return fail(PL_ERR_STATE,
+                        "plRemoveRigidBody: a constraint in the world uses "
+                        "the body; remove it first");
+        }
+    }
+    (void)w;
+    remove_from_world(b);
+    return PL_OK;
+}
+
+// ---- contact solver
+// ------------------------------------------------------------
+
+plStatus plSetContactSolver(plDynamicsWorldHandle world, plSolver solver)
+{
+    LOOKUP(World, w, world, K_WORLD, "plSetContactSolver", "world");
+    if (solver != PL_SOLVER_STOCK && solver != PL_SOLVER_CONE) {
+        return fail(PL_ERR_INVALID, "plSetContactSolver: unknown solver %d",
+                    (int)solver);
+    }
+    rf_bullet_set_mode(w->plugin, solver == PL_SOLVER_CONE ? RF_BULLET_CONE
+                                                           : RF_BULLET_STOCK);
+    return PL_OK;
+}
+
+plStatus plSetSolverConfigSized(plDynamicsWorldHandle world,
+                                const rf_config *cfg, size_t size)
+{
+    LOOKUP(World, w, world, K_WORLD, "plSetSolverConfig", "world");
+    if (cfg == nullptr) {
+        return fail(PL_ERR_NULL, "plSetSolverConfig: cfg is NULL");
+    }
+    rf_error err;
+    rf_status st = rf_bullet_set_config_sized(w->plugin, cfg, size, &err);
+    if (st != RF_OK) {
+        return fail(st == RF_ERR_NONFINITE ? PL_ERR_NONFINITE : PL_ERR_INVALID,
+                    "plSetSolverConfig: %s", err.message);
+    }
+    return PL_OK;
+}
+
+void plGetDefaultSolverConfigSized(rf_config *cfg, size_t size)
+{
+    (void)rf_bullet_config_default_sized(cfg, size);
+}
+
+plStatus plGetSolverConfigSized(plDynamicsWorldHandle world, rf_config *out,
+                                size_t size)
+{
+    LOOKUP(World, w, world, K_WORLD, "plGetSolverConfig", "world");
+    if (out == nullptr) {
+        return fail(PL_ERR_NULL, "plGetSolverConfig: out is NULL");
+    }
+    if (rf_bullet_get_config_sized(w->plugin, out, size) != RF_OK) {
+        return fail(PL_ERR_INVALID,
+                    "plGetSolverConfig: the caller's rf_config has %zu "
+                    "bytes, this library's %zu",
+                    size, sizeof(rf_config));
+    }
+    return PL_OK;
+}
+
+plStatus plGetSolverStatsSized(plDynamicsWorldHandle world, rf_stats *out,
+                               size_t size)
+{
+    LOOKUP(World, w, world, K_WORLD, "plGetSolverStats", "world");
+    if (out == nullptr) {
+        return fail(PL_ERR_NULL, "plGetSolverStats: out is NULL");
+    }
+    if (rf_bullet_stats_sized(w->plugin, out, size) != RF_OK) {
+        return fail(PL_ERR_INVALID,
+                    "plGetSolverStats: the caller's rf_stats has %zu bytes, "
+                    "this library's %zu",
+                    size, sizeof(rf_stats));
+    }
+    return PL_OK;
+}
+
+} // extern "C"
