@@ -88,6 +88,7 @@
 #include <rollfric/rollfric_bullet.h>
 
 #include "bench_util.hpp"
+#include "bullet_world.hpp"
 
 #include <btBulletDynamicsCommon.h>
 
@@ -171,42 +172,16 @@ class TimedWorld : public btDiscreteDynamicsWorld {
     }
 };
 
-struct Scene {
+// The world (bench/bullet_world.hpp: configuration, dispatcher,
+// broadphase, solver, world, g = 9.81; the shapes, states, bodies and
+// joints it owns) with the timed solver and world, and the scene's bodies.
+struct Scene : rfbullet::World<TimedSolver, TimedWorld> {
     std::string name;        // "pile", "wall", "chain"
     int size = 0;            // spheres, boxes or links
     std::string description; // one line
-    btDefaultCollisionConfiguration config;
-    btCollisionDispatcher dispatcher{&config};
-    btDbvtBroadphase broadphase;
-    TimedSolver solver;
-    TimedWorld world{&dispatcher, &broadphase, &solver, &config};
-    std::vector<std::unique_ptr<btCollisionShape>> shapes;
-    std::vector<std::unique_ptr<btRigidBody>> bodies;
-    std::vector<std::unique_ptr<btMotionState>> states;
-    std::vector<std::unique_ptr<btTypedConstraint>> joints;
     int dynamic = 0;
 
-    Scene()
-    {
-        world.setGravity(btVector3(0, -9.81f, 0));
-    }
-    Scene(const Scene &) = delete;
-    Scene &operator=(const Scene &) = delete;
-    ~Scene()
-    {
-        for (auto &j : joints) {
-            world.removeConstraint(j.get());
-        }
-        for (auto &b : bodies) {
-            world.removeRigidBody(b.get());
-        }
-    }
-
-    btCollisionShape *shape(btCollisionShape *s)
-    {
-        shapes.emplace_back(s);
-        return s;
-    }
+    // static: no motion state, friction 1.0
     btRigidBody *add_static(btCollisionShape *s, const btVector3 &pos)
     {
         btRigidBody::btRigidBodyConstructionInfo ci(0, nullptr, s);
@@ -217,33 +192,17 @@ struct Scene {
         world.addRigidBody(b);
         return b;
     }
+    // dynamic: friction 0.5, rolling and spinning 0.01 m, never sleeps
     btRigidBody *add_dynamic(btCollisionShape *s, btScalar mass,
                              const btVector3 &pos)
     {
-        btVector3 inertia;
-        s->calculateLocalInertia(mass, inertia);
-        states.emplace_back(new btDefaultMotionState(
-            btTransform(btQuaternion::getIdentity(), pos)));
-        btRigidBody::btRigidBodyConstructionInfo ci(mass, states.back().get(),
-                                                    s, inertia);
-        bodies.emplace_back(new btRigidBody(ci));
-        btRigidBody *b = bodies.back().get();
-        b->setFriction(0.5f);
-        b->setRollingFriction(0.01f);
-        b->setSpinningFriction(0.01f);
-        b->setActivationState(DISABLE_DEACTIVATION);
-        world.addRigidBody(b);
         ++dynamic;
-        return b;
-    }
-    void add_joint(btTypedConstraint *j)
-    {
-        joints.emplace_back(j);
-        world.addConstraint(j, true); // linked bodies do not collide
+        return add_body(s, mass, btTransform(btQuaternion::getIdentity(), pos),
+                        0.5, 0.01, 0.01, false);
     }
     void step()
     {
-        world.stepSimulation(kStep, 1, kStep);
+        World::step(kStep);
     }
 
     // Manifold points the solvers see (within the processing threshold).
@@ -334,14 +293,14 @@ void build_pile(Scene &s, int n_spheres)
     const double x0 = -0.5 * gap * (n - 1); // first even-layer sphere
     s.name = "pile";
     s.size = n_spheres;
-    btCollisionShape *ball = s.shape(new btSphereShape((btScalar)r));
+    btCollisionShape *ball = s.own(new btSphereShape((btScalar)r));
     // ground y = 0 and walls touching the even layers' outer spheres
-    s.add_static(s.shape(new btStaticPlaneShape(btVector3(0, 1, 0), 0)),
+    s.add_static(s.own(new btStaticPlaneShape(btVector3(0, 1, 0), 0)),
                  btVector3(0, 0, 0));
     const double wall = -x0 + r - overlap;
     const btVector3 normals[4] = {{1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}};
     for (const btVector3 &nrm : normals) {
-        s.add_static(s.shape(new btStaticPlaneShape(nrm, (btScalar)-wall)),
+        s.add_static(s.own(new btStaticPlaneShape(nrm, (btScalar)-wall)),
                      btVector3(0, 0, 0));
     }
     int placed = 0, layers = 0;
@@ -371,9 +330,9 @@ void build_wall(Scene &s, int rows, int cols)
     const double pitch = 2 * hx + gap;
     s.name = "wall";
     s.size = rows * cols;
-    s.add_static(s.shape(new btBoxShape(btVector3(50, 0.5f, 50))),
+    s.add_static(s.own(new btBoxShape(btVector3(50, 0.5f, 50))),
                  btVector3(0, -0.5f, 0));
-    btCollisionShape *box = s.shape(
+    btCollisionShape *box = s.own(
         new btBoxShape(btVector3((btScalar)hx, (btScalar)hy, (btScalar)hz)));
     for (int row = 0; row < rows; ++row) {
         const double shift = (row % 2 ? 0.125 : -0.125) * 2 * hx;
@@ -398,10 +357,10 @@ void build_chain(Scene &s, int chains, int links)
     const double pitch = 2 * (half + radius) + gap; // 0.52 m
     s.name = "chain";
     s.size = chains * links;
-    s.add_static(s.shape(new btBoxShape(btVector3(50, 0.5f, 50))),
+    s.add_static(s.own(new btBoxShape(btVector3(50, 0.5f, 50))),
                  btVector3(0, -0.5f, 0));
     btCollisionShape *capsule =
-        s.shape(new btCapsuleShapeX((btScalar)radius, (btScalar)(2 * half)));
+        s.own(new btCapsuleShapeX((btScalar)radius, (btScalar)(2 * half)));
     const btScalar y = (btScalar)(radius - overlap);
     const btScalar end = (btScalar)(0.5 * pitch); // joint: half-way
     for (int c = 0; c < chains; ++c) {

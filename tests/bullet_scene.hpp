@@ -1,62 +1,30 @@
 // Small Bullet scenes for the shim tests: a world with the stock solver
-// (which rf_bullet_attach then wraps), a ground, spheres, boxes,
+// (which rf_bullet_attach then wraps; the world itself is the shared
+// helper of bench/bullet_world.hpp), a ground, spheres, boxes,
 // cylinders.  Header-only; the tests own one Scene each.
 #ifndef ROLLFRIC_TESTS_BULLET_SCENE_HPP
 #define ROLLFRIC_TESTS_BULLET_SCENE_HPP
+
+#include "../bench/bullet_world.hpp"
 
 #include <btBulletDynamicsCommon.h>
 #include <rollfric/rollfric_bullet.h>
 
 #include <cmath>
-#include <memory>
-#include <vector>
 
-struct Scene {
-    btDefaultCollisionConfiguration config;
-    btCollisionDispatcher dispatcher{&config};
-    btDbvtBroadphase broadphase;
-    btSequentialImpulseConstraintSolver solver;
-    btDiscreteDynamicsWorld world{&dispatcher, &broadphase, &solver, &config};
-    std::vector<std::unique_ptr<btCollisionShape>> shapes;
-    std::vector<std::unique_ptr<btMotionState>> states;
-    std::vector<std::unique_ptr<btRigidBody>> bodies;
-    std::vector<std::unique_ptr<btTypedConstraint>> joints;
-
-    explicit Scene(double g = 9.81)
+// The world (bench/bullet_world.hpp: configuration, dispatcher,
+// broadphase, Bullet's stock solver, world; the shapes, states, bodies
+// and joints it owns; step(dt, n)) and the tests' ways of filling it.
+struct Scene : rfbullet::World<> {
+    explicit Scene(double g = 9.81) : World(g)
     {
-        world.setGravity(btVector3(0, -g, 0));
-    }
-    Scene(const Scene &) = delete;
-    Scene &operator=(const Scene &) = delete;
-    ~Scene()
-    {
-        for (auto &j : joints) {
-            world.removeConstraint(j.get());
-        }
-        for (auto &b : bodies) {
-            world.removeRigidBody(b.get());
-        }
     }
 
     btRigidBody *add(btCollisionShape *shape, double mass,
                      const btTransform &xf, double friction = 1.0,
                      double rolling = 0.0, double spinning = 0.0)
     {
-        shapes.emplace_back(shape);
-        btVector3 inertia(0, 0, 0);
-        if (mass > 0) {
-            shape->calculateLocalInertia((btScalar)mass, inertia);
-        }
-        states.emplace_back(new btDefaultMotionState(xf));
-        btRigidBody::btRigidBodyConstructionInfo ci(
-            (btScalar)mass, states.back().get(), shape, inertia);
-        bodies.emplace_back(new btRigidBody(ci));
-        btRigidBody *b = bodies.back().get();
-        b->setFriction((btScalar)friction);
-        b->setRollingFriction((btScalar)rolling);
-        b->setSpinningFriction((btScalar)spinning);
-        world.addRigidBody(b);
-        return b;
+        return add_body(own(shape), mass, xf, friction, rolling, spinning);
     }
 
     // Static ground: the plane y = 0 through a thick box (one manifold
@@ -83,13 +51,6 @@ struct Scene {
                      double friction = 0.5)
     {
         return add(new btBoxShape(half), mass, xf, friction);
-    }
-
-    void step(double dt, int n = 1)
-    {
-        for (int i = 0; i < n; ++i) {
-            world.stepSimulation((btScalar)dt, 1, (btScalar)dt);
-        }
     }
 };
 

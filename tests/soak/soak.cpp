@@ -163,6 +163,8 @@
 //              5062 J, then 4854 J).
 #include <rollfric/rollfric_bullet.h>
 
+#include "../../bench/bullet_world.hpp"
+
 #include <btBulletDynamicsCommon.h>
 
 #include <malloc.h>
@@ -479,40 +481,15 @@ int nonfinite_count(const btRigidBody *b)
     return bad;
 }
 
-struct World {
-    std::unique_ptr<btDefaultCollisionConfiguration> config;
-    std::unique_ptr<btCollisionDispatcher> dispatcher;
-    btDbvtBroadphase broadphase;
-    btSequentialImpulseConstraintSolver solver;
-    std::unique_ptr<btDiscreteDynamicsWorld> world;
-    std::vector<std::unique_ptr<btCollisionShape>> shapes;
-    std::vector<std::unique_ptr<btMotionState>> states;
-    std::vector<std::unique_ptr<btRigidBody>> bodies;
-    std::vector<std::unique_ptr<btTypedConstraint>> joints;
-
-    explicit World(int pool)
-    {
-        btDefaultCollisionConstructionInfo ci;
-        ci.m_defaultMaxPersistentManifoldPoolSize = pool;
-        ci.m_defaultMaxCollisionAlgorithmPoolSize = pool;
-        config.reset(new btDefaultCollisionConfiguration(ci));
-        dispatcher.reset(new btCollisionDispatcher(config.get()));
-        world.reset(new btDiscreteDynamicsWorld(dispatcher.get(), &broadphase,
-                                                &solver, config.get()));
-        world->setGravity(btVector3(0, (btScalar)-kG, 0));
-    }
-    World(const World &) = delete;
-    World &operator=(const World &) = delete;
-    ~World()
-    {
-        for (auto &j : joints) {
-            world->removeConstraint(j.get());
-        }
-        for (auto &b : bodies) {
-            world->removeRigidBody(b.get());
-        }
-    }
-};
+// Bullet's collision configuration with both pools (persistent manifolds,
+// collision algorithms) of `pool` entries (--pool, header comment).
+btDefaultCollisionConstructionInfo pools(int pool)
+{
+    btDefaultCollisionConstructionInfo ci;
+    ci.m_defaultMaxPersistentManifoldPoolSize = pool;
+    ci.m_defaultMaxCollisionAlgorithmPoolSize = pool;
+    return ci;
+}
 
 } // namespace
 
@@ -550,8 +527,9 @@ int main(int argc, char **argv)
     if (pool_auto) {
         opt.pool = std::max(kBulletPool, 32 * N);
     }
-    World W(opt.pool);
-    btDiscreteDynamicsWorld *world = W.world.get();
+    // the world (bench/bullet_world.hpp), Bullet's stock solver in it
+    rfbullet::World<> W(kG, pools(opt.pool));
+    btDiscreteDynamicsWorld *world = &W.world;
 
     // --- the box: six kinematic walls --------------------------------------
     std::vector<btRigidBody *> walls;
@@ -575,14 +553,14 @@ int main(int argc, char **argv)
              {(btScalar)w, (btScalar)(H / 2 + 2 * kWallT), (btScalar)kWallT}},
         };
         for (const auto &p : parts) {
-            W.shapes.emplace_back(new btBoxShape(p.half));
+            btCollisionShape *shape = W.own(new btBoxShape(p.half));
             auto *ms = new KinematicState;
             ms->offset = p.centre;
             ms->xf.setIdentity();
             ms->xf.setOrigin(box_origin(0) + p.centre);
             W.states.emplace_back(ms);
-            btRigidBody::btRigidBodyConstructionInfo ci(
-                0, ms, W.shapes.back().get(), btVector3(0, 0, 0));
+            btRigidBody::btRigidBodyConstructionInfo ci(0, ms, shape,
+                                                        btVector3(0, 0, 0));
             ci.m_friction = 1.0;
             W.bodies.emplace_back(new btRigidBody(ci));
             btRigidBody *b = W.bodies.back().get();
@@ -596,8 +574,7 @@ int main(int argc, char **argv)
     }
 
     // --- the spheres, in rows of 10 along x ---------------------------------
-    W.shapes.emplace_back(new btSphereShape((btScalar)kR));
-    btCollisionShape *sphere_shape = W.shapes.back().get();
+    btCollisionShape *sphere_shape = W.own(new btSphereShape((btScalar)kR));
     btVector3 inertia;
     sphere_shape->calculateLocalInertia((btScalar)kMass, inertia);
     std::vector<btRigidBody *> spheres;
@@ -634,10 +611,8 @@ int main(int argc, char **argv)
         const int first = row * kRow;
         const int count = std::min(kRow, N - first);
         const int kind = row % 25;
-        auto add = [&](btTypedConstraint *j) {
-            W.joints.emplace_back(j);
-            world->addConstraint(j, true); // linked spheres do not collide
-        };
+        // linked spheres do not collide (World::add_joint)
+        auto add = [&](btTypedConstraint *j) { W.add_joint(j); };
         if (kind < 5) { // two chains of 5
             for (int k = 0; k + 1 < count; ++k) {
                 if (k % 5 == 4) {
@@ -847,7 +822,7 @@ int main(int argc, char **argv)
             ms->xf.setOrigin(o + ms->offset);
         }
         const double ts = now();
-        world->stepSimulation((btScalar)opt.dt, 1, (btScalar)opt.dt);
+        W.step(opt.dt);
         step_ms[(size_t)step - 1] = (float)(1e3 * (now() - ts));
         manifolds_max = std::max(manifolds_max, dispatcher->getNumManifolds());
         pairs_max = std::max(pairs_max, pairs->getNumOverlappingPairs());
