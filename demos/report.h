@@ -1,5 +1,6 @@
 /*
- * rfdemo's A/B report (demos/report.c): the results of a scene run once
+ * rfdemo's A/B report (demos/report.c, report_plot.c; the document model
+ * and its renderers in report_doc.h): the results of a scene run once
  * with each solver, its plots drawn by gnuplot, and report.md and
  * report.html written into the output folder.
  */

@@ -10,9 +10,9 @@
  * `run` is demo_main on the scene (the same options and output: the JSON
  * line last) with a progress bar; `ab` runs each scene with Bullet's
  * solver and with the cone solver and writes CSVs, gnuplot PNGs and
- * report.md / report.html (demos/report.c) into DIR.  A run longer than
- * RFDEMO_PROGRESS_AFTER seconds (default 2) shows a progress bar on stderr
- * when stderr is a terminal, else one line when it ends.  RFDEMO_GNUPLOT
+ * report.md / report.html (demos/report.c and report_*.c) into DIR.  A run
+ * longer than RFDEMO_PROGRESS_AFTER seconds (default 2) shows a progress bar on
+ * stderr when stderr is a terminal, else one line when it ends.  RFDEMO_GNUPLOT
  * names the gnuplot program (default gnuplot, searched in PATH).
  *
  * Exit status: 0 success; 1 a run, a file or a plot failed (the others
