@@ -10,7 +10,7 @@ extern "C" {
 // ---- rigid bodies
 // ----------------------------------------------------------------
 
-plRigidBodyHandle plCreateRigidBody(void *user_data, plReal mass,
+plRigidBodyHandle plCreateRigidBody(void *user_data, float mass,
                                     plCollisionShapeHandle shape)
 {
     static const char fn[] = "plCreateRigidBody";

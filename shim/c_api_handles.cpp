@@ -51,8 +51,11 @@ plStatus check_reals(const char *fn, const char *name, const plReal *v, int n)
 namespace {
 const char *kind_name(int k)
 {
-    static const char *n[] = {"nothing",    "SDK",   "world",
-                              "rigid body", "shape", "constraint"};
+    static const char *n[] = {
+        "nothing",        "SDK",        "world",
+        "rigid body",     "shape",      "constraint",
+        "mesh interface", "broadphase", "broadphase proxy",
+        "collision world"};
     return n[k];
 }
 
@@ -130,6 +133,14 @@ template Shape *lookup<Shape>(const void *, int, const char *, const char *,
                               plStatus *);
 template Constraint *lookup<Constraint>(const void *, int, const char *,
                                         const char *, plStatus *);
+template MeshInterface *lookup<MeshInterface>(const void *, int, const char *,
+                                              const char *, plStatus *);
+template Broadphase *lookup<Broadphase>(const void *, int, const char *,
+                                        const char *, plStatus *);
+template Proxy *lookup<Proxy>(const void *, int, const char *, const char *,
+                              plStatus *);
+template CollisionWorld *lookup<CollisionWorld>(const void *, int, const char *,
+                                                const char *, plStatus *);
 
 void drop_handle(const void *h)
 {

@@ -18,6 +18,7 @@
 #include "rollfric/bullet_c_api.h"
 #include "rollfric/rollfric_bullet.h"
 
+#include <BulletCollision/BroadphaseCollision/btAxisSweep3.h>
 #include <btBulletDynamicsCommon.h>
 
 #include <cstdint>
@@ -44,7 +45,18 @@ plStatus check_reals(const char *fn, const char *name, const plReal *v, int n);
 
 // ---- objects (c_api_handles.cpp) -----------------------------------------
 
-enum Kind { K_NONE = 0, K_SDK, K_WORLD, K_BODY, K_SHAPE, K_CONSTRAINT };
+enum Kind {
+    K_NONE = 0,
+    K_SDK,
+    K_WORLD,
+    K_BODY,
+    K_SHAPE,
+    K_CONSTRAINT,
+    K_MESH,       // plMeshInterfaceHandle
+    K_BROADPHASE, // plCollisionBroadphaseHandle
+    K_PROXY,      // plBroadphaseProxyHandle
+    K_COLLISION_WORLD
+};
 
 struct World;
 struct Shape {
@@ -93,6 +105,43 @@ struct World {
 };
 struct Sdk {
     std::vector<void *> worlds;
+    std::vector<void *> collision_worlds; // plCreateCollisionWorld's
+};
+// The classic mesh interface: triangles, 9 reals each (c_api_collision.cpp).
+struct MeshInterface {
+    std::vector<btScalar> triangles;
+};
+// A classic SAP broadphase and the callbacks it reports pairs to.
+struct Broadphase;
+struct PairReporter : btOverlappingPairCallback {
+    Broadphase *owner = nullptr;
+    btBroadphasePair *addOverlappingPair(btBroadphaseProxy *p0,
+                                         btBroadphaseProxy *p1) override;
+    void *removeOverlappingPair(btBroadphaseProxy *p0, btBroadphaseProxy *p1,
+                                btDispatcher *dispatcher) override;
+    void removeOverlappingPairsContainingProxy(btBroadphaseProxy *,
+                                               btDispatcher *) override
+    {
+    }
+};
+struct Broadphase {
+    btAxisSweep3 sap{btVector3(-1000, -1000, -1000),
+                     btVector3(1000, 1000, 1000)};
+    PairReporter reporter;
+    btBroadphaseCallback begin = nullptr, end = nullptr;
+    void *handle = nullptr;
+    std::vector<void *> proxies; // proxy handles
+};
+struct Proxy {
+    btBroadphaseProxy *proxy = nullptr;
+    void *bp_handle = nullptr;
+};
+struct CollisionWorld {
+    btDefaultCollisionConfiguration config;
+    btCollisionDispatcher dispatcher{&config};
+    btDbvtBroadphase broadphase;
+    btCollisionWorld world{&dispatcher, &broadphase, &config};
+    void *sdk_handle = nullptr;
 };
 
 extern std::recursive_mutex g_mutex; // registry: lookups and create/delete
@@ -114,6 +163,17 @@ extern template Shape *lookup<Shape>(const void *, int, const char *,
                                      const char *, plStatus *);
 extern template Constraint *lookup<Constraint>(const void *, int, const char *,
                                                const char *, plStatus *);
+extern template MeshInterface *lookup<MeshInterface>(const void *, int,
+                                                     const char *, const char *,
+                                                     plStatus *);
+extern template Broadphase *lookup<Broadphase>(const void *, int, const char *,
+                                               const char *, plStatus *);
+extern template Proxy *lookup<Proxy>(const void *, int, const char *,
+                                     const char *, plStatus *);
+extern template CollisionWorld *lookup<CollisionWorld>(const void *, int,
+                                                       const char *,
+                                                       const char *,
+                                                       plStatus *);
 // Free live handle h's slot: h stops matching; the caller holds g_mutex.
 void drop_handle(const void *h);
 
@@ -125,6 +185,13 @@ void remove_constraint_from_world(Constraint *c);
 
 // PL_OK if an SDK of the right precision is live, else the error for fn.
 plStatus need_sdk(const char *fn);
+
+// ---- the classic collision-only part (c_api_collision.cpp) ---------------
+
+// Delete a collision world (its SDK's list is the caller's).
+void delete_collision_world(void *h, CollisionWorld *w);
+// Delete every mesh interface still live (the last SDK is going).
+void release_mesh_interfaces();
 
 } // namespace capi
 } // namespace rfshim

@@ -17,6 +17,22 @@ plCollisionShapeHandle new_shape(btCollisionShape *shape,
     return (plCollisionShapeHandle)make_handle(K_SHAPE, s);
 }
 
+// A static triangle mesh of checked arrays, copied.
+plCollisionShapeHandle new_mesh_shape(const btScalar *vertices,
+                                      int num_vertices, const int *indices,
+                                      int num_triangles)
+{
+    auto *s = new Shape;
+    s->mesh_vertices.assign(vertices, vertices + 3 * num_vertices);
+    s->mesh_indices.assign(indices, indices + 3 * num_triangles);
+    s->mesh.reset(new btTriangleIndexVertexArray(
+        num_triangles, s->mesh_indices.data(), 3 * (int)sizeof(int),
+        num_vertices, s->mesh_vertices.data(), 3 * (int)sizeof(btScalar)));
+    s->shape.reset(new btBvhTriangleMeshShape(s->mesh.get(), true));
+    s->static_only = "a triangle mesh";
+    return (plCollisionShapeHandle)make_handle(K_SHAPE, s);
+}
+
 // Two positive finite sizes, or an error for fn.
 plStatus check_sizes(const char *fn, plReal a, const char *na, plReal b,
                      const char *nb)
@@ -53,15 +69,26 @@ plCollisionShapeHandle plNewBoxShape(plReal x, plReal y, plReal z)
 {
     static const char fn[] = "plNewBoxShape";
     Lock lock(g_mutex);
-    if (need_sdk(fn) != PL_OK || check_sizes(fn, x, "x", y, "y") != PL_OK ||
-        check_sizes(fn, z, "z", z, "z") != PL_OK) {
+    if (need_sdk(fn) != PL_OK) {
+        return nullptr;
+    }
+    if (!is_finite(x) || !is_finite(y) || !is_finite(z)) {
+        fail(PL_ERR_NONFINITE, "%s: an extent is not finite", fn);
+        return nullptr;
+    }
+    // A zero extent is a flat box (the classic BulletDino floor is
+    // plNewBoxShape(120, 0, 120)): btBoxShape's margin gives it thickness.
+    if (!(x >= 0) || !(y >= 0) || !(z >= 0) || !(x > 0 || y > 0 || z > 0)) {
+        fail(PL_ERR_INVALID,
+             "%s: half extents (%g, %g, %g) must be >= 0 and not all 0", fn,
+             (double)x, (double)y, (double)z);
         return nullptr;
     }
     return new_shape(new btBoxShape(btVector3(x, y, z)));
 }
 
 namespace {
-enum AxisShape { CAPSULE, CONE, CYLINDER };
+enum AxisShape { CAPSULE, CONE, CYLINDER, MULTI_SPHERE_CAPSULE };
 // A capsule, cone or cylinder along axis (0 x, 1 y, 2 z) with the classic
 // pl* meaning of height (capsule: half the straight part; cone: full
 // height; cylinder: half height), or NULL with the error set.
@@ -80,6 +107,13 @@ plCollisionShapeHandle new_axis_shape(const char *fn, AxisShape kind,
     }
     btCollisionShape *shape = nullptr;
     switch (kind) {
+    case MULTI_SPHERE_CAPSULE: { // the classic plNewCapsuleShape's shape
+        const btVector3 centres[2] = {btVector3(0, height, 0),
+                                      btVector3(0, -height, 0)};
+        const btScalar radii[2] = {radius, radius};
+        shape = new btMultiSphereShape(centres, radii, 2);
+        break;
+    }
     case CAPSULE: // sphere centres at +-height
         shape =
             axis == 0
@@ -109,7 +143,12 @@ plCollisionShapeHandle new_axis_shape(const char *fn, AxisShape kind,
 
 plCollisionShapeHandle plNewCapsuleShape(plReal radius, plReal height)
 {
-    return new_axis_shape("plNewCapsuleShape", CAPSULE, radius, height, 1);
+    // what the classic implementation built: a btMultiSphereShape of two
+    // spheres at +-height, not a btCapsuleShape (whose margin sits
+    // differently: a standing capsule(0.25, 0.5) rests at 0.75 m instead
+    // of the classic 0.723)
+    return new_axis_shape("plNewCapsuleShape", MULTI_SPHERE_CAPSULE, radius,
+                          height, 1);
 }
 plCollisionShapeHandle plNewConeShape(plReal radius, plReal height)
 {
@@ -158,12 +197,11 @@ plCollisionShapeHandle plNewStaticPlaneShape(const plVector3 normal,
                      "a static plane");
 }
 
-plCollisionShapeHandle plNewStaticTriangleMeshShape(const plReal *vertices,
-                                                    int num_vertices,
-                                                    const int *indices,
-                                                    int num_triangles)
+plCollisionShapeHandle
+plNewStaticTriangleMeshShapeIndexed(const plReal *vertices, int num_vertices,
+                                    const int *indices, int num_triangles)
 {
-    static const char fn[] = "plNewStaticTriangleMeshShape";
+    static const char fn[] = "plNewStaticTriangleMeshShapeIndexed";
     Lock lock(g_mutex);
     if (need_sdk(fn) != PL_OK) {
         return nullptr;
@@ -198,15 +236,33 @@ plCollisionShapeHandle plNewStaticTriangleMeshShape(const plReal *vertices,
             return nullptr;
         }
     }
-    auto *s = new Shape;
-    s->mesh_vertices.assign(vertices, vertices + 3 * num_vertices);
-    s->mesh_indices.assign(indices, indices + 3 * num_triangles);
-    s->mesh.reset(new btTriangleIndexVertexArray(
-        num_triangles, s->mesh_indices.data(), 3 * (int)sizeof(int),
-        num_vertices, s->mesh_vertices.data(), 3 * (int)sizeof(btScalar)));
-    s->shape.reset(new btBvhTriangleMeshShape(s->mesh.get(), true));
-    s->static_only = "a triangle mesh";
-    return (plCollisionShapeHandle)make_handle(K_SHAPE, s);
+    return new_mesh_shape(vertices, num_vertices, indices, num_triangles);
+}
+
+plCollisionShapeHandle plNewStaticTriangleMeshShape(plMeshInterfaceHandle mesh)
+{
+    static const char fn[] = "plNewStaticTriangleMeshShape";
+    Lock lock(g_mutex);
+    if (need_sdk(fn) != PL_OK) {
+        return nullptr;
+    }
+    plStatus st;
+    MeshInterface *m = lookup<MeshInterface>(mesh, K_MESH, fn, "mesh", &st);
+    if (m == nullptr) {
+        return nullptr;
+    }
+    const int nt = (int)(m->triangles.size() / 9);
+    if (nt == 0) {
+        fail(PL_ERR_INVALID, "%s: the mesh interface has no triangle", fn);
+        return nullptr;
+    }
+    // each triangle its own three vertices, as btTriangleMesh keeps them
+    // without welding
+    std::vector<int> idx((size_t)(3 * nt));
+    for (int k = 0; k < 3 * nt; ++k) {
+        idx[(size_t)k] = k;
+    }
+    return new_mesh_shape(m->triangles.data(), 3 * nt, idx.data(), nt);
 }
 
 plStatus plGetAnisotropicRollingFrictionDirection(plCollisionShapeHandle shape,

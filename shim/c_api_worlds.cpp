@@ -72,9 +72,29 @@ plPhysicsSdkHandle plNewBulletSdkChecked(int real_size)
                             : "librollfric.so (pkg-config rollfric)");
         return nullptr;
     }
+    return plNewBulletSdk();
+}
+
+// The header's plNewBulletSdk is this library's precision's name
+// (plNewBulletSdk_float32 or _float64): a program of the other precision
+// fails to link.
+plPhysicsSdkHandle plNewBulletSdk(void)
+{
     Lock lock(g_mutex);
     ++g_sdks;
     return (plPhysicsSdkHandle)make_handle(K_SDK, new Sdk);
+}
+
+// ... and under its plain name, for bindings that load it by name (dlsym,
+// FFI): such a caller has no compiled plReal to check.
+#undef plNewBulletSdk
+RF_API plPhysicsSdkHandle plNewBulletSdk(void)
+{
+#ifdef BT_USE_DOUBLE_PRECISION
+    return plNewBulletSdk_float64();
+#else
+    return plNewBulletSdk_float32();
+#endif
 }
 
 plStatus plDeletePhysicsSdk(plPhysicsSdkHandle sdk)
@@ -88,9 +108,19 @@ plStatus plDeletePhysicsSdk(plPhysicsSdkHandle sdk)
             delete_world(wh, w);
         }
     }
+    for (void *ch : s->collision_worlds) {
+        plStatus st;
+        CollisionWorld *cw =
+            lookup<CollisionWorld>(ch, K_COLLISION_WORLD, "", "", &st);
+        if (cw != nullptr) {
+            delete_collision_world(ch, cw);
+        }
+    }
     delete s;
     drop_handle(sdk);
-    --g_sdks;
+    if (--g_sdks == 0) {
+        release_mesh_interfaces(); // they have no classic delete
+    }
     return PL_OK;
 }
 
@@ -103,7 +133,8 @@ plDynamicsWorldHandle plCreateDynamicsWorld(plPhysicsSdkHandle sdk)
         return nullptr;
     }
     auto *w = new World;
-    w->world.setGravity(btVector3(0, (btScalar)-9.81, 0));
+    // btDiscreteDynamicsWorld's own default, as the classic worlds had
+    w->world.setGravity(btVector3(0, -10, 0));
     rf_error err;
     w->plugin = rf_bullet_attach(&w->world, nullptr, &err);
     if (w->plugin == nullptr) {

@@ -5,6 +5,10 @@
 # include/rollfric/*.h.  Before shim/exports.map, libstdc++'s
 # std::vector instantiations and OpenMP's named critical-section lock
 # (.gomp_critical_user_*) leaked out.
+# And the other way (issue #26): every function a public header declares
+# with RF_API is exported, so that a binding can load it by name
+# (plNewBulletSdk, which the header maps to its precision's name, under
+# both names).
 # usage: exported_symbols.sh INCLUDE_DIR LIB...
 set -u
 inc=$1
@@ -17,6 +21,15 @@ for lib in "$@"; do
         n=$((n + 1))
         if ! grep -qw -- "$s" "$inc"/rollfric/*.h; then
             echo "$(basename "$lib"): exports $s, which no public header declares"
+            status=1
+        fi
+    done
+    declared=$(cat "$inc"/rollfric/*.h | tr '\n' ' ' |
+        grep -o 'RF_API[^;(]*(' | sed 's/($//' | awk '{print $NF}' |
+        sed 's/^\*//' | grep -E '^(rf|pl)[_A-Z]')
+    for f in $declared plNewBulletSdk; do
+        if ! printf '%s\n' $syms | grep -qx -- "$f"; then
+            echo "$(basename "$lib"): does not export $f, which a public header declares"
             status=1
         fi
     done

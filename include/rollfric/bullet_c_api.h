@@ -16,14 +16,30 @@
  *
  * Link with librollfric.so (plReal = float, Debian's "bullet") or with
  * librollfric-float64.so (define BT_USE_DOUBLE_PRECISION, as pkg-config
- * "rollfric-float64" does; plReal = double).  plNewBulletSdk is inline and
- * passes sizeof(plReal): the library of the other precision refuses it,
- * and the shape constructors refuse to work while no SDK exists (worlds
- * need an SDK, bodies a shape, constraints bodies), so a mismatch is
- * caught at the first call with a message.
+ * "rollfric-float64" does; plReal = double).  The precision check: this
+ * header names plNewBulletSdk after its plReal (plNewBulletSdk_float32 or
+ * _float64, a macro), which only the library of that precision defines,
+ * so a mismatch fails to link; and the shape constructors refuse to work
+ * while no SDK exists (worlds need an SDK, bodies a shape, constraints
+ * bodies).  Every function is also exported under its plain name
+ * (plNewBulletSdk included), for bindings that load them by name.
+ *
+ * Classic compatibility (issue #26): every declaration of Bullet 2.x's
+ * Bullet-C-Api.h is here with the classic meaning (shapes as the classic
+ * implementation built them, worlds with gravity (0, -10, 0) as a
+ * btDiscreteDynamicsWorld).  Where this header differs, by default, the
+ * classic void functions return plStatus and some pointers are const;
+ * define PL_CLASSIC_API before the include to get every classic
+ * declaration exactly as in the classic header (void returns, no added
+ * const), for function-pointer tables and copied prototypes: errors then
+ * show through plGetLastError only.  The differences that remain in both
+ * modes, and why, are listed in docs/c-api.md ("Classic compatibility"):
+ * plRayCast takes its result by pointer.
  *
  * Handles are generation-checked indices, never pointers: a NULL, stale
- * (deleted) or wrong-kind handle is detected without being dereferenced.
+ * (deleted) or wrong-kind handle is detected without being dereferenced
+ * (a classic program that casts a handle to a Bullet pointer does not
+ * work here).
  *
  * Errors.  Every function checks its arguments before it changes anything:
  * on failure nothing changes (out arguments included), a message naming
@@ -53,7 +69,7 @@
  * or a compound cannot be deleted (PL_ERR_STATE).  Every delete releases
  * all the memory behind its handle.
  *
- * Units: SI (m, kg, s, rad).  Worlds start with gravity (0, -9.81, 0) and
+ * Units: SI (m, kg, s, rad).  Worlds start with gravity (0, -10, 0) and
  * the cone solver (PL_SOLVER_CONE) with plGetDefaultSolverConfig's
  * settings (sequential impulse, De Saxce, Bullet's iteration budget).
  * Not thread-safe for one world: call from the thread that steps it.
@@ -75,12 +91,23 @@ typedef float plReal;
 typedef plReal plVector3[3];
 typedef plReal plQuaternion[4]; /* x, y, z, w */
 
+#ifdef PL_CLASSIC_API
+#define PL_DECLARE_HANDLE(name)                                                \
+    typedef struct name##__ {                                                  \
+        int unused;                                                            \
+    } * name
+#else
 #define PL_DECLARE_HANDLE(name) typedef struct name##__ *name
+#endif
 PL_DECLARE_HANDLE(plPhysicsSdkHandle);
 PL_DECLARE_HANDLE(plDynamicsWorldHandle);
 PL_DECLARE_HANDLE(plRigidBodyHandle);
 PL_DECLARE_HANDLE(plCollisionShapeHandle);
 PL_DECLARE_HANDLE(plConstraintHandle);
+PL_DECLARE_HANDLE(plMeshInterfaceHandle);
+PL_DECLARE_HANDLE(plCollisionBroadphaseHandle);
+PL_DECLARE_HANDLE(plBroadphaseProxyHandle);
+PL_DECLARE_HANDLE(plCollisionWorldHandle);
 
 typedef enum plStatus {
     PL_OK = 0,
@@ -93,24 +120,47 @@ typedef enum plStatus {
     PL_ERR_PRECISION = 7 /* plReal of the caller != the library's */
 } plStatus;
 
+/* The return type and pointer constness of the classic functions: the
+ * classic declarations (void, no const) with PL_CLASSIC_API, else plStatus
+ * and const inputs.  One exported function serves both: a void-declared
+ * caller ignores the status in its return register. */
+#ifdef PL_CLASSIC_API
+#define PL_CLASSIC_STATUS void
+#define PL_CLASSIC_CONST
+#else
+#define PL_CLASSIC_STATUS plStatus
+#define PL_CLASSIC_CONST const
+#endif
+
 /* The message of the last failed call on this thread ("" if none); calls
  * that succeed leave it as it is.  Cannot fail. */
 RF_API const char *plGetLastError(void);
 
 /* ---- SDK and worlds ---- */
 
-/* Checked SDK creation: real_size must be the library's sizeof(plReal).
- * Use plNewBulletSdk().  Errors (NULL returned): PL_ERR_PRECISION
- * (real_size is not the library's sizeof(plReal)). */
+/* A new SDK (the context that worlds and shapes need).  A program
+ * compiled with this header calls plNewBulletSdk_float32 or _float64 (the
+ * macro below), defined only by the library of that precision: linking
+ * the other library fails ("undefined reference to
+ * plNewBulletSdk_float64").  The library also exports plNewBulletSdk
+ * itself, unchecked, for bindings that load it by name.  Cannot fail. */
+#ifdef BT_USE_DOUBLE_PRECISION
+#define plNewBulletSdk plNewBulletSdk_float64
+#else
+#define plNewBulletSdk plNewBulletSdk_float32
+#endif
+RF_API plPhysicsSdkHandle plNewBulletSdk(void);
+#ifndef PL_CLASSIC_API /* rollfric's own: hidden in classic mode */
+/* Checked SDK creation at run time (for callers that cannot link by the
+ * precision's name): real_size must be the library's sizeof(plReal).
+ * Errors (NULL returned): PL_ERR_PRECISION (real_size is not the
+ * library's sizeof(plReal)). */
 RF_API plPhysicsSdkHandle plNewBulletSdkChecked(int real_size);
-static inline plPhysicsSdkHandle plNewBulletSdk(void)
-{
-    return plNewBulletSdkChecked((int)sizeof(plReal));
-}
+#endif /* !PL_CLASSIC_API */
 /* Deletes the SDK and the worlds it still has (as plDeleteDynamicsWorld);
  * shapes, bodies and constraints stay valid.  With no SDK left the shape
  * constructors fail (PL_ERR_STATE).  Errors: PL_ERR_NULL, PL_ERR_HANDLE. */
-RF_API plStatus plDeletePhysicsSdk(plPhysicsSdkHandle sdk);
+RF_API PL_CLASSIC_STATUS plDeletePhysicsSdk(plPhysicsSdkHandle sdk);
 
 /* A btDiscreteDynamicsWorld (default collision configuration, dbvt
  * broadphase, stock sequential-impulse solver wrapped by the cone solver
@@ -120,13 +170,15 @@ RF_API plStatus plDeletePhysicsSdk(plPhysicsSdkHandle sdk);
 RF_API plDynamicsWorldHandle plCreateDynamicsWorld(plPhysicsSdkHandle sdk);
 /* Removes its bodies and constraints (they stay valid, in no world) and
  * deletes the world.  Errors: PL_ERR_NULL, PL_ERR_HANDLE. */
-RF_API plStatus plDeleteDynamicsWorld(plDynamicsWorldHandle world);
+RF_API PL_CLASSIC_STATUS plDeleteDynamicsWorld(plDynamicsWorldHandle world);
 /* The classic call, Bullet's stepSimulation(dt): advance the clock by dt
  * (> 0, finite) with at most one fixed step of 1/60 s (interpolated
  * transforms in between).  For exact steps use plStepSimulationFixed(w,
  * dt, 1, dt).  Errors: PL_ERR_NULL, PL_ERR_HANDLE (world),
  * PL_ERR_NONFINITE (dt), PL_ERR_INVALID (dt <= 0). */
-RF_API plStatus plStepSimulation(plDynamicsWorldHandle world, plReal dt);
+RF_API PL_CLASSIC_STATUS plStepSimulation(plDynamicsWorldHandle world,
+                                          plReal dt);
+#ifndef PL_CLASSIC_API /* rollfric's own: hidden in classic mode */
 /* Bullet's stepSimulation(dt, max_substeps, fixed_step): advance by dt in
  * fixed steps of fixed_step, at most max_substeps of them (>= 1); s.
  * Errors: PL_ERR_NULL, PL_ERR_HANDLE (world), PL_ERR_NONFINITE (dt,
@@ -143,19 +195,21 @@ RF_API plStatus plSetGravity(plDynamicsWorldHandle world, const plVector3 g);
  * 1.  Errors: PL_ERR_NULL, PL_ERR_HANDLE (world), PL_ERR_INVALID (on not
  * 0 or 1). */
 RF_API plStatus plSetSplitImpulse(plDynamicsWorldHandle world, int on);
+#endif /* !PL_CLASSIC_API */
 /* Adds body to world (with its cohesion and yield forces).  Errors:
  * PL_ERR_NULL, PL_ERR_HANDLE (world, body), PL_ERR_STATE (the body is in
  * a world already, this one included). */
-RF_API plStatus plAddRigidBody(plDynamicsWorldHandle world,
-                               plRigidBodyHandle body);
+RF_API PL_CLASSIC_STATUS plAddRigidBody(plDynamicsWorldHandle world,
+                                        plRigidBodyHandle body);
 /* Takes body out of world (it stays valid).  Errors: PL_ERR_NULL,
  * PL_ERR_HANDLE (world, body), PL_ERR_STATE (the body is not in this
  * world, or a constraint using it is in a world: remove that first). */
-RF_API plStatus plRemoveRigidBody(plDynamicsWorldHandle world,
-                                  plRigidBodyHandle body);
+RF_API PL_CLASSIC_STATUS plRemoveRigidBody(plDynamicsWorldHandle world,
+                                           plRigidBodyHandle body);
 
 /* ---- contact solver ---- */
 
+#ifndef PL_CLASSIC_API /* rollfric's own: hidden in classic mode */
 typedef enum plSolver {
     PL_SOLVER_STOCK = 0, /* Bullet's own solver (box rolling friction) */
     PL_SOLVER_CONE = 1   /* rollfric's cone solver (default) */
@@ -205,28 +259,38 @@ static inline plStatus plGetSolverStats(plDynamicsWorldHandle world,
 {
     return plGetSolverStatsSized(world, out, sizeof(rf_stats));
 }
+#endif /* !PL_CLASSIC_API */
 
 /* ---- shapes ---- */
 
 /* Radius, m.  Errors (NULL returned): PL_ERR_STATE (no SDK),
  * PL_ERR_NONFINITE, PL_ERR_INVALID (radius <= 0). */
 RF_API plCollisionShapeHandle plNewSphereShape(plReal radius);
-/* Half extents, m.  Errors (NULL returned): PL_ERR_STATE (no SDK),
- * PL_ERR_NONFINITE, PL_ERR_INVALID (an extent <= 0). */
+/* Half extents, m, each >= 0: a zero extent is a flat box, which Bullet's
+ * collision margin (0.04 m) gives thickness, as the classic API allowed
+ * (a floor plNewBoxShape(120, 0, 120)).  Errors (NULL returned):
+ * PL_ERR_STATE (no SDK), PL_ERR_NONFINITE, PL_ERR_INVALID (an extent < 0,
+ * or all three 0). */
 RF_API plCollisionShapeHandle plNewBoxShape(plReal x, plReal y, plReal z);
-/* Along y; as the classic API, height is half the straight part (the
- * cap centres are at +-height); m.  Errors (NULL returned): PL_ERR_STATE
- * (no SDK), PL_ERR_NONFINITE, PL_ERR_INVALID (radius or height <= 0). */
+/* Along y, as the classic implementation built it: Bullet's
+ * btMultiSphereShape of two spheres of the radius centred at +-height (so
+ * height is half the straight part), m; collisions see it a little
+ * differently from Bullet's btCapsuleShape, which plNewCapsuleShapeAxis
+ * builds (capsule(0.25, 0.5) standing on a box rests at 0.748 m, stock
+ * solver, against 0.750).  Errors (NULL returned):
+ * PL_ERR_STATE (no SDK), PL_ERR_NONFINITE, PL_ERR_INVALID (radius or
+ * height <= 0). */
 RF_API plCollisionShapeHandle plNewCapsuleShape(plReal radius, plReal height);
 /* Along y, full height.  Errors: as plNewCapsuleShape. */
 RF_API plCollisionShapeHandle plNewConeShape(plReal radius, plReal height);
 /* Along y; as the classic API, height is the half height.  Errors: as
  * plNewCapsuleShape. */
 RF_API plCollisionShapeHandle plNewCylinderShape(plReal radius, plReal height);
-/* The same three along another axis (0 = x, 1 = y, 2 = z): Bullet's
- * btCapsuleShapeX/Z, btConeShapeX/Z, btCylinderShapeX/Z; height has the
- * meaning of the y versions above.  Errors: as above, and PL_ERR_INVALID
- * for an axis not in {0, 1, 2}. */
+#ifndef PL_CLASSIC_API /* rollfric's own: hidden in classic mode */
+/* The same three along an axis (0 = x, 1 = y, 2 = z): Bullet's
+ * btCapsuleShape(X/Z) (radius, 2 height), btConeShape(X/Z),
+ * btCylinderShape(X/Z); height has the meaning of the y versions above. Errors:
+ * as above, and PL_ERR_INVALID for an axis not in {0, 1, 2}. */
 RF_API plCollisionShapeHandle plNewCapsuleShapeAxis(plReal radius,
                                                     plReal height, int axis);
 RF_API plCollisionShapeHandle plNewConeShapeAxis(plReal radius, plReal height,
@@ -239,6 +303,7 @@ RF_API plCollisionShapeHandle plNewCylinderShapeAxis(plReal radius,
  * 1e-6). */
 RF_API plCollisionShapeHandle plNewStaticPlaneShape(const plVector3 normal,
                                                     plReal constant);
+#endif /* !PL_CLASSIC_API */
 /* An empty compound (children: plAddChildShape).  Errors (NULL returned):
  * PL_ERR_STATE (no SDK). */
 RF_API plCollisionShapeHandle plNewCompoundShape(void);
@@ -249,9 +314,10 @@ RF_API plCollisionShapeHandle plNewCompoundShape(void);
  * (compound, child), PL_ERR_INVALID (compound not a compound shape; child
  * the compound itself, a static plane or a triangle mesh; |orn| <= 1e-6),
  * PL_ERR_STATE (the compound in use), PL_ERR_NONFINITE (pos, orn). */
-RF_API plStatus plAddChildShape(plCollisionShapeHandle compound,
-                                plCollisionShapeHandle child,
-                                const plVector3 pos, const plQuaternion orn);
+RF_API PL_CLASSIC_STATUS plAddChildShape(plCollisionShapeHandle compound,
+                                         plCollisionShapeHandle child,
+                                         PL_CLASSIC_CONST plVector3 pos,
+                                         PL_CLASSIC_CONST plQuaternion orn);
 /* An empty convex hull (points: plAddVertex).  Errors (NULL returned):
  * PL_ERR_STATE (no SDK). */
 RF_API plCollisionShapeHandle plNewConvexHullShape(void);
@@ -259,45 +325,75 @@ RF_API plCollisionShapeHandle plNewConvexHullShape(void);
  * a compound.  Errors: PL_ERR_NULL, PL_ERR_HANDLE (hull), PL_ERR_INVALID
  * (hull not a convex hull shape), PL_ERR_NONFINITE, PL_ERR_STATE (the hull
  * in use). */
-RF_API plStatus plAddVertex(plCollisionShapeHandle hull, plReal x, plReal y,
-                            plReal z);
+RF_API PL_CLASSIC_STATUS plAddVertex(plCollisionShapeHandle hull, plReal x,
+                                     plReal y, plReal z);
 /* Scaling (> 0 per axis); not for a shape in use by a body (or by a
  * compound).  Scaling a compound also rescales its children's shapes
  * (Bullet's btCompoundShape), even ones in use elsewhere.  Errors:
  * PL_ERR_NULL (shape, scaling), PL_ERR_HANDLE (shape), PL_ERR_NONFINITE,
  * PL_ERR_INVALID (a component <= 0), PL_ERR_STATE (the shape in use). */
-RF_API plStatus plSetScaling(plCollisionShapeHandle shape,
-                             const plVector3 scaling);
-/* A static triangle mesh (Bullet's btBvhTriangleMeshShape): vertices
- * (3 num_vertices reals, x y z each) and indices (3 num_triangles
- * 0-based vertex indices) are copied; static bodies only (mass 0).
- * Errors: PL_ERR_NULL, PL_ERR_NONFINITE (a vertex), PL_ERR_INVALID (counts
- * < 1 (vertices < 3), an index out of range, a degenerate triangle with a
- * repeated index), PL_ERR_STATE (no SDK). */
+RF_API PL_CLASSIC_STATUS plSetScaling(plCollisionShapeHandle shape,
+                                      PL_CLASSIC_CONST plVector3 scaling);
+#ifndef PL_CLASSIC_API /* rollfric's own: hidden in classic mode */
+/* A static triangle mesh (Bullet's btBvhTriangleMeshShape) from arrays:
+ * vertices (3 num_vertices reals, x y z each) and indices (3
+ * num_triangles 0-based vertex indices) are copied; static bodies only
+ * (mass 0).  (Before issue #26 this was plNewStaticTriangleMeshShape,
+ * which is now the classic constructor from a mesh interface.)  Errors
+ * (NULL returned): PL_ERR_NULL, PL_ERR_NONFINITE (a vertex),
+ * PL_ERR_INVALID (counts < 1 (vertices < 3), an index out of range, a
+ * degenerate triangle with a repeated index), PL_ERR_STATE (no SDK). */
 RF_API plCollisionShapeHandle
-plNewStaticTriangleMeshShape(const plReal *vertices, int num_vertices,
-                             const int *indices, int num_triangles);
+plNewStaticTriangleMeshShapeIndexed(const plReal *vertices, int num_vertices,
+                                    const int *indices, int num_triangles);
+#endif /* !PL_CLASSIC_API */
+/* The classic mesh interface: a list of triangles (Bullet's
+ * btTriangleMesh) to build static triangle mesh shapes from.  It lives
+ * until plDeleteMeshInterface or until the last SDK is deleted; shapes
+ * built from it copy its triangles and do not depend on it.  Errors (NULL
+ * returned): PL_ERR_STATE (no SDK). */
+RF_API plMeshInterfaceHandle plNewMeshInterface(void);
+/* Appends the triangle (v0, v1, v2), m.  Errors: PL_ERR_NULL,
+ * PL_ERR_HANDLE (mesh), PL_ERR_NONFINITE (a vertex). */
+RF_API PL_CLASSIC_STATUS plAddTriangle(plMeshInterfaceHandle mesh,
+                                       PL_CLASSIC_CONST plVector3 v0,
+                                       PL_CLASSIC_CONST plVector3 v1,
+                                       PL_CLASSIC_CONST plVector3 v2);
+/* A static triangle mesh shape (btBvhTriangleMeshShape) of the mesh's
+ * triangles, copied; static bodies only.  Errors (NULL returned):
+ * PL_ERR_NULL, PL_ERR_HANDLE (mesh), PL_ERR_INVALID (no triangle yet),
+ * PL_ERR_STATE (no SDK). */
+RF_API plCollisionShapeHandle
+plNewStaticTriangleMeshShape(plMeshInterfaceHandle mesh);
+#ifndef PL_CLASSIC_API /* rollfric's own: hidden in classic mode */
+/* Deletes the mesh interface (shapes built from it stay valid).  Errors:
+ * PL_ERR_NULL, PL_ERR_HANDLE. */
+RF_API plStatus plDeleteMeshInterface(plMeshInterfaceHandle mesh);
 /* The direction, in the shape's frame, about which Bullet lets the shape
  * roll with anisotropic rolling friction (getAnisotropicRollingFriction-
  * Direction: the axis of a capsule, cone or cylinder, (1, 1, 1) for other
  * shapes).  Errors: PL_ERR_NULL (shape, direction), PL_ERR_HANDLE. */
 RF_API plStatus plGetAnisotropicRollingFrictionDirection(
     plCollisionShapeHandle shape, plVector3 direction);
+#endif /* !PL_CLASSIC_API */
 /* Deletes the shape (a compound releases its children).  Errors:
  * PL_ERR_NULL, PL_ERR_HANDLE, PL_ERR_STATE (in use by a body or a
  * compound: delete those first). */
-RF_API plStatus plDeleteShape(plCollisionShapeHandle shape);
+RF_API PL_CLASSIC_STATUS plDeleteShape(plCollisionShapeHandle shape);
 
 /* ---- rigid bodies ---- */
 
-/* mass 0 = static, else > 0 (inertia from the shape); user_data is kept
+/* mass (float, as the classic declaration, in both precisions; a double
+ * mass goes through plSetMassProps) 0 = static, else > 0 (inertia from the
+ * shape); user_data is kept
  * and returned by plGetUserData.  The shape must not be deleted while the
  * body lives.  Starts at the origin, identity orientation.  mass, kg.
  * Errors (NULL returned): PL_ERR_NULL, PL_ERR_HANDLE (shape),
  * PL_ERR_NONFINITE (mass), PL_ERR_INVALID (mass < 0; mass > 0 with a
  * static plane or a triangle mesh). */
-RF_API plRigidBodyHandle plCreateRigidBody(void *user_data, plReal mass,
+RF_API plRigidBodyHandle plCreateRigidBody(void *user_data, float mass,
                                            plCollisionShapeHandle shape);
+#ifndef PL_CLASSIC_API /* rollfric's own: hidden in classic mode */
 /* Mass (> 0, kg) and principal moments of inertia (> 0, kg m^2, about the
  * body's own axes) of a dynamic body, replacing what plCreateRigidBody
  * derived from the shape (e.g. a disk whose inertia is not the uniform
@@ -305,42 +401,50 @@ RF_API plRigidBodyHandle plCreateRigidBody(void *user_data, plReal mass,
  * PL_ERR_INVALID (a value <= 0, or a static body). */
 RF_API plStatus plSetMassProps(plRigidBodyHandle body, plReal mass,
                                const plVector3 inertia);
+#endif /* !PL_CLASSIC_API */
 /* Removes the body from its world, if any, and deletes it.  Errors:
  * PL_ERR_NULL, PL_ERR_HANDLE, PL_ERR_STATE (a constraint uses the body:
  * delete it first). */
-RF_API plStatus plDeleteRigidBody(plRigidBodyHandle body);
+RF_API PL_CLASSIC_STATUS plDeleteRigidBody(plRigidBodyHandle body);
+#ifndef PL_CLASSIC_API /* rollfric's own: hidden in classic mode */
 /* The user_data given to plCreateRigidBody.  Errors (NULL returned, as for
  * user_data NULL): PL_ERR_NULL, PL_ERR_HANDLE. */
 RF_API void *plGetUserData(plRigidBodyHandle body);
+#endif /* !PL_CLASSIC_API */
 
 /* Position (world, m; the centre of mass) and orientation (x, y, z, w) of
  * the body.  Errors: PL_ERR_NULL (body, the output), PL_ERR_HANDLE. */
-RF_API plStatus plGetPosition(plRigidBodyHandle body, plVector3 position);
-RF_API plStatus plGetOrientation(plRigidBodyHandle body,
-                                 plQuaternion orientation);
+RF_API PL_CLASSIC_STATUS plGetPosition(plRigidBodyHandle body,
+                                       plVector3 position);
+RF_API PL_CLASSIC_STATUS plGetOrientation(plRigidBodyHandle body,
+                                          plQuaternion orientation);
 /* Moves the body there (motion state and interpolation too) and wakes
  * it.  Errors: PL_ERR_NULL (body, position), PL_ERR_HANDLE,
  * PL_ERR_NONFINITE. */
-RF_API plStatus plSetPosition(plRigidBodyHandle body, const plVector3 position);
+RF_API PL_CLASSIC_STATUS plSetPosition(plRigidBodyHandle body,
+                                       const plVector3 position);
 /* orientation (x, y, z, w), normalised; |q| must not be ~0.  Turns and
  * wakes the body as plSetPosition.  Errors: PL_ERR_NULL (body,
  * orientation), PL_ERR_HANDLE, PL_ERR_NONFINITE, PL_ERR_INVALID (|q| <=
  * 1e-6). */
-RF_API plStatus plSetOrientation(plRigidBodyHandle body,
-                                 const plQuaternion orientation);
+RF_API PL_CLASSIC_STATUS plSetOrientation(plRigidBodyHandle body,
+                                          const plQuaternion orientation);
 /* Quaternion from yaw (about y), pitch (about x), roll (about z), Bullet's
  * btQuaternion::setEuler convention; rad.  Errors: PL_ERR_NULL (orient),
  * PL_ERR_NONFINITE. */
-RF_API plStatus plSetEuler(plReal yaw, plReal pitch, plReal roll,
-                           plQuaternion orient);
+RF_API PL_CLASSIC_STATUS plSetEuler(plReal yaw, plReal pitch, plReal roll,
+                                    plQuaternion orient);
 /* Column-major 4x4 world transform (OpenGL), 16 reals, m.  plSet... takes
  * the upper 3x3 as given (not checked to be a rotation), ignores the
  * bottom row, and moves and wakes the body as plSetPosition.  Errors:
  * PL_ERR_NULL (body, matrix), PL_ERR_HANDLE, PL_ERR_NONFINITE (set: any
  * of the 16). */
-RF_API plStatus plGetOpenGLMatrix(plRigidBodyHandle body, plReal *matrix);
-RF_API plStatus plSetOpenGLMatrix(plRigidBodyHandle body, const plReal *matrix);
+RF_API PL_CLASSIC_STATUS plGetOpenGLMatrix(plRigidBodyHandle body,
+                                           plReal *matrix);
+RF_API PL_CLASSIC_STATUS plSetOpenGLMatrix(plRigidBodyHandle body,
+                                           PL_CLASSIC_CONST plReal *matrix);
 
+#ifndef PL_CLASSIC_API /* rollfric's own: hidden in classic mode */
 /* Linear (m/s) and angular (rad/s) velocity, world frame; a set wakes the
  * body.  Errors: PL_ERR_NULL (body, v or w), PL_ERR_HANDLE,
  * PL_ERR_NONFINITE (set). */
@@ -524,6 +628,7 @@ typedef struct plContactInfo {
  * returned, out untouched): PL_ERR_NULL (body; out with max > 0),
  * PL_ERR_HANDLE (body), PL_ERR_INVALID (max < 0). */
 RF_API int plGetContacts(plRigidBodyHandle body, plContactInfo *out, int max);
+#endif /* !PL_CLASSIC_API */
 
 /* ---- queries ---- */
 
@@ -534,12 +639,74 @@ typedef struct plRayCastResult {
     plVector3 m_normalWorld;
 } plRayCastResult;
 /* Closest hit along the segment; returns 1 (hit, res filled), 0 (no hit)
- * or -1 (error, see plGetLastError).  World frame, m; with no hit res is
+ * or -1 (error, see plGetLastError).  res is a pointer in both modes: the
+ * classic declaration took it by value, so no hit could ever reach the
+ * caller (docs/c-api.md, "Classic compatibility").
+ * World frame, m; with no hit res is
  * zeroed.  Errors (-1 returned, res untouched): PL_ERR_NULL (world,
  * ray_start, ray_end, res), PL_ERR_HANDLE (world), PL_ERR_NONFINITE (a
  * ray point). */
 RF_API int plRayCast(plDynamicsWorldHandle world, const plVector3 ray_start,
                      const plVector3 ray_end, plRayCastResult *res);
+/* The closest points of triangles P (p1, p2, p3) and Q (q1, q2, q3), in
+ * float as the classic declaration has it, by Bullet's GJK (each triangle
+ * with a 1e-6 m margin, as the classic implementation): returns their
+ * distance (m, >= 0 when apart), with pa on P, pb on Q and the unit
+ * normal from Q towards P (the classic implementation wrote the point on
+ * Q to pa and the one on P to pb); -1 (outputs untouched, message in
+ * plGetLastError) for a NULL or non-finite argument or when GJK finds no
+ * result (e.g. degenerate triangles).  Needs no SDK. */
+RF_API double plNearestPoints(float p1[3], float p2[3], float p3[3],
+                              float q1[3], float q2[3], float q3[3], float *pa,
+                              float *pb, float normal[3]);
+
+/* ---- broadphase and collision world (the classic collision-only part) */
+
+/* A broadphase's pair callback: clientData is the broadphase's handle
+ * (plCollisionBroadphaseHandle), object1 and object2 the client data of
+ * the two proxies. */
+typedef void (*btBroadphaseCallback)(void *clientData, void *object1,
+                                     void *object2);
+/* A sweep-and-prune broadphase (Bullet's btAxisSweep3 over the classic
+ * SDK's box, -1000 to 1000 m on each axis) that reports pairs as they
+ * change: beginCallback(bp, a, b) when the boxes of the proxies with
+ * client data a and b start to overlap (at plCreateProxy or
+ * plSetBoundingBox), endCallback(bp, a, b) when they stop (at
+ * plSetBoundingBox or plDestroyProxy).  Either callback may be NULL.
+ * Errors (NULL returned): PL_ERR_STATE (no SDK). */
+RF_API plCollisionBroadphaseHandle plCreateSapBroadphase(
+    btBroadphaseCallback beginCallback, btBroadphaseCallback endCallback);
+/* Destroys the broadphase and its proxies (their handles go stale; no
+ * end callbacks).  Errors: PL_ERR_NULL, PL_ERR_HANDLE. */
+RF_API PL_CLASSIC_STATUS plDestroyBroadphase(plCollisionBroadphaseHandle bp);
+/* A proxy with an axis-aligned box (min <= max per axis, m) and the
+ * caller's client data.  Errors (NULL returned): PL_ERR_NULL,
+ * PL_ERR_HANDLE (bp), PL_ERR_NONFINITE, PL_ERR_INVALID (a min > max, or a
+ * box outside the broadphase's range). */
+RF_API plBroadphaseProxyHandle plCreateProxy(plCollisionBroadphaseHandle bp,
+                                             void *clientData, plReal minX,
+                                             plReal minY, plReal minZ,
+                                             plReal maxX, plReal maxY,
+                                             plReal maxZ);
+/* Removes the proxy from bp.  Errors: PL_ERR_NULL, PL_ERR_HANDLE (bp,
+ * proxy), PL_ERR_INVALID (the proxy belongs to another broadphase). */
+RF_API PL_CLASSIC_STATUS plDestroyProxy(plCollisionBroadphaseHandle bp,
+                                        plBroadphaseProxyHandle proxy);
+/* Moves the proxy's box (callbacks fire for the pairs that change).
+ * Errors: as plCreateProxy. */
+RF_API PL_CLASSIC_STATUS plSetBoundingBox(plBroadphaseProxyHandle proxy,
+                                          plReal minX, plReal minY, plReal minZ,
+                                          plReal maxX, plReal maxY,
+                                          plReal maxZ);
+/* A collision world (Bullet's btCollisionWorld, default collision
+ * configuration, dbvt broadphase), owned by sdk: deleted with it or by
+ * plDeleteCollisionWorld.  The classic header declares no use for it
+ * yet.  Errors (NULL returned): PL_ERR_NULL, PL_ERR_HANDLE (sdk). */
+RF_API plCollisionWorldHandle plCreateCollisionWorld(plPhysicsSdkHandle sdk);
+#ifndef PL_CLASSIC_API /* rollfric's own: hidden in classic mode */
+/* Errors: PL_ERR_NULL, PL_ERR_HANDLE. */
+RF_API plStatus plDeleteCollisionWorld(plCollisionWorldHandle world);
+#endif /* !PL_CLASSIC_API */
 
 #ifdef __cplusplus
 }

@@ -55,6 +55,10 @@ static int scene_make(scene *s, int solver)
     s->sdk = plNewBulletSdk();
     ENSURE(s->sdk != NULL);
     s->world = plCreateDynamicsWorld(s->sdk);
+    { /* the tests below take g = 9.81 (the default is the classic -10) */
+        const plVector3 g981 = {0, (plReal)-9.81, 0};
+        plSetGravity(s->world, g981);
+    }
     ENSURE(s->world != NULL);
     ENSURE(plSetContactSolver(s->world, (plSolver)solver) == PL_OK);
     s->plane = plNewStaticPlaneShape(up, 0);
@@ -187,7 +191,12 @@ static int test_bad_input(void)
     ENSURE(plCreateRigidBody(NULL, 1, NULL) == NULL);
     ENSURE(plNewSphereShape(-1) == NULL);
     ENSURE(error_says("radius"));
-    ENSURE(plNewBoxShape(1, 0, 1) == NULL);
+    ENSURE(plNewBoxShape(1, -1, 1) == NULL);
+    ENSURE(plNewBoxShape(0, 0, 0) == NULL);
+    plCollisionShapeHandle flat =
+        plNewBoxShape(1, 0, 1); /* classic: a flat box */
+    ENSURE(flat != NULL);
+    ENSURE(plDeleteShape(flat) == PL_OK);
     ENSURE(plNewCapsuleShape(1, NAN) == NULL);
     ENSURE(plAddRigidBody(s.world, s.body) == PL_ERR_STATE); /* twice */
     ENSURE(plDeleteShape(s.ball) == PL_ERR_STATE);           /* in use */
@@ -424,8 +433,12 @@ static double mesh_roll(plPhysicsSdkHandle sdk, rf_model model)
     const plReal *verts = mesh_verts;
     const int *tris = mesh_tris;
     plDynamicsWorldHandle world = plCreateDynamicsWorld(sdk);
+    { /* the tests below take g = 9.81 (the default is the classic -10) */
+        const plVector3 g981 = {0, (plReal)-9.81, 0};
+        plSetGravity(world, g981);
+    }
     plCollisionShapeHandle mesh =
-        plNewStaticTriangleMeshShape(verts, 4, tris, 2);
+        plNewStaticTriangleMeshShapeIndexed(verts, 4, tris, 2);
     plCollisionShapeHandle ball = plNewSphereShape(0.5f);
     plRigidBodyHandle ground = plCreateRigidBody(NULL, 0, mesh);
     plRigidBodyHandle b = plCreateRigidBody(NULL, 1, ball);
@@ -487,17 +500,18 @@ static int test_triangle_mesh(void)
     const int *tris = mesh_tris, out_of_range[3] = {0, 1, 4},
               repeated[3] = {0, 1, 1};
     plCollisionShapeHandle mesh =
-        plNewStaticTriangleMeshShape(verts, 4, tris, 2);
+        plNewStaticTriangleMeshShapeIndexed(verts, 4, tris, 2);
     ENSURE(mesh != NULL);
     const plReal nan_verts[9] = {0, 0, 0, 1, 0, 0, 0, NAN, 1};
-    ENSURE(plNewStaticTriangleMeshShape(verts, 4, out_of_range, 1) == NULL);
+    ENSURE(plNewStaticTriangleMeshShapeIndexed(verts, 4, out_of_range, 1) ==
+           NULL);
     ENSURE(error_says("indices[2]"));
-    ENSURE(plNewStaticTriangleMeshShape(verts, 4, repeated, 1) == NULL);
+    ENSURE(plNewStaticTriangleMeshShapeIndexed(verts, 4, repeated, 1) == NULL);
     ENSURE(error_says("repeats"));
-    ENSURE(plNewStaticTriangleMeshShape(nan_verts, 3, tris, 1) == NULL);
+    ENSURE(plNewStaticTriangleMeshShapeIndexed(nan_verts, 3, tris, 1) == NULL);
     ENSURE(error_says("vertices[7]"));
-    ENSURE(plNewStaticTriangleMeshShape(verts, 2, tris, 1) == NULL);
-    ENSURE(plNewStaticTriangleMeshShape(NULL, 4, tris, 1) == NULL);
+    ENSURE(plNewStaticTriangleMeshShapeIndexed(verts, 2, tris, 1) == NULL);
+    ENSURE(plNewStaticTriangleMeshShapeIndexed(NULL, 4, tris, 1) == NULL);
     ENSURE(plCreateRigidBody(NULL, 1, mesh) == NULL); /* dynamic mesh */
     ENSURE(error_says("triangle mesh"));
     ENSURE(plDeleteShape(mesh) == PL_OK);
@@ -521,6 +535,10 @@ static int test_constraints(void)
 {
     plPhysicsSdkHandle sdk = plNewBulletSdk();
     plDynamicsWorldHandle world = plCreateDynamicsWorld(sdk);
+    { /* the tests below take g = 9.81 (the default is the classic -10) */
+        const plVector3 g981 = {0, (plReal)-9.81, 0};
+        plSetGravity(world, g981);
+    }
     plCollisionShapeHandle ball = plNewSphereShape(0.1f);
     ENSURE(world != NULL && ball != NULL);
     const double g = 9.81, d = 1.0, R = 0.1, th = 3 * PI / 180, h = 1.0 / 60;
