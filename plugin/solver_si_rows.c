@@ -539,6 +539,13 @@ static RF__ALWAYS_INLINE double friction_group(const rf_problem *p,
         double *gi = gamma + 6 * i;
         const int sliding = fr[F_MU] > 0.0;
         const int flags = w->si_flags[i];
+        if (gi[0] == 0.0 && gi[1] == 0.0 && gi[2] == 0.0 && gi[3] == 0.0 &&
+            gi[4] == 0.0 && gi[5] == 0.0) {
+            /* no normal impulse: every friction disc has radius 0 and the
+               parts are at 0 already, so each step would change nothing
+               (a separated, speculative point) */
+            continue;
+        }
         if (!(flags & RF__SI_ANG)) { /* the common contact (boxes): once */
             d2 += sliding ? sliding_step(fr, gi, v, da, db, gd) : 0.0;
         } else {
