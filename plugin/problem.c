@@ -60,16 +60,6 @@ void rf__ok(rf_error *err)
     }
 }
 
-int rf__all_finite(const double *x, size_t n)
-{
-    for (size_t i = 0; i < n; ++i) {
-        if (!isfinite(x[i])) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
 /* ------------------------------------------------------------------ */
 /* Lifetime                                                            */
 /* ------------------------------------------------------------------ */
