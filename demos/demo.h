@@ -60,6 +60,9 @@ typedef struct demo_opts {
     plSolver solver;           /* default PL_SOLVER_CONE */
     const char *csv;           /* demo_main: write the series here (NULL: no) */
     const char *particles_csv; /* demo_main: the particles table (NULL: no) */
+    const char *record;        /* a recording of the run (plStartRecording: 60
+                                  frames per simulated second, contact points;
+                                  docs/recording.md), NULL: none */
     /* the cone solver's settings (plSetSolverConfig); NULL = the world's
        defaults (plGetDefaultSolverConfig: SI, De Saxce, the world's
        iteration budget) */

@@ -311,8 +311,11 @@ int demo_world_init(demo_world *w, const demo_opts *opts, demo_result *out,
        demos report every step's residual (solver_max_residual), so they
        ask for it: the impulses are the same bit for bit. */
     world_default.residual = 1;
-    if (opts->config == NULL &&
-        DEMO_PL(w, plSetSolverConfig(w->world, &world_default)) != 0) {
+    if ((opts->config == NULL &&
+         DEMO_PL(w, plSetSolverConfig(w->world, &world_default)) != 0) ||
+        (opts->record != NULL &&
+         DEMO_PL(w, plStartRecording(w->world, opts->record, (plReal)(1.0 / 60),
+                                     1)) != 0)) {
         demo_world_free(w);
         return -1;
     }
@@ -614,6 +617,10 @@ int demo_world_finish(demo_world *w, const demo_scene *scene, demo_result *out)
 int demo_world_free(demo_world *w)
 {
     int rc = 0;
+    /* the recording's last frame while every body is still in the world */
+    if (w->world != NULL) {
+        rc |= DEMO_PL(w, plStopRecording(w->world));
+    }
     /* bodies first (each leaves its world), then the shapes they used,
        then the world and the SDK */
     for (int i = w->nbodies - 1; i >= 0; --i) {
@@ -764,7 +771,8 @@ static void usage(FILE *f, const char *prog, const demo_scene *scene)
             "usage: %s [--solver stock|cone] "
             "[--model associated|desaxce|pyramid] "
             "[--steps N] [--dt SECONDS] [--quick] [--quiet] "
-            "[--set KEY=VALUE]... [--csv FILE] [--particles FILE] [--help]\n"
+            "[--set KEY=VALUE]... [--csv FILE] [--particles FILE] "
+            "[--record FILE] [--help]\n"
             "%s\n"
             "  --solver stock|cone  contact solver (default cone)\n"
             "  --model M            the cone solver's model: associated "
@@ -778,6 +786,8 @@ static void usage(FILE *f, const char *prog, const demo_scene *scene)
             "  --csv FILE           write the recorded series (CSV)\n"
             "  --particles FILE     write the particles table (CSV; the "
             "scenes that picture particles)\n"
+            "  --record FILE        write a recording of the run (bodies, "
+            "transforms, contacts; docs/recording.md)\n"
             "  --set KEY=VALUE      scene parameter:%s\n",
             prog, scene->description, scene->default_steps, scene->quick_steps,
             scene->nparams ? "" : " none");
@@ -834,14 +844,17 @@ int demo_main(int argc, char **argv, const demo_scene *scene)
             o.config = &cfg;
         } else if (strcmp(a, "--quick") == 0) {
             o.quick = 1;
-        } else if (strcmp(a, "--csv") == 0 || strcmp(a, "--particles") == 0) {
+        } else if (strcmp(a, "--csv") == 0 || strcmp(a, "--particles") == 0 ||
+                   strcmp(a, "--record") == 0) {
             if (val == NULL) {
                 return bad_arg(prog, scene, "%s needs a file name", a);
             }
             if (a[2] == 'c') {
                 o.csv = val;
-            } else {
+            } else if (a[2] == 'p') {
                 o.particles_csv = val;
+            } else {
+                o.record = val;
             }
             ++i;
         } else if (strcmp(a, "--solver") == 0) {

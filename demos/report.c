@@ -94,6 +94,7 @@ void rfd_scene_out_free(rfd_scene_out *s)
         free(s->side[k].csv);
         free(s->side[k].csv_error);
         free(s->side[k].pcsv);
+        free(s->side[k].rec);
         s->side[k].csv = s->side[k].csv_error = s->side[k].pcsv = NULL;
     }
     for (int p = 0; p < s->nplots; ++p) {
@@ -465,6 +466,10 @@ static int build_runs(rfd_doc *d, const rfd_scene_out *so)
         if (sd->pcsv != NULL) {
             rfd_text_add(d, t, RFD_SPAN_TEXT, ", particles ");
             rfd_text_link(d, t, sd->pcsv, sd->pcsv);
+        }
+        if (sd->rec != NULL && sd->ok) {
+            rfd_text_add(d, t, RFD_SPAN_TEXT, ", recording ");
+            rfd_text_link(d, t, sd->rec, sd->rec);
         }
         if (!sd->ok) {
             char label[64];

@@ -43,6 +43,8 @@ typedef struct rfd_side {
     char *csv_error; /* why the CSV is missing, else NULL */
     char *pcsv;      /* the particles table's CSV file name inside the
                         folder, once written (none when it is empty) */
+    char *rec;       /* the run's recording (docs/recording.md), file name
+                        inside the folder, once written */
 } rfd_side;
 
 typedef struct rfd_scene_out {

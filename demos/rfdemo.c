@@ -160,7 +160,8 @@ static void usage(FILE *f)
           "       cone solver: DIR/<scene>-stock.csv, DIR/<scene>-cone.csv "
           "(and\n"
           "       DIR/<scene>-<solver>-particles.csv where a scene pictures "
-          "particles), gnuplot plots\n"
+          "particles), recordings\n"
+          "       DIR/<scene>-<solver>.rec (docs/recording.md), gnuplot plots\n"
           "       DIR/<scene>-<plot>.png, DIR/report.md and DIR/report.html "
           "(its path is\n"
           "       the last line printed).  --set applies to the scenes that "
@@ -645,6 +646,17 @@ static int ab_side(const ab_args *a, rfd_report *rep, rfd_scene_out *so, int k)
             o.set[o.nset++] = a->sets.set[j];
         }
     }
+    /* the run's recording, DIR/<scene>-<solver>.rec, for the viewer */
+    char *rec_path = NULL;
+    if (rfd_safe_name(sc->name)) {
+        sd->rec = rfd_strf("%s-%s.rec", sc->name, rfd_side_name(k));
+        rec_path = sd->rec != NULL ? rfd_path(rep->dir, sd->rec) : NULL;
+        if (rec_path == NULL) {
+            fputs("rfdemo: out of memory\n", stderr);
+            return 1;
+        }
+        o.record = rec_path;
+    }
     so->steps = demo_steps(sc, &o);
     progress_begin(&p, sc->name, o.solver, so->steps, NULL, NULL);
     o.on_step = progress_step;
@@ -652,6 +664,7 @@ static int ab_side(const ab_args *a, rfd_report *rep, rfd_scene_out *so, int k)
     const double t0 = now_s();
     sd->ok = demo_run(sc, &o, &sd->r) == 0;
     sd->seconds = now_s() - t0;
+    free(rec_path);
     progress_end(&p, sd->ok);
     if (!sd->ok) {
         fprintf(stderr, "rfdemo: %s with the %s solver failed: %s\n", sc->name,

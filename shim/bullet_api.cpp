@@ -1,6 +1,7 @@
 // The C API of rollfric_bullet.h: attach, detach, mode, config, stats,
 // environment.
 #include "cone_solver.hpp"
+#include "recorder.hpp"
 
 #include <cerrno>
 #include <cmath>
@@ -305,11 +306,49 @@ rf_plugin *rf_bullet_attach_checked(btDiscreteDynamicsWorld *world,
     return p;
 }
 
+rf_status rf_bullet_record_start(rf_plugin *p, const char *path,
+                                 double frame_interval, int contacts,
+                                 rf_error *err)
+{
+    static const char fn[] = "rf_bullet_record_start";
+    if (p == nullptr || path == nullptr) {
+        return fail(err, RF_ERR_NULL, "%s: %s is NULL", fn,
+                    p == nullptr ? "p" : "path");
+    }
+    if (p->recorder != nullptr || p->world_gone) {
+        return fail(err, RF_ERR_STATE, "%s: %s", fn,
+                    p->world_gone ? "the world is gone"
+                                  : "a recording is already open");
+    }
+    p->recorder = rfshim::Recorder::open(p->solver->world, path, frame_interval,
+                                         contacts, err);
+    return p->recorder != nullptr ? RF_OK : err ? err->status : RF_ERR_IO;
+}
+
+rf_status rf_bullet_record_stop(rf_plugin *p, rf_error *err)
+{
+    if (p == nullptr) {
+        return fail(err, RF_ERR_NULL, "rf_bullet_record_stop: p is NULL");
+    }
+    if (err) {
+        err->status = RF_OK;
+        err->message[0] = '\0';
+    }
+    if (p->recorder == nullptr) {
+        return RF_OK;
+    }
+    const rf_status st = p->recorder->close(p, err);
+    delete p->recorder;
+    p->recorder = nullptr;
+    return st;
+}
+
 void rf_bullet_detach(rf_plugin *p)
 {
     if (p == nullptr) {
         return;
     }
+    rf_bullet_record_stop(p, nullptr); // the world is still whole
     rfshim::ConeSolver *s = p->solver;
     if (!p->world_gone) {
         btDiscreteDynamicsWorld *world = s->world;

@@ -206,6 +206,37 @@ plStatus plSetGravity(plDynamicsWorldHandle world, const plVector3 g)
     return PL_OK;
 }
 
+plStatus plStartRecording(plDynamicsWorldHandle world, const char *path,
+                          plReal frame_interval, int contacts)
+{
+    static const char fn[] = "plStartRecording";
+    LOOKUP(World, w, world, K_WORLD, fn, "world");
+    if (path == nullptr) {
+        return fail(PL_ERR_NULL, "%s: path is NULL", fn);
+    }
+    if (!is_finite(frame_interval)) {
+        return fail(PL_ERR_NONFINITE, "%s: frame_interval is not finite", fn);
+    }
+    rf_error err;
+    switch (rf_bullet_record_start(w->plugin, path, (double)frame_interval,
+                                   contacts, &err)) {
+    case RF_OK: return PL_OK;
+    case RF_ERR_STATE: return fail(PL_ERR_STATE, "%s: %s", fn, err.message);
+    case RF_ERR_IO: return fail(PL_ERR_IO, "%s: %s", fn, err.message);
+    default: return fail(PL_ERR_INVALID, "%s: %s", fn, err.message);
+    }
+}
+
+plStatus plStopRecording(plDynamicsWorldHandle world)
+{
+    LOOKUP(World, w, world, K_WORLD, "plStopRecording", "world");
+    rf_error err;
+    if (rf_bullet_record_stop(w->plugin, &err) != RF_OK) {
+        return fail(PL_ERR_IO, "plStopRecording: %s", err.message);
+    }
+    return PL_OK;
+}
+
 plStatus plSetSplitImpulse(plDynamicsWorldHandle world, int on)
 {
     LOOKUP(World, w, world, K_WORLD, "plSetSplitImpulse", "world");

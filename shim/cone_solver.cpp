@@ -6,6 +6,8 @@
 // stages are bodies.cpp, contacts.cpp, joints.cpp and write_back.cpp, and
 // what points carry between steps is point_state.cpp.
 #include "cone_solver.hpp"
+
+#include "recorder.hpp"
 #include "shim_util.hpp"
 
 #include <algorithm>
@@ -55,6 +57,8 @@ void ConeSolver::world_deleted()
 WorldSolver::~WorldSolver()
 {
     if (plugin != nullptr) { // the world is being deleted while attached
+        // its objects are still whole: the recording gets its last frame
+        rf_bullet_record_stop(plugin, nullptr);
         plugin->installed = nullptr;
         plugin->world_gone = true;
         plugin->solver->world_deleted();
@@ -82,6 +86,15 @@ btScalar WorldSolver::solveGroup(btCollisionObject **bodies, int num_bodies,
 void WorldSolver::allSolved(const btContactSolverInfo &info, btIDebugDraw *draw)
 {
     plugin->solver->allSolved(info, draw);
+    if (plugin->recorder != nullptr &&
+        !plugin->recorder->after_step(plugin, (double)info.m_timeStep)) {
+        char msg[300];
+        std::snprintf(msg, sizeof msg, "recording stopped: %s",
+                      plugin->recorder->last_error());
+        delete plugin->recorder; // closes what was written
+        plugin->recorder = nullptr;
+        plugin->solver->warn_recording(msg);
+    }
 }
 
 void WorldSolver::reset()

@@ -25,6 +25,7 @@
 #include <vector>
 
 namespace rfshim {
+class Recorder;
 
 // A per-object force (cohesion, yield), N, and the identity of the object
 // it was set for (ConeSolver::cohesion).
@@ -186,6 +187,15 @@ class ConeSolver final : public btConstraintSolver {
     // and the held bodies put back, nothing written (the stock solver
     // steps the world)
     void give_up_step();
+
+  public:
+    // a recording write error (rf_plugin's recorder), as a warning
+    void warn_recording(const char *msg)
+    {
+        warn(RF_BULLET_WARN_RECORDING, msg);
+    }
+
+  private:
     // the last step's problem dropped (cone_step's start)
     void clear_problem();
     // a body whose angular factor has no cone counterpart (dynamic_index),
@@ -425,6 +435,7 @@ struct rf_plugin {
     rfshim::WorldSolver *installed; // what the world holds; nullptr once
                                     // the world destroyed it
     bool world_gone;                // the world was deleted while attached
+    rfshim::Recorder *recorder = nullptr; // rf_bullet_record_start's
 };
 
 #endif // ROLLFRIC_SHIM_CONE_SOLVER_HPP

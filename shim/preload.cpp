@@ -14,7 +14,11 @@
 // the world's iteration budget), then the environment: ROLLFRIC=off
 // disables; ROLLFRIC_CONVERGED, ROLLFRIC_SOLVER, ROLLFRIC_MODEL,
 // ROLLFRIC_ITERATIONS, ROLLFRIC_TOLERANCE, ROLLFRIC_THREADS
-// (rf_bullet_config_from_env); ROLLFRIC_VERBOSE=1 prints a line a second.
+// (rf_bullet_config_from_env); ROLLFRIC_VERBOSE=1 prints a line a second;
+// ROLLFRIC_RECORD=FILE records each world's run (rf_bullet_record_start,
+// 60 frames per simulated second; the second world to FILE.2, ...), with
+// ROLLFRIC=off too (the world then steps with its own solver), and
+// ROLLFRIC_RECORD_CONTACTS=1 adds the contact points.
 //
 // This file includes no Bullet class header, so the hooks can be defined
 // under the constructor's mangled names; worlds are opaque pointers here.
@@ -26,6 +30,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -95,10 +100,40 @@ bool precision_matches(void *real_ctor)
     return true;
 }
 
+// ROLLFRIC_RECORD's file for the n-th recorded world (0-based): FILE,
+// FILE.2, FILE.3, ...
+std::string record_path(const char *base, int n)
+{
+    std::string s(base);
+    if (n > 0) {
+        s += "." + std::to_string(n + 1);
+    }
+    return s;
+}
+
+void start_recording(rf_plugin *p)
+{
+    static int recorded = 0; // worlds recorded so far (under the registry)
+    const char *file = std::getenv("ROLLFRIC_RECORD");
+    if (file == nullptr || *file == '\0') {
+        return;
+    }
+    const char *c = std::getenv("ROLLFRIC_RECORD_CONTACTS");
+    const int contacts = c != nullptr && std::strcmp(c, "1") == 0;
+    const std::string path = record_path(file, recorded++);
+    rf_error err;
+    if (rf_bullet_record_start(p, path.c_str(), 1.0 / 60, contacts, &err) !=
+        RF_OK) {
+        std::fprintf(stderr, "rollfric: ROLLFRIC_RECORD: %s\n", err.message);
+    }
+}
+
 void attach(void *world, void *real_ctor)
 {
     static bool warned = false;
-    if (env_off() || !precision_matches(real_ctor)) {
+    const char *rec = std::getenv("ROLLFRIC_RECORD");
+    const bool record = rec != nullptr && *rec != '\0';
+    if ((env_off() && !record) || !precision_matches(real_ctor)) {
         return;
     }
     rf_config cfg;
@@ -120,8 +155,12 @@ void attach(void *world, void *real_ctor)
     }
     const char *v = std::getenv("ROLLFRIC_VERBOSE");
     rf_bullet_set_verbose(p, v != nullptr && std::strcmp(v, "0") != 0);
+    if (env_off()) { // attached only to record: stock steps the world
+        rf_bullet_set_mode(p, RF_BULLET_STOCK);
+    }
     Registry &r = registry();
     std::lock_guard<std::mutex> g(r.lock);
+    start_recording(p);
     r.worlds.emplace_back(world, p);
 }
 

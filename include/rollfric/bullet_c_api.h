@@ -117,7 +117,8 @@ typedef enum plStatus {
     PL_ERR_NONFINITE = 4, /* NaN or infinity */
     PL_ERR_STATE = 5,     /* not allowed now (shape in use, no SDK, ...) */
     PL_ERR_NOMEM = 6,
-    PL_ERR_PRECISION = 7 /* plReal of the caller != the library's */
+    PL_ERR_PRECISION = 7, /* plReal of the caller != the library's */
+    PL_ERR_IO = 8         /* a file could not be created or written */
 } plStatus;
 
 /* The return type and pointer constness of the classic functions: the
@@ -188,6 +189,21 @@ RF_API plStatus plStepSimulationFixed(plDynamicsWorldHandle world, plReal dt,
 /* The world's gravity, m/s^2.  Errors: PL_ERR_NULL (world, g),
  * PL_ERR_HANDLE (world), PL_ERR_NONFINITE (g). */
 RF_API plStatus plSetGravity(plDynamicsWorldHandle world, const plVector3 g);
+/* Records the world's run to path (rollfric_bullet.h's
+ * rf_bullet_record_start; the format in docs/recording.md): each body's
+ * shape once, its transform at most every frame_interval of simulated
+ * time (s; 1/60 for 60 frames per simulated second), and with contacts 1
+ * the contact points with their forces; with either contact solver.  The
+ * recording ends with plStopRecording or the world's deletion.  Errors:
+ * PL_ERR_NULL (world, path), PL_ERR_HANDLE (world), PL_ERR_NONFINITE,
+ * PL_ERR_INVALID (frame_interval < 0, contacts not 0 or 1), PL_ERR_STATE
+ * (already recording), PL_ERR_IO (cannot create path). */
+RF_API plStatus plStartRecording(plDynamicsWorldHandle world, const char *path,
+                                 plReal frame_interval, int contacts);
+/* Writes the last frame and closes the recording (PL_OK when none is
+ * open).  Errors: PL_ERR_NULL, PL_ERR_HANDLE (world), PL_ERR_IO (the file
+ * could not be completed). */
+RF_API plStatus plStopRecording(plDynamicsWorldHandle world);
 /* Bullet's split impulse (btContactSolverInfo::m_splitImpulse, on by
  * default): points deeper than m_splitImpulsePenetrationThreshold
  * (-0.04 m) recover on pseudo-velocities that move positions and are

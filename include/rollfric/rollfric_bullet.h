@@ -290,6 +290,8 @@ typedef enum rf_bullet_warning {
     RF_BULLET_WARN_INTERNAL,    /* a result the core should never give (a
                                    non-finite velocity): please report it
                                    (object) */
+    RF_BULLET_WARN_RECORDING,   /* the recording could not be written (a
+                                   full disk, ...): it was closed */
     RF_BULLET_WARN_COUNT
 } rf_bullet_warning;
 
@@ -326,6 +328,28 @@ RF_API rf_status rf_bullet_set_warning_callback(rf_plugin *p,
 /* 1: print one line per second of wall time to stderr (steps, contacts,
  * joint rows, iterations, residual, ms per step).  Default 0. */
 RF_API void rf_bullet_set_verbose(rf_plugin *p, int verbose);
+
+/* Recording (issue #25): writes the world's run to path in the format of
+ * rollfric/record.h (docs/recording.md), with the cone solver or stock
+ * alike: every collision object's shape when it first appears, its
+ * transform at most every frame_interval of simulated time (1/60 s for
+ * 60 frames per simulated second; 0 for every step), and with contacts 1
+ * each frame's contact points with their normal force and rolling torque.
+ * The frames are the states at the start of each step (time 0, h, 2h,
+ * ...) and, at rf_bullet_record_stop (or rf_bullet_detach, or the world's
+ * deletion), the last one.  One recording per plugin at a time.  The
+ * environment variable ROLLFRIC_RECORD=FILE makes the LD_PRELOAD library
+ * record every world it attaches to (ROLLFRIC=off then records stock).
+ * Errors: RF_ERR_NULL (p, path), RF_ERR_STATE (already recording, or the
+ * world is gone), RF_ERR_INVALID (frame_interval negative or not finite,
+ * contacts not 0 or 1), RF_ERR_IO (cannot create path), RF_ERR_NOMEM. */
+RF_API rf_status rf_bullet_record_start(rf_plugin *p, const char *path,
+                                        double frame_interval, int contacts,
+                                        rf_error *err);
+/* Writes the last frame and closes the recording; RF_OK when none is
+ * open.  Errors: RF_ERR_NULL (p), RF_ERR_IO (the file could not be
+ * completed; it is closed anyway). */
+RF_API rf_status rf_bullet_record_stop(rf_plugin *p, rf_error *err);
 
 /* The 6D impulse (gn, gu, gw, tn, tu, tw), N s and N m s, that the last
  * cone step applied at a manifold point, in the point's frame

@@ -2,7 +2,7 @@
 # LD_PRELOAD drop-in (issue #3): run a Bullet program that never mentions
 # rollfric, built for float and for float64 Bullet, with and without the
 # preload library, and check what the environment variables do.
-# usage: run.sh APP_FLOAT APP_FLOAT64 PRELOAD_FLOAT PRELOAD_FLOAT64
+# usage: run.sh APP_FLOAT APP_FLOAT64 PRELOAD_FLOAT PRELOAD_FLOAT64 RFRECORD
 #
 # Reference: a ball rolling without slip under rolling friction rho stops
 # after v0^2 / 2a, a = rho g / (R (1 + 2/5)) (Tasora-Anitescu §6.1):
@@ -10,7 +10,7 @@
 # distance is within 1% (0.42% short, DESIGN §5).  The stock solver caps
 # the rolling impulse at rho, so the 100 kg ball is still rolling at 6 s.
 set -u
-app=$1 app64=$2 pre=$3 pre64=$4
+app=$1 app64=$2 pre=$3 pre64=$4 rfrecord=$5
 fail=0
 check() { # name, condition result (0 = ok)
     if [ "$2" -eq 0 ]; then echo "[ OK ] $1"; else echo "[FAIL] $1"; fail=1; fi
@@ -21,7 +21,8 @@ stopped_at_analytic() { # output line
         'BEGIN { ref = 3.9642; exit !(s < 1e-3 && d / ref - 1 < 0.01 && 1 - d / ref < 0.01) }'
 }
 unset ROLLFRIC ROLLFRIC_SOLVER ROLLFRIC_ITERATIONS ROLLFRIC_TOLERANCE \
-      ROLLFRIC_THREADS ROLLFRIC_VERBOSE ROLLFRIC_MODEL
+      ROLLFRIC_THREADS ROLLFRIC_VERBOSE ROLLFRIC_MODEL ROLLFRIC_RECORD \
+      ROLLFRIC_RECORD_CONTACTS
 
 stock=$("$app")
 echo "stock:              $stock"
@@ -74,6 +75,42 @@ echo "$err"
 echo "$err" | grep -q "librollfric_preload-float64.so" &&
     [ "$(cat /tmp/rf_preload_out.$$)" = "$stock64" ]
 check "float64 app + float preload: refused with a message, stock behaviour" $?
+
+# ROLLFRIC_RECORD (issue #25): an unmodified program recorded with the
+# cone solver and, with ROLLFRIC=off, with its own; recording changes
+# nothing in the run, both files read back whole, and the ball's recorded
+# travel is the distance the program printed (float precision of the
+# format: 1e-3 m)
+rec=$(mktemp -d)
+cone_rec=$(ROLLFRIC_RECORD=$rec/cone.rec ROLLFRIC_RECORD_CONTACTS=1 \
+           LD_PRELOAD="$pre" "$app")
+stock_rec=$(ROLLFRIC=off ROLLFRIC_RECORD=$rec/stock.rec LD_PRELOAD="$pre" "$app")
+[ "$cone_rec" = "$cone" ] && [ "$stock_rec" = "$stock" ]
+check "ROLLFRIC_RECORD: the runs are unchanged" $?
+for side in cone stock; do
+    info=$("$rfrecord" info $rec/$side.rec)
+    echo "$side recording:    $info"
+    # "version 1 bodies B frames F time T contacts C complete 1": the
+    # ground and the ball; 360 steps of 1/60 s at 60 frames per simulated
+    # second: each step's start and the last state, 361 frames, to 6 s
+    echo "$info" | awk '{ exit !($4 == 2 && $6 == 361 && $8 > 5.999 &&
+                                 $8 < 6.001 && $12 == 1) }'
+    check "ROLLFRIC_RECORD: $side recording complete, bodies and frames" $?
+done
+"$rfrecord" info $rec/cone.rec | awk '{ exit !($10 > 0) }'
+check "ROLLFRIC_RECORD_CONTACTS=1: contact points recorded" $?
+travel() { # recording: the dynamic body's (the sphere's) travel, m
+    paste <("$rfrecord" first "$1") <("$rfrecord" last "$1") |
+        awk '$2 == "sphere" { dx = $8 - $3; dz = $10 - $5;
+                              printf "%.6f\n", sqrt(dx * dx + dz * dz) }'
+}
+awk -v t="$(travel $rec/cone.rec)" -v d="$(field "$cone" distance)" \
+    'BEGIN { exit !(t - d < 1e-3 && d - t < 1e-3) }'
+check "ROLLFRIC_RECORD: the cone ball's recorded travel = its distance" $?
+awk -v c="$(travel $rec/cone.rec)" -v s="$(travel $rec/stock.rec)" \
+    'BEGIN { exit !(s - c > 0.5) }'
+check "ROLLFRIC_RECORD: stock's ball ends elsewhere (rolls on)" $?
+rm -rf "$rec"
 
 rm -f /tmp/rf_preload_err.$$ /tmp/rf_preload_out.$$
 exit $fail

@@ -1,0 +1,73 @@
+// Recording a world's run (issue #25): the Bullet side of
+// include/rollfric/record.h.  After each step the plugin hands the world to
+// its recorder, which declares the collision objects it has not seen (their
+// shapes translated into the format's parts), drops those that left, and
+// writes a frame when one is due (the writer decimates), with the contact
+// points when asked.  The format and its writer are the core's
+// (plugin/record.c); this file only reads Bullet.
+#ifndef ROLLFRIC_SHIM_RECORDER_HPP
+#define ROLLFRIC_SHIM_RECORDER_HPP
+
+#include "rollfric/record.h"
+#include "rollfric/rollfric_bullet.h"
+
+#include <btBulletDynamicsCommon.h>
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace rfshim {
+
+class Recorder {
+  public:
+    // Opens path (frame_interval: least simulated time between frames, s;
+    // contacts: record contact points); *err on failure, then nullptr.
+    static Recorder *open(btDiscreteDynamicsWorld *world, const char *path,
+                          double frame_interval, int contacts, rf_error *err);
+    // The state after a step of length h (the plugin, for the contacts'
+    // impulses): a frame when due.  Returns false after a write error
+    // (message in last_error(); recording stops).
+    bool after_step(const rf_plugin *plugin, double h);
+    // Writes the last state (a forced frame) and closes the file.
+    rf_status close(const rf_plugin *plugin, rf_error *err);
+    const char *last_error() const
+    {
+        return error_.message;
+    }
+    ~Recorder();
+
+  private:
+    Recorder() = default;
+    struct Known {
+        int id;       // -1: left out (a shape the format refuses)
+        int proxy_id; // the broadphase proxy's unique id when declared
+        bool seen;
+    };
+    bool sync_bodies();
+    rf_status declare(const btCollisionObject *obj, int id);
+    bool write_frame(const rf_plugin *plugin, bool force);
+    void gather_contacts(const rf_plugin *plugin, double h);
+
+    btDiscreteDynamicsWorld *world_ = nullptr;
+    rf_record_writer *writer_ = nullptr;
+    double frame_interval_ = 0.0;
+    bool contacts_ = false;
+    bool failed_ = false;
+    double time_ = 0.0;       // simulated time of the state now, s
+    double next_frame_ = 0.0; // no frame is due before this time
+    double last_h_ = 0.0;
+    int next_id_ = 0;
+    std::unordered_map<const btCollisionObject *, Known> known_;
+    std::vector<rf_record_part> parts_; // per declaration, reused
+    std::vector<std::vector<double>> part_verts_;
+    std::vector<std::vector<int>> part_tris_;
+    std::vector<int> ids_;
+    std::vector<double> pos_, quat_;
+    std::vector<rf_record_contact> contact_buf_;
+    rf_error error_{};
+};
+
+} // namespace rfshim
+
+#endif // ROLLFRIC_SHIM_RECORDER_HPP
