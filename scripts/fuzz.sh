@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 #
 # SECONDS (default 60) is how long each target runs; TARGETs are any of
-# problem_io, project, body_solve (default: all three, one after the
+# problem_io, project, body_solve, record_read (default: all four, one after the
 # other).  It
 #   1. installs what is missing (scripts/deps.sh): clang, libFuzzer
 #      (libclang-rt-14-dev, Debian 12's clang 14 runtime) and libomp-14-dev
@@ -39,12 +39,12 @@ case "$seconds" in
     ;;
 esac
 [ $# -gt 0 ] && shift
-targets=${*:-problem_io project body_solve}
+targets=${*:-problem_io project body_solve record_read}
 for t in $targets; do
     case "$t" in
-    problem_io | project | body_solve) ;;
+    problem_io | project | body_solve | record_read) ;;
     *)
-        echo "scripts/fuzz.sh: unknown target $t (problem_io, project, body_solve)" >&2
+        echo "scripts/fuzz.sh: unknown target $t (problem_io, project, body_solve, record_read)" >&2
         exit 2
         ;;
     esac

@@ -32,34 +32,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* One scratch file per process for the write/read round trip, removed at
-   exit. */
-static char scratch[256];
-
-static void remove_scratch(void)
-{
-    if (scratch[0] != '\0') {
-        unlink(scratch);
-    }
-}
-
-static const char *scratch_path(void)
-{
-    if (scratch[0] == '\0') {
-        /* /dev/shm keeps the round trip off the disk where it exists */
-        const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : NULL;
-        if (dir == NULL) {
-            dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-        }
-        snprintf(scratch, sizeof scratch, "%s/rf_fuzz_io_XXXXXX", dir);
-        int fd = mkstemp(scratch);
-        FUZZ_CHECK(fd >= 0);
-        close(fd);
-        atexit(remove_scratch);
-    }
-    return scratch;
-}
-
 /* The known problem a failed read must leave alone: one contact, W = 2 I,
    q = (-1, 0.5, 0, 0, 0, 0), mu 0.5, rho 0.1, sigma 0.05. */
 static void set_known(rf_problem *p)
@@ -114,7 +86,7 @@ static void check_same(const rf_problem *a, const rf_problem *b)
 
 static void round_trip(const rf_problem *p, int dim)
 {
-    const char *path = scratch_path();
+    const char *path = fuzz_scratch_path();
     rf_error err;
     rf_status st = rf_problem_write(p, path, dim, &err);
     check_error(&err, st);

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* An oracle violation: stop at once so that libFuzzer (or the replay
@@ -30,6 +31,39 @@
             __builtin_trap();                                                  \
         }                                                                      \
     } while (0)
+
+#if defined(_POSIX_C_SOURCE) && _POSIX_C_SOURCE >= 200809L
+#include <unistd.h>
+
+/* One scratch file per process (the targets whose code under test reads
+   a path), removed at exit; /dev/shm keeps it off the disk where it
+   exists.  For the targets that define _POSIX_C_SOURCE 200809L (mkstemp)
+   before their includes. */
+static char fuzz_scratch[256];
+
+static inline void fuzz_remove_scratch(void)
+{
+    if (fuzz_scratch[0] != '\0') {
+        unlink(fuzz_scratch);
+    }
+}
+
+static inline const char *fuzz_scratch_path(void)
+{
+    if (fuzz_scratch[0] == '\0') {
+        const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : NULL;
+        if (dir == NULL) {
+            dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+        }
+        snprintf(fuzz_scratch, sizeof fuzz_scratch, "%s/rf_fuzz_XXXXXX", dir);
+        int fd = mkstemp(fuzz_scratch);
+        FUZZ_CHECK(fd >= 0);
+        close(fd);
+        atexit(fuzz_remove_scratch);
+    }
+    return fuzz_scratch;
+}
+#endif
 
 typedef struct fuzz_bytes {
     const uint8_t *p;
