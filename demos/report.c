@@ -577,8 +577,33 @@ static int build_metrics(rfd_doc *d, const rfd_scene_out *so)
     return rfd_doc_status(d);
 }
 
-/* A scene's section: its description, runs, plots and metrics. */
-static int build_scene(rfd_doc *d, const rfd_scene_out *so)
+/* The link to the scene in the 3D viewer (view.html#<scene>), when the
+   viewer was written and a run left a recording. */
+static int build_view_link(rfd_doc *d, const rfd_report *rep,
+                           const rfd_scene_out *so)
+{
+    int recorded = 0;
+    for (int k = 0; k < RFD_SIDES; ++k) {
+        recorded |= so->side[k].rec != NULL;
+    }
+    if (rep->view == NULL || !recorded) {
+        return rfd_doc_status(d);
+    }
+    char *target = rfd_strf("%s#%s", rep->view, so->scene->name);
+    if (target == NULL) {
+        return -1;
+    }
+    rfd_text *t = rfd_doc_para(d, RFD_PARA_PLAIN);
+    rfd_text_add(d, t, RFD_SPAN_TEXT, "3D: ");
+    rfd_text_link(d, t, "both runs side by side in the A/B viewer", target);
+    free(target);
+    return rfd_doc_status(d);
+}
+
+/* A scene's section: its description, runs, viewer link, plots and
+   metrics. */
+static int build_scene(rfd_doc *d, const rfd_report *rep,
+                       const rfd_scene_out *so)
 {
     const demo_scene *sc = so->scene;
     rfd_doc_heading(d, 2, sc->name, sc->name);
@@ -589,6 +614,7 @@ static int build_scene(rfd_doc *d, const rfd_scene_out *so)
                      sc->explanation);
     }
     build_runs(d, so);
+    build_view_link(d, rep, so);
     build_plots(d, so);
     return build_metrics(d, so);
 }
@@ -608,7 +634,7 @@ static rfd_doc *build_report(const rfd_report *rep, char **err)
         rc = build_summary(d, rep);
     }
     for (int i = 0; rc == 0 && i < rep->nscenes; ++i) {
-        rc = build_scene(d, &rep->scenes[i]);
+        rc = build_scene(d, rep, &rep->scenes[i]);
     }
     free_settings(&st); /* the document holds copies */
     if (d != NULL && rc != 0) {

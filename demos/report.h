@@ -70,6 +70,8 @@ typedef struct rfd_report {
                             plots are not tried */
     int nscenes;
     rfd_scene_out *scenes;
+    const char *view; /* the 3D A/B viewer's page inside dir (view.html),
+                         once written: each scene links to it; else NULL */
 } rfd_report;
 
 /* Draws the scene's plots (scene->plots) from its CSV files with gnuplot:

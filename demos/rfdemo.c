@@ -6,14 +6,18 @@
  *   rfdemo ab [SCENE...] --out DIR [--quick] [--model
  * associated|desaxce|pyramid]
  *             [--steps N] [--dt H] [--set KEY=VALUE]...
+ *   rfdemo view A.rec B.rec --out DIR [--labels A,B] [--title TEXT]
  *
  * `run` is demo_main on the scene (the same options and output: the JSON
  * line last) with a progress bar; `ab` runs each scene with Bullet's
  * solver and with the cone solver and writes CSVs, gnuplot PNGs and
- * report.md / report.html (demos/report.c and report_*.c) into DIR.  A run
- * longer than RFDEMO_PROGRESS_AFTER seconds (default 2) shows a progress bar on
- * stderr when stderr is a terminal, else one line when it ends.  RFDEMO_GNUPLOT
- * names the gnuplot program (default gnuplot, searched in PATH).
+ * report.md / report.html (demos/report.c and report_*.c) and the 3D A/B
+ * viewer view.html (demos/viewer.c) into DIR; `view` writes that viewer
+ * for any two recordings.  A run longer than RFDEMO_PROGRESS_AFTER seconds
+ * (default 2) shows a progress bar on stderr when stderr is a terminal,
+ * else one line when it ends.  RFDEMO_GNUPLOT names the gnuplot program
+ * (default gnuplot, searched in PATH), RFDEMO_THREE_DIR the folder of
+ * three.js (viewer.c).
  *
  * Exit status: 0 success; 1 a run, a file or a plot failed (the others
  * still run; ab's report says what failed); 2 a bad argument.
@@ -22,6 +26,7 @@
 
 #include "demo.h"
 #include "report.h"
+#include "viewer.h"
 
 #include <errno.h>
 #include <math.h>
@@ -148,6 +153,8 @@ static void usage(FILE *f)
           "       rfdemo ab [SCENE...] --out DIR [--quick] [--model "
           "associated|desaxce|pyramid]\n"
           "                 [--steps N] [--dt H] [--set KEY=VALUE]...\n"
+          "       rfdemo view A.rec B.rec --out DIR [--labels A,B] [--title "
+          "TEXT]\n"
           "\n"
           "list   every scene with its description; --verbose: its --set "
           "parameters,\n"
@@ -164,12 +171,20 @@ static void usage(FILE *f)
           "       DIR/<scene>-<solver>.rec (docs/recording.md), gnuplot plots\n"
           "       DIR/<scene>-<plot>.png, DIR/report.md and DIR/report.html "
           "(its path is\n"
-          "       the last line printed).  --set applies to the scenes that "
-          "have the key.\n"
+          "       the last line printed), and the 3D A/B viewer DIR/view.html "
+          "(a browser,\n"
+          "       three.js from Debian's libjs-three).  --set applies to the "
+          "scenes that have\n"
+          "       the key.\n"
+          "view   DIR/view.html: two recordings side by side in 3D, labelled "
+          "with --labels\n"
+          "       (default: their file names)\n"
           "\n"
           "Environment: RFDEMO_GNUPLOT (default gnuplot), "
           "RFDEMO_PROGRESS_AFTER\n"
-          "(seconds before a run shows progress on stderr, default 2).\n"
+          "(seconds before a run shows progress on stderr, default 2),\n"
+          "RFDEMO_THREE_DIR (where three.js is, default "
+          "/usr/share/javascript/three).\n"
           "Exit status: 0 ok; 1 a run, file or plot failed; 2 bad argument.\n",
           f);
 }
@@ -765,6 +780,27 @@ static int cmd_ab(int argc, char **argv)
                so->side[1].seconds, drawn, so->scene->nplots);
         fflush(stdout);
     }
+    /* the 3D viewer before the report, which links to it; its failure is
+       one more failure, three.js missing only a warning */
+    char *warning = NULL;
+    if (rfv_write_report(&rep, &warning, &err) != 0) {
+        fprintf(stderr, "rfdemo ab: the viewer: %s\n",
+                err != NULL ? err : "out of memory");
+        free(err);
+        err = NULL;
+        failures++;
+    } else {
+        rep.view = "view.html";
+        if (warning != NULL) {
+            fprintf(stderr, "rfdemo ab: %s\n", warning);
+            free(warning);
+        }
+        char *view = rfd_path(a.out, rep.view);
+        if (view != NULL) {
+            printf("viewer %s\n", view);
+        }
+        free(view);
+    }
     rc = rfd_write_report(&rep, &err);
     if (rc != 0) {
         fprintf(stderr, "rfdemo ab: %s\n", err != NULL ? err : "out of memory");
@@ -823,5 +859,8 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "ab") == 0) {
         return cmd_ab(argc - 1, argv + 1);
     }
-    return bad("unknown command \"%s\" (list, run or ab)", cmd);
+    if (strcmp(cmd, "view") == 0) {
+        return rfv_main(argc - 1, argv + 1);
+    }
+    return bad("unknown command \"%s\" (list, run, ab or view)", cmd);
 }

@@ -6,8 +6,9 @@
 #   plain Bullet program without and with the LD_PRELOAD drop-in (stock vs
 #   cone), the Bullet pile benchmark (stock vs cone) in quick mode, and
 #   last the main job: `rfdemo ab --quick` over every scene (stock vs
-#   cone, plots, report.html), whose path it prints (before it, the
-#   sphere_on_plane Xmax map, --set map=1, into the report's map/ folder).
+#   cone, plots, report.html, the 3D A/B viewer view.html), whose paths it
+#   prints (before it, the sphere_on_plane Xmax map, --set map=1, into the
+#   report's map/ folder).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -52,3 +53,4 @@ build/release/demos/rfdemo ab sphere_on_plane --quick --set map=1 \
 build/release/demos/rfdemo ab --quick --out "$report_dir"
 echo "== the Xmax map: $root/$report_dir/map/report.html"
 echo "== A/B report: $root/$report_dir/report.html (and report.md)"
+echo "== 3D A/B viewer (a browser, from the file system): $root/$report_dir/view.html"

@@ -19,7 +19,9 @@ cd "$root"
 # libclang-rt-14-dev (its sanitizer runtimes, only a Recommends of
 # clang-14, and deps.sh installs without recommends) and libomp-14-dev
 # (LLVM's OpenMP runtime with Archer, libarcher.so): the TSan pass.
-RF_EXTRA_PACKAGES="valgrind clang-14 libclang-rt-14-dev libomp-14-dev clang-format-14 ${RF_EXTRA_PACKAGES:-}"
+# chromium: the A/B viewer's page loaded headless (ctest rfdemo_viewer,
+# label browser; WebGL on SwiftShader).
+RF_EXTRA_PACKAGES="valgrind clang-14 libclang-rt-14-dev libomp-14-dev clang-format-14 chromium ${RF_EXTRA_PACKAGES:-}"
 . scripts/deps.sh
 
 jobs=$(nproc 2>/dev/null || echo 2)

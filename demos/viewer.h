@@ -1,0 +1,77 @@
+/*
+ * rfdemo's A/B viewer (demos/viewer.c): a web page, view.html, that shows
+ * two recordings of a run (docs/recording.md) side by side in 3D with one
+ * camera and one clock, for every scene of `rfdemo ab` or for any two
+ * files (`rfdemo view`).  The page's own files (demos/viewer/view.html,
+ * viewer.js) are built into rfdemo (demos/viewer/embed.cmake: rfv_assets),
+ * so that rfdemo needs no file at run time but three.js, which it copies
+ * from Debian's libjs-three.  How to use it: demos/README.md, "The A/B
+ * viewer".
+ */
+#ifndef RFDEMO_VIEWER_H
+#define RFDEMO_VIEWER_H
+
+#include "report.h"
+
+#include <stddef.h>
+
+/* One of the page's static files, as built in (viewer_assets.c, generated
+ * at build time; data[len] is a NUL). */
+typedef struct rfv_asset {
+    const char *name; /* file name in the output folder */
+    const unsigned char *data;
+    size_t len;
+} rfv_asset;
+
+extern const rfv_asset rfv_assets[];
+extern const int rfv_nassets;
+
+/* A plot shown under the views: a PNG file inside the output folder. */
+typedef struct rfv_plot {
+    const char *png;
+    const char *title; /* may be NULL */
+} rfv_plot;
+
+/* Two recordings shown side by side: a scene of an A/B run, or rfdemo
+ * view's two files. */
+typedef struct rfv_pair {
+    const char *name;        /* the scene selector's entry and the page's
+                                #anchor (view.html#name) */
+    const char *description; /* may be NULL */
+    const char *rec[2];      /* the recordings' paths; NULL: none */
+    const char *note[2];     /* shown for a missing or partial recording;
+                                may be NULL */
+    int nplots;
+    const rfv_plot *plots;
+} rfv_pair;
+
+typedef struct rfv_page {
+    const char *dir;       /* output folder (exists) */
+    const char *title;     /* the page's title */
+    const char *labels[2]; /* the two views' labels ("stock", "cone") */
+    const char *report;    /* a page inside dir to link to; NULL: none */
+    int npairs;
+    const rfv_pair *pairs;
+} rfv_page;
+
+/* Writes into p->dir: view.html and viewer.js (built in), view-data.js
+ * (RF_VIEW: the pairs), <name>.js per recording (its bytes in base64,
+ * <name> the recording's file name) and three.js's files copied from
+ * RFDEMO_THREE_DIR (default /usr/share/javascript/three, Debian's
+ * libjs-three).  Returns 0, or -1 with *err a malloc'ed message (NULL
+ * when out of memory).  Without three.js it still writes the rest and
+ * returns 0 with *warning (malloc'ed, else NULL) saying which package to
+ * install: the page then says so too. */
+int rfv_write(const rfv_page *p, char **warning, char **err);
+
+/* The page of an A/B run (rfdemo ab): one pair per scene of rep, stock
+ * and cone, with the scene's plots; the recordings are rep->dir's
+ * (rfd_side.rec).  As rfv_write. */
+int rfv_write_report(const rfd_report *rep, char **warning, char **err);
+
+/* rfdemo view A.rec B.rec --out DIR [--labels A,B] [--title TEXT]: argv[0]
+ * is "view".  Exit status: 0, 1 (a recording unreadable, a file not
+ * written), 2 (a bad argument). */
+int rfv_main(int argc, char **argv);
+
+#endif /* RFDEMO_VIEWER_H */

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# The 3D A/B viewer (issue #25; demos/README.md, "The A/B viewer"):
+#   - rfdemo ab roll_direction --quick writes view.html, viewer.js,
+#     view-data.js, a .rec.js per recording (the .rec in base64) and
+#     three.js's files, and report.html links to view.html#roll_direction;
+#   - rfdemo view A.rec B.rec writes the same for two files, labelled;
+#     without three.js (RFDEMO_THREE_DIR elsewhere) it names libjs-three
+#     and still writes the page; bad arguments exit 2;
+#   - in headless Chromium (WebGL on SwiftShader) both pages, driven by
+#     tests/demos/view_check.js: both views draw, the 45 deg ball (id 7)
+#     is at its recorded start at t = 0 and at its recorded end (rfrecord,
+#     the C reader) at the end, the slider moves it, the stock and cone
+#     balls end apart, no console error.
+# Label browser; exit 77 (skipped) without chromium or libjs-three.
+# usage: rfdemo_viewer.sh RFDEMO RFRECORD TESTS_DEMOS_DIR WORK_DIR
+set -u
+rfdemo=$1
+rfrecord=$2
+here=$3
+work=$4
+rm -rf "$work"
+mkdir -p "$work" || exit 1
+fails=0 passes=0
+check() { # name, status (0 = pass)
+    if [ "$2" -eq 0 ]; then passes=$((passes + 1)); echo "[ OK ] $1"
+    else fails=$((fails + 1)); echo "[FAIL] $1"; fi
+}
+
+browser=${RF_CHROMIUM:-}
+if [ -z "$browser" ]; then
+    for b in chromium chromium-browser google-chrome; do
+        if command -v "$b" >/dev/null 2>&1; then browser=$b; break; fi
+    done
+fi
+three=${RFDEMO_THREE_DIR:-/usr/share/javascript/three}
+
+# ---- the files ----
+ab="$work/ab"
+"$rfdemo" ab roll_direction --quick --out "$ab" >"$work/ab.out" 2>"$work/ab.err"
+check "ab roll_direction --quick: exit 0" $?
+grep -qx "viewer $ab/view.html" "$work/ab.out" &&
+    [ "$(tail -n 1 "$work/ab.out")" = "$ab/report.html" ]
+check "ab: prints the viewer's path, the report's last" $?
+for f in view.html viewer.js view-data.js roll_direction-stock.rec.js \
+    roll_direction-cone.rec.js; do
+    [ -s "$ab/$f" ]
+    check "ab: $f written" $?
+done
+grep -q '"recs": \["roll_direction-stock.rec", "roll_direction-cone.rec"\]' \
+    "$ab/view-data.js"
+check "ab: view-data.js lists the scene's two recordings" $?
+grep -q '<a href="view.html#roll_direction">' "$ab/report.html" &&
+    grep -q '(view.html#roll_direction)' "$ab/report.md"
+check "ab: the report links the scene to the viewer" $?
+# the .rec.js holds the .rec's bytes: decode the base64 and compare
+sed -n '3s/^"\(.*\)";$/\1/p' "$ab/roll_direction-cone.rec.js" | base64 -d |
+    cmp -s - "$ab/roll_direction-cone.rec"
+check "ab: roll_direction-cone.rec.js is the recording in base64" $?
+
+view="$work/view"
+"$rfdemo" view "$ab/roll_direction-stock.rec" "$ab/roll_direction-cone.rec" \
+    --out "$view" --labels "Bullet,rollfric" >"$work/view.out" 2>"$work/view.err"
+check "view A.rec B.rec --labels: exit 0" $?
+[ "$(tail -n 1 "$work/view.out")" = "$view/view.html" ] && [ -s "$view/view.html" ] &&
+    [ -s "$view/roll_direction-stock.rec.js" ] &&
+    grep -q '"labels": \["Bullet", "rollfric"\]' "$view/view-data.js"
+check "view: the page, its recordings and labels; its path last" $?
+RFDEMO_THREE_DIR="$work/nowhere" "$rfdemo" view "$ab/roll_direction-stock.rec" \
+    "$ab/roll_direction-cone.rec" --out "$work/nothree" >/dev/null 2>"$work/nothree.err"
+rc=$?
+[ $rc -eq 0 ] && grep -q 'apt-get install libjs-three' "$work/nothree.err" &&
+    [ -s "$work/nothree/view.html" ] && [ ! -e "$work/nothree/three.min.js" ]
+check "view without three.js: names libjs-three, writes the rest" $?
+"$rfdemo" view "$ab/roll_direction-stock.rec" --out "$work/x" >/dev/null 2>&1
+[ $? -eq 2 ]
+check "view with one recording: exit 2" $?
+"$rfdemo" view "$ab/roll_direction-stock.rec" "$ab/roll_direction-cone.rec" \
+    --out "$work/x" --labels nocomma >/dev/null 2>&1
+[ $? -eq 2 ]
+check "view --labels without a comma: exit 2" $?
+printf 'not a recording' >"$work/bad.rec"
+"$rfdemo" view "$work/bad.rec" "$ab/roll_direction-cone.rec" --out "$work/x" \
+    >/dev/null 2>"$work/bad.err"
+[ $? -eq 1 ] && grep -q 'bad.rec' "$work/bad.err"
+check "view of a file that is not a recording: exit 1, named" $?
+
+# ---- in the browser ----
+skip=""
+if [ -z "$browser" ]; then
+    skip="no chromium (apt-get install chromium; or RF_CHROMIUM=PROGRAM)"
+elif [ ! -f "$three/three.min.js" ]; then
+    skip="no three.js ($three/three.min.js; apt-get install libjs-three)"
+fi
+if [ -n "$skip" ]; then
+    echo "[SKIP] the pages in a browser: $skip"
+    echo "$passes passed, $fails failed, browser checks skipped"
+    [ $fails -eq 0 ] && exit 77
+    exit 1
+fi
+
+# body 7: ball06, launched at 45 deg (roll_direction: balls 0, 7.5 .. 90
+# deg, ids 1 to 13 after the plane)
+id=7
+pos() { "$rfrecord" "$1" "$2" | awk -v id=$id '$1 == id { print $3 "," $4 "," $5 }'; }
+start=$(pos first "$ab/roll_direction-stock.rec")
+end0=$(pos last "$ab/roll_direction-stock.rec")
+end1=$(pos last "$ab/roll_direction-cone.rec")
+[ -n "$start" ] && [ "$start" = "$(pos first "$ab/roll_direction-cone.rec")" ] &&
+    [ -n "$end0" ] && [ -n "$end1" ]
+check "rfrecord: body $id starts at $start in both runs, ends at $end0 and $end1" $?
+
+browse() { # folder, name: loads folder/view.html with the check in Chromium
+    local dir=$1 name=$2
+    cp "$here/view_check.js" "$dir/" &&
+        sed 's|</body>|<script src="view_check.js"></script>\n</body>|' \
+            "$dir/view.html" >"$dir/view-check.html" || return 1
+    # SwiftShader: WebGL without a GPU; the virtual time budget lets the
+    # page load and run (timers run ahead) before the DOM is printed
+    timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
+        --use-angle=swiftshader --enable-unsafe-swiftshader \
+        --user-data-dir="$work/profile-$name" --window-size=1200,800 \
+        --virtual-time-budget=30000 --dump-dom \
+        "file://$dir/view-check.html?id=$id&start=$start&end0=$end0&end1=$end1" \
+        >"$work/$name.dom" 2>"$work/$name.chromium"
+    sed -n '/<pre id="rf-check">/,/<\/pre>/p' "$work/$name.dom" |
+        sed 's/<[^>]*>//g; s/^/    /'
+    grep -q 'RF-VIEW-CHECK PASS' "$work/$name.dom"
+}
+t0=$(date +%s)
+browse "$(cd "$ab" && pwd)" ab
+check "ab's view.html in headless $browser: the checks above" $?
+browse "$(cd "$view" && pwd)" view
+check "view's view.html in headless $browser: the checks above" $?
+echo "    (browser runs: $(($(date +%s) - t0)) s)"
+
+echo "$passes passed, $fails failed"
+[ $fails -eq 0 ]
