@@ -825,12 +825,22 @@ static void particles_header(FILE *f, const demo_plot *pl,
     const double padx = 0.02 * (xhi - xlo) + 1e-9;
     const double pady = 0.02 * (yhi - ylo) + 1e-9;
     xlo -= padx, xhi += padx, ylo -= pady, yhi += pady;
-    /* a row per panel, stock and cone side by side: heaps are wide and
-       low, so the rows keep them large */
-    const int pw = ps->nside == 1 ? 1200 : 780;
-    int ph = (int)(pw * (yhi - ylo) / (xhi - xlo)) + 60;
-    ph = ph < 120 ? 120 : ph > 500 ? 500 : ph;
-    gp_terminal(f, pw * ps->nside + 20, ph * ps->npanel + 50, png);
+    /* Equal axes fill the page's width: a wide, low picture (heaps, more
+       than twice as wide as high) gets the whole width per panel, stock
+       above cone, each panel as high as its data at that scale plus room
+       for the title and labels (side by side, gnuplot shrank such panels
+       to strips 40 pixels high with a blank column between them); a
+       rounder one keeps stock and cone side by side. */
+    const double aspect = (yhi - ylo) / (xhi - xlo);
+    const int stacked = ps->nside > 1 && aspect < 0.5;
+    const int cols = stacked ? 1 : ps->nside;
+    const int rows = stacked ? ps->npanel * ps->nside : ps->npanel;
+    const int pw = cols == 1 ? 1200 : 780;
+    /* the plot area: the panel less the margins gnuplot leaves for the
+       tics and labels (about 130 pixels across, 90 down) */
+    int ph = (int)((pw - 130) * aspect) + 90;
+    ph = ph < 150 ? 150 : ph > 700 ? 700 : ph;
+    gp_terminal(f, pw * cols + 20, ph * rows + 50, png);
     fprintf(f,
             "set size ratio -1\nset xrange [%.9g:%.9g]\nset yrange "
             "[%.9g:%.9g]\nset ytics %.9g\nset style fill solid 0.7 "
@@ -839,7 +849,7 @@ static void particles_header(FILE *f, const demo_plot *pl,
     gp_str(f, pl->xlabel != NULL ? pl->xlabel : pl->x);
     fputs("\nset ylabel ", f);
     gp_str(f, pl->ylabel != NULL ? pl->ylabel : pl->y[0]);
-    fprintf(f, "\nset multiplot layout %d,%d title ", ps->npanel, ps->nside);
+    fprintf(f, "\nset multiplot layout %d,%d title ", rows, cols);
     gp_str(f, pl->title != NULL ? pl->title : pl->name);
     fputc('\n', f);
 }
@@ -877,7 +887,7 @@ static void particles_panel(FILE *f, const rfd_scene_out *so,
 }
 
 /* DEMO_PLOT_PARTICLES: circles of the particles table, a panel per group
-   value, a row per solver, one scale. */
+   value and solver (stock, then cone), one scale. */
 static int write_particles(FILE *f, const rfd_scene_out *so,
                            const demo_plot *pl, const int data[RFD_SIDES],
                            const char *png, body_out *bo)

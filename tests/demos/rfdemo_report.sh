@@ -123,11 +123,17 @@ if [ $have_gnuplot -eq 1 ]; then
         check "particles: $side, the 12 spheres (mu, mur, x, y, radius)" $?
     done
     is_png "$out/sphere_pile-piles.png" &&
-        grep -q '^set multiplot layout 1,2 ' "$out/sphere_pile-piles.gp" &&
+        grep -qE '^set multiplot layout (1,2|2,1) ' "$out/sphere_pile-piles.gp" &&
         grep -qF '](sphere_pile-piles.png)' "$out/report.md" &&
         grep -qF 'particles [sphere_pile-cone-particles.csv]' "$out/report.md" &&
         grep -qF '<a href="sphere_pile-cone-particles.csv">' "$out/report.html"
     check "particles: one panel per solver, drawn, the CSVs linked" $?
+    # a pile more than twice as wide as high: stock above cone, each at
+    # the page's width (side by side, equal axes left 40-pixel strips)
+    if grep -q '^set multiplot layout 2,1 ' "$out/sphere_pile-piles.gp"; then
+        grep -q 'size 1220,' "$out/sphere_pile-piles.gp"
+        check "particles: a low pile stacked at the page's width" $?
+    fi
 else
     echo "gnuplot not found (scripts/deps.sh installs gnuplot-nox): the" \
          "plotting checks are skipped"
