@@ -70,6 +70,22 @@ static int close_out(FILE *f, char *path, char **err)
     return 0;
 }
 
+/* Ends a copy from in (read from `from`) into out (written to path,
+   freed): 0, or -1 with *err when the read or the write failed. */
+static int close_copy(FILE *in, const char *from, FILE *out, char *path,
+                      char **err)
+{
+    if (ferror(in)) {
+        *err = rfd_strf("cannot read %s: %s", from, strerror(errno));
+        fclose(in);
+        fclose(out);
+        free(path);
+        return -1;
+    }
+    fclose(in);
+    return close_out(out, path, err);
+}
+
 static int write_bytes(const char *dir, const char *name,
                        const unsigned char *data, size_t len, char **err)
 {
@@ -106,15 +122,7 @@ static int copy_file(const char *from, const char *dir, const char *to,
     while ((n = fread(buf, 1, sizeof buf, in)) > 0) {
         fwrite(buf, 1, n, out);
     }
-    if (ferror(in)) {
-        *err = rfd_strf("cannot read %s: %s", from, strerror(errno));
-        fclose(in);
-        fclose(out);
-        free(path);
-        return -1;
-    }
-    fclose(in);
-    return close_out(out, path, err);
+    return close_copy(in, from, out, path, err);
 }
 
 /* Copies three.js's files next to the page: 0, 1 when a needed one is
@@ -242,15 +250,7 @@ static int write_recording_js(const char *rec_path, const char *dir,
         have -= i;
     }
     fputs("\";\n", out);
-    if (ferror(in)) {
-        *err = rfd_strf("cannot read %s: %s", rec_path, strerror(errno));
-        fclose(in);
-        fclose(out);
-        free(path);
-        return -1;
-    }
-    fclose(in);
-    return close_out(out, path, err);
+    return close_copy(in, rec_path, out, path, err);
 }
 
 /* The file name part of a path. */

@@ -7,6 +7,7 @@
 #include <BulletCollision/CollisionShapes/btMultiSphereShape.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <new>
 

@@ -13,7 +13,6 @@
 
 #include <btBulletDynamicsCommon.h>
 
-#include <string>
 #include <unordered_map>
 #include <vector>
 

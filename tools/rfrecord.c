@@ -57,13 +57,13 @@ static void print_info(const rf_recording *r)
 static int body_position(const rf_recording *r, const rf_record_body *b,
                          int last, double x[3])
 {
+    if (last && find_body(r, b->id) != b) {
+        return 0; /* id declared again later: ambiguous, skip */
+    }
     const int start = b->first_frame < 0 ? r->nframe : b->first_frame;
     for (int k = 0; k < r->nframe - start; ++k) {
         const int f = last ? r->nframe - 1 - k : start + k;
         const rf_record_frame_data *fr = &r->frames[f];
-        if (last && find_body(r, b->id) != b) {
-            return 0; /* id declared again later: ambiguous, skip */
-        }
         for (int i = 0; i < fr->n; ++i) {
             if (fr->ids[i] == b->id) {
                 for (int c = 0; c < 3; ++c) {

@@ -10,11 +10,7 @@ rfdemo=$1
 work=$2
 rm -rf "$work"
 mkdir -p "$work" || exit 1
-fails=0 passes=0
-check() { # name, status (0 = pass)
-    if [ "$2" -eq 0 ]; then passes=$((passes + 1)); echo "[ OK ] $1"
-    else fails=$((fails + 1)); echo "[FAIL] $1"; fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/check.sh" # check, check_summary
 
 # ---- list ----
 "$rfdemo" list >"$work/list" 2>"$work/err"; rc=$?
@@ -131,5 +127,4 @@ expect2 "ab, a scene twice" "twice" ab hello_world hello_world --out "$d"
 expect2 "ab --frob" "--frob" ab hello_world --out "$d" --frob
 [ ! -e "$d" ]; check "ab with a bad argument creates nothing" $?
 
-echo "$passes passed, $fails failed"
-[ "$fails" -eq 0 ]
+check_summary

@@ -11,11 +11,7 @@ rfdemo=$1
 work=$2
 rm -rf "$work"
 mkdir -p "$work" || exit 1
-fails=0 passes=0
-check() { # name, status (0 = pass)
-    if [ "$2" -eq 0 ]; then passes=$((passes + 1)); echo "[ OK ] $1"
-    else fails=$((fails + 1)); echo "[FAIL] $1"; fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/check.sh" # check, check_summary
 scenes="hello_world inclined_plane"
 num='-?[0-9][0-9.]*(e[-+][0-9]+)?'
 rel='[-+][0-9][0-9.]*(e[-+][0-9]+)?'
@@ -191,7 +187,6 @@ printf x >"$work/file"
 [ $rc -eq 1 ] && grep -q "cannot create folder $work/file/sub" "$work/stderr"
 check "an output folder that cannot be made: exit 1, named" $?
 
-echo "$passes passed, $fails failed"
-[ "$fails" -eq 0 ] || exit 1
+check_summary || exit 1
 [ $have_gnuplot -eq 1 ] || exit 77
 exit 0

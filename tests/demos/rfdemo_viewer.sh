@@ -20,11 +20,7 @@ here=$3
 work=$4
 rm -rf "$work"
 mkdir -p "$work" || exit 1
-fails=0 passes=0
-check() { # name, status (0 = pass)
-    if [ "$2" -eq 0 ]; then passes=$((passes + 1)); echo "[ OK ] $1"
-    else fails=$((fails + 1)); echo "[FAIL] $1"; fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/check.sh" # check, check_summary
 
 browser=${RF_CHROMIUM:-}
 if [ -z "$browser" ]; then
@@ -133,5 +129,4 @@ browse "$(cd "$view" && pwd)" view
 check "view's view.html in headless $browser: the checks above" $?
 echo "    (browser runs: $(($(date +%s) - t0)) s)"
 
-echo "$passes passed, $fails failed"
-[ $fails -eq 0 ]
+check_summary
