@@ -132,7 +132,8 @@ typedef struct rf_work {
        is items [si_group[k], si_group[k + 1]) (nitem + 1 ints) */
     int *si_group;
     int cap_si_group;
-    int si_serial_color; /* the colour whose items may share bodies, or -1 */
+    int si_serial_color[2]; /* the colours whose items may share bodies
+                               (rows', contacts'), or -1 */
 } rf_work;
 
 #define RF__SI_STRIDE 156
