@@ -104,7 +104,12 @@ typedef struct demo_metric {
 
 /* A time series (or a sweep): named columns, one row per record, SI
  * units.  A column named "<y>_ref" holds the reference (analytic) value of
- * column "<y>". */
+ * column "<y>".  A column named DEMO_TIME_COLUMN is the run's simulated
+ * time, s, from its start (0: the state before the first step; row n
+ * after n steps: n dt), the clock of the run's recording: the A/B viewer
+ * draws the plots against it with a cursor at the time it shows. */
+#define DEMO_TIME_COLUMN "t"
+
 typedef struct demo_series {
     int ncols;
     char cols[DEMO_MAX_COLUMNS][DEMO_NAME_LEN];
@@ -293,7 +298,9 @@ struct demo_world {
     plSolver solver;
     rf_model model;
     double dt;
-    int step; /* steps done */
+    int step;      /* steps done */
+    int recording; /* 1: opts->record is being written (plStartRecording):
+                      demo_world_body names each body in it */
     int nshapes;
     plCollisionShapeHandle shapes[DEMO_MAX_SHAPES];
     int nbodies, cap;
@@ -342,7 +349,9 @@ int demo_world_shape(demo_world *w, plCollisionShapeHandle shape,
 /* Creates a body of that mass (0 = static) and shape at pos with
  * orientation orn (x, y, z, w; NULL = identity), adds it to the world and
  * returns its index (>= 0) in *index (may be NULL) and handle in *out
- * (may be NULL).  0 on success. */
+ * (may be NULL).  name (shorter than DEMO_NAME_LEN) is the body's in the
+ * result and, when the run is recorded, in the recording (plSetBodyName:
+ * the A/B viewer shows it).  0 on success. */
 int demo_world_body(demo_world *w, const char *name, double mass,
                     plCollisionShapeHandle shape, const double pos[3],
                     const double orn[4], plRigidBodyHandle *out, int *index);

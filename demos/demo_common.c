@@ -319,6 +319,7 @@ int demo_world_init(demo_world *w, const demo_opts *opts, demo_result *out,
         demo_world_free(w);
         return -1;
     }
+    w->recording = opts->record != NULL;
     return 0;
 }
 
@@ -395,7 +396,8 @@ int demo_world_body(demo_world *w, const char *name, double mass,
             return -1;
         }
     }
-    if (DEMO_PL(w, plAddRigidBody(w->world, b)) != 0) {
+    if (DEMO_PL(w, plAddRigidBody(w->world, b)) != 0 ||
+        (w->recording && DEMO_PL(w, plSetBodyName(b, name)) != 0)) {
         return -1;
     }
     if (out != NULL) {

@@ -16,6 +16,7 @@
 #include "rollfric/record.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,6 +261,201 @@ static const char *base_name(const char *path)
     return s != NULL ? s + 1 : path;
 }
 
+/* ---- the plots the page draws ---- */
+
+static int ends_with(const char *s, const char *tail)
+{
+    const size_t n = strlen(s), m = strlen(tail);
+    return n >= m && strcmp(s + n - m, tail) == 0;
+}
+
+/* 1 when the page draws the plot itself: lines against the runs'
+   simulated time, where a cursor can show the time of the views. */
+static int is_time_plot(const demo_plot *pl)
+{
+    return pl->kind == DEMO_PLOT_LINES && pl->x != NULL &&
+           strcmp(pl->x, DEMO_TIME_COLUMN) == 0;
+}
+
+/* Whether column y[j] of the plot is a curve of run k (as the report's
+   gnuplot plots, report_plot.c): the run has the x and y columns and a
+   row where both are finite; a "_ref" column is drawn once, from run 1
+   when it has a series, else from run 0.  *xc, *yc: the columns. */
+static int is_curve(const rfv_plot *pl, int j, int k, int *xc, int *yc)
+{
+    const demo_series *s = pl->series[k];
+    const char *y = pl->def->y[j];
+    if (s == NULL || (ends_with(y, "_ref") && k == 0 && pl->series[1])) {
+        return 0;
+    }
+    *xc = demo_series_column(s, pl->def->x);
+    *yc = demo_series_column(s, y);
+    for (int r = 0; *xc >= 0 && *yc >= 0 && r < s->nrows; ++r) {
+        if (isfinite(demo_series_at(s, r, *xc)) &&
+            isfinite(demo_series_at(s, r, *yc))) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The plot's number of curves (0: the page has nothing to draw). */
+static int count_curves(const rfv_plot *pl)
+{
+    int n = 0, xc, yc;
+    for (int j = 0; pl->def != NULL && j < 4 && pl->def->y[j] != NULL; ++j) {
+        for (int k = 0; k < 2; ++k) {
+            n += is_curve(pl, j, k, &xc, &yc);
+        }
+    }
+    return n;
+}
+
+/* The rows of a curve (columns xc, yc of s) that the page gets, into
+   rows (s->nrows long): every row with a finite x; past RFV_MAX_POINTS
+   rows, of each of RFV_MAX_POINTS / 2 runs of rows the lowest and the
+   highest y in row order (a run without a finite y: its first row, a gap
+   in the curve).  Their number. */
+static int curve_rows(const demo_series *s, int xc, int yc, int *rows)
+{
+    int n = 0;
+    if (s->nrows <= RFV_MAX_POINTS) {
+        for (int r = 0; r < s->nrows; ++r) {
+            if (isfinite(demo_series_at(s, r, xc))) {
+                rows[n++] = r;
+            }
+        }
+        return n;
+    }
+    const long long nb = RFV_MAX_POINTS / 2;
+    for (long long b = 0; b < nb; ++b) {
+        const int r0 = (int)(s->nrows * b / nb);
+        const int r1 = (int)(s->nrows * (b + 1) / nb);
+        int lo = -1, hi = -1, gap = -1;
+        for (int r = r0; r < r1; ++r) {
+            const double y = demo_series_at(s, r, yc);
+            if (!isfinite(demo_series_at(s, r, xc))) {
+                continue;
+            }
+            if (!isfinite(y)) {
+                gap = gap < 0 ? r : gap;
+                continue;
+            }
+            lo = lo < 0 || y < demo_series_at(s, lo, yc) ? r : lo;
+            hi = hi < 0 || y > demo_series_at(s, hi, yc) ? r : hi;
+        }
+        if (lo < 0) {
+            if (gap >= 0) {
+                rows[n++] = gap;
+            }
+            continue;
+        }
+        rows[n++] = lo < hi ? lo : hi;
+        if (lo != hi) {
+            rows[n++] = lo < hi ? hi : lo;
+        }
+    }
+    return n;
+}
+
+/* A number for JavaScript (%.*g), null when not finite. */
+static void js_num(FILE *f, double v, int digits)
+{
+    if (isfinite(v)) {
+        fprintf(f, "%.*g", digits, v);
+    } else {
+        fputs("null", f);
+    }
+}
+
+/* The legend's name of the curve of column y of run k (ny plain and nref
+   "_ref" columns in the plot; labels: the views'), malloc'ed. */
+static char *curve_label(const char *y, int k, int ny, int nref,
+                         const char *const labels[2])
+{
+    if (ends_with(y, "_ref")) {
+        return nref == 1 ? rfd_strf("reference")
+                         : rfd_strf("%.*s reference", (int)(strlen(y) - 4), y);
+    }
+    const char *run = labels[k] != NULL ? labels[k] : k ? "B" : "A";
+    return ny == 1 ? rfd_strf("%s", run) : rfd_strf("%s (%s)", y, run);
+}
+
+/* One curve: {"label", "side", "ref", "k", "points", "x": [], "y": []}.
+   0, or -1 when out of memory. */
+static int write_curve(FILE *f, const rfv_plot *pl, int j, int k, int index,
+                       const char *const labels[2], int ny, int nref)
+{
+    const demo_series *s = pl->series[k];
+    const char *y = pl->def->y[j];
+    int xc, yc;
+    is_curve(pl, j, k, &xc, &yc);
+    int *rows = malloc((size_t)s->nrows * sizeof *rows);
+    char *label = curve_label(y, k, ny, nref, labels);
+    if (rows == NULL || label == NULL) {
+        free(rows);
+        free(label);
+        return -1;
+    }
+    const int n = curve_rows(s, xc, yc, rows);
+    fputs("{\"label\": ", f);
+    js_string(f, label);
+    /* a sweep's few points are marked, a time series' many are not */
+    fprintf(f, ", \"side\": %d, \"ref\": %d, \"k\": %d, \"points\": %d,\n", k,
+            ends_with(y, "_ref"), index, s->nrows <= 50);
+    for (int c = 0; c < 2; ++c) {
+        fputs(c == 0 ? "        \"x\": [" : "],\n        \"y\": [", f);
+        for (int i = 0; i < n; ++i) {
+            if (i > 0) {
+                fputs(i % 16 ? "," : ",\n", f);
+            }
+            js_num(f, demo_series_at(s, rows[i], c == 0 ? xc : yc),
+                   c == 0 ? 7 : 6);
+        }
+    }
+    fputs("]}", f);
+    free(rows);
+    free(label);
+    return 0;
+}
+
+/* The data of a plot the page draws: "live": {"title", "xlabel",
+   "ylabel", "logx", "curves": [...]}, each y column for each run, a
+   "_ref" column once (is_curve).  0, or -1 when out of memory. */
+static int write_live_plot(FILE *f, const rfv_plot *pl,
+                           const char *const labels[2])
+{
+    const demo_plot *d = pl->def;
+    int ny = 0, nref = 0;
+    for (int j = 0; j < 4 && d->y[j] != NULL; ++j) {
+        ++*(ends_with(d->y[j], "_ref") ? &nref : &ny);
+    }
+    fputs(",\n      \"live\": {\"title\": ", f);
+    js_string(f, d->title != NULL ? d->title : d->name);
+    fputs(", \"xlabel\": ", f);
+    js_string(f, d->xlabel != NULL ? d->xlabel : d->x);
+    fputs(", \"ylabel\": ", f);
+    js_string(f, d->ylabel != NULL ? d->ylabel : "");
+    fprintf(f, ", \"logx\": %d, \"curves\": [", d->logx != 0);
+    int ncurve = 0, iy = 0, iref = 0;
+    for (int j = 0; j < 4 && d->y[j] != NULL; ++j) {
+        const int ref = ends_with(d->y[j], "_ref");
+        for (int k = 0; k < 2; ++k) {
+            int xc, yc;
+            if (!is_curve(pl, j, k, &xc, &yc)) {
+                continue;
+            }
+            fputs(ncurve++ ? ",\n       " : "\n       ", f);
+            if (write_curve(f, pl, j, k, ref ? iref : iy, labels, ny, nref)) {
+                return -1;
+            }
+        }
+        ++*(ref ? &iref : &iy);
+    }
+    fputs("]}", f);
+    return 0;
+}
+
 /* ---- the page ---- */
 
 /* keys[2 i + k]: the name recording k of pair i is loaded by (its file
@@ -296,7 +492,8 @@ static char **recording_keys(const rfv_page *p)
 }
 
 /* view-data.js: RF_VIEW = {title, labels, report, scenes: [{name,
-   description, recs, notes, plots: [{png, title}]}]}. */
+   description, recs, notes, plots: [{png, title, live}]}]} (live: the
+   data of a plot the page draws, write_live_plot). */
 static int write_view_data(const rfv_page *p, char *const *keys, char **err)
 {
     char *path;
@@ -332,10 +529,18 @@ static int write_view_data(const rfv_page *p, char *const *keys, char **err)
         js_string_or_null(f, pr->note[1]);
         fputs("],\n     \"plots\": [", f);
         for (int j = 0; j < pr->nplots; ++j) {
-            fputs(j ? ", {\"png\": " : "{\"png\": ", f);
-            js_string(f, pr->plots[j].png);
+            const rfv_plot *pl = &pr->plots[j];
+            fputs(j ? ",\n      {\"png\": " : "\n      {\"png\": ", f);
+            js_string_or_null(f, pl->png);
             fputs(", \"title\": ", f);
-            js_string_or_null(f, pr->plots[j].title);
+            js_string_or_null(f, pl->title);
+            if (count_curves(pl) > 0 &&
+                write_live_plot(f, pl, (const char *const *)p->labels) != 0) {
+                fclose(f);
+                free(path);
+                *err = NULL; /* out of memory */
+                return -1;
+            }
             fputc('}', f);
         }
         fputs("]}", f);
@@ -416,18 +621,29 @@ int rfv_write_report(const rfd_report *rep, char **warning, char **err)
                 pr->note[k] = "no recording";
             }
         }
-        rfv_plot *plots =
-            calloc((size_t)(so->nplots > 0 ? so->nplots : 1), sizeof *plots);
+        const int np = so->scene->plots != NULL ? so->scene->nplots : 0;
+        rfv_plot *plots = calloc((size_t)(np > 0 ? np : 1), sizeof *plots);
         if (plots == NULL) {
             rc = -1;
             break;
         }
-        for (int j = 0; j < so->nplots; ++j) {
-            if (so->plots[j].png != NULL) {
-                plots[pr->nplots].png = so->plots[j].png;
-                plots[pr->nplots].title = so->scene->plots[j].title;
-                pr->nplots++;
+        for (int j = 0; j < np; ++j) {
+            rfv_plot *pl = &plots[pr->nplots];
+            const demo_plot *def = &so->scene->plots[j];
+            pl->png = j < so->nplots ? so->plots[j].png : NULL;
+            pl->title = def->title;
+            if (is_time_plot(def)) { /* drawn by the page, with a cursor */
+                pl->def = def;
+                for (int k = 0; k < RFD_SIDES; ++k) {
+                    const rfd_side *sd = &so->side[k];
+                    pl->series[k] =
+                        sd->ok && sd->r.series.nrows > 0 ? &sd->r.series : NULL;
+                }
+                if (count_curves(pl) == 0) {
+                    pl->def = NULL;
+                }
             }
+            pr->nplots += pl->png != NULL || pl->def != NULL;
         }
         pr->plots = plots;
     }

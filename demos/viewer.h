@@ -26,10 +26,23 @@ typedef struct rfv_asset {
 extern const rfv_asset rfv_assets[];
 extern const int rfv_nassets;
 
-/* A plot shown under the views: a PNG file inside the output folder. */
+/* A curve the page draws has at most this many points: a longer series
+ * is cut into RFV_MAX_POINTS / 2 runs of rows, each giving its lowest
+ * and highest value (the curve's envelope is kept). */
+#define RFV_MAX_POINTS 2000
+
+/* A plot shown under the views.  A plot of time (def: DEMO_PLOT_LINES
+ * whose x is DEMO_TIME_COLUMN, the runs' simulated time) is drawn by the
+ * page itself from the two runs' series (columns x and y[] of def, as
+ * gnuplot draws them for the report), with a cursor at the time shown;
+ * any other plot is its PNG. */
 typedef struct rfv_plot {
-    const char *png;
+    const char *png;   /* PNG file inside the output folder; NULL: none */
     const char *title; /* may be NULL */
+    /* the page's own drawing: the plot's declaration and each view's
+       series (NULL: that run has none); def NULL: the PNG only */
+    const demo_plot *def;
+    const demo_series *series[2];
 } rfv_plot;
 
 /* Two recordings shown side by side: a scene of an A/B run, or rfdemo
@@ -55,8 +68,9 @@ typedef struct rfv_page {
 } rfv_page;
 
 /* Writes into p->dir: view.html and viewer.js (built in), view-data.js
- * (RF_VIEW: the pairs), <name>.js per recording (its bytes in base64,
- * <name> the recording's file name) and three.js's files copied from
+ * (RF_VIEW: the pairs, with the data of the plots the page draws, at most
+ * RFV_MAX_POINTS points per curve), <name>.js per recording (its bytes in
+ * base64, <name> the recording's file name) and three.js's files copied from
  * RFDEMO_THREE_DIR (default /usr/share/javascript/three, Debian's
  * libjs-three).  Returns 0, or -1 with *err a malloc'ed message (NULL
  * when out of memory).  Without three.js it still writes the rest and
@@ -65,8 +79,9 @@ typedef struct rfv_page {
 int rfv_write(const rfv_page *p, char **warning, char **err);
 
 /* The page of an A/B run (rfdemo ab): one pair per scene of rep, stock
- * and cone, with the scene's plots; the recordings are rep->dir's
- * (rfd_side.rec).  As rfv_write. */
+ * and cone, with the scene's plots (those of time drawn by the page from
+ * the runs' series, the others as gnuplot's PNGs); the recordings are
+ * rep->dir's (rfd_side.rec).  As rfv_write. */
 int rfv_write_report(const rfd_report *rep, char **warning, char **err);
 
 /* rfdemo view A.rec B.rec --out DIR [--labels A,B] [--title TEXT]: argv[0]

@@ -343,6 +343,25 @@ rf_status rf_bullet_record_stop(rf_plugin *p, rf_error *err)
     return st;
 }
 
+rf_status rf_bullet_record_name(rf_plugin *p, const btCollisionObject *body,
+                                const char *name, rf_error *err)
+{
+    static const char fn[] = "rf_bullet_record_name";
+    if (p == nullptr || body == nullptr || name == nullptr) {
+        return fail(err, RF_ERR_NULL, "%s: %s is NULL", fn,
+                    p == nullptr      ? "p"
+                    : body == nullptr ? "body"
+                                      : "name");
+    }
+    if (p->recorder == nullptr) {
+        return fail(err, RF_ERR_STATE,
+                    "%s: \"%.63s\": no recording is open "
+                    "(rf_bullet_record_start first)",
+                    fn, name);
+    }
+    return p->recorder->set_name(body, name, err);
+}
+
 void rf_bullet_detach(rf_plugin *p)
 {
     if (p == nullptr) {

@@ -1,7 +1,11 @@
 // The pl* C API, part 4: rigid bodies (create, delete, mass, transforms,
 // velocities, friction and contact coefficients, cohesion and yield,
-// damping, sleeping).
+// damping, sleeping, names in recordings).
 #include "c_api_internal.hpp"
+
+#include "rollfric/record.h"
+
+#include <cstring>
 
 using namespace rfshim::capi;
 
@@ -96,6 +100,43 @@ plStatus plDeleteRigidBody(plRigidBodyHandle body)
     delete b;
     drop_handle(body);
     return PL_OK;
+}
+
+plStatus plSetBodyName(plRigidBodyHandle body, const char *name)
+{
+    static const char fn[] = "plSetBodyName";
+    Lock lock(g_mutex);
+    LOOKUP(Body, b, body, K_BODY, fn, "body");
+    if (name == nullptr) {
+        return fail(PL_ERR_NULL, "%s: name is NULL", fn);
+    }
+    const size_t len = std::strlen(name);
+    if (len > RF_RECORD_NAME_MAX) {
+        return fail(PL_ERR_INVALID,
+                    "%s: the name \"%.32s...\" is %zu bytes long, more than "
+                    "a recording's %d",
+                    fn, name, len, RF_RECORD_NAME_MAX);
+    }
+    plStatus st;
+    World *w = b->world_handle != nullptr
+                   ? lookup<World>(b->world_handle, K_WORLD, fn, "", &st)
+                   : nullptr;
+    if (w == nullptr) {
+        return fail(PL_ERR_STATE,
+                    "%s: \"%s\": the body is in no world (plAddRigidBody, "
+                    "then plStartRecording, first)",
+                    fn, name);
+    }
+    rf_error err;
+    switch (rf_bullet_record_name(w->plugin, b->rb.get(), name, &err)) {
+    case RF_OK: return PL_OK;
+    case RF_ERR_STATE:
+        return fail(PL_ERR_STATE,
+                    "%s: \"%s\": the body's world is not recording "
+                    "(plStartRecording first)",
+                    fn, name);
+    default: return fail(PL_ERR_INVALID, "%s: %s", fn, err.message);
+    }
 }
 
 void *plGetUserData(plRigidBodyHandle body)

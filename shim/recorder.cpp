@@ -7,6 +7,7 @@
 #include <BulletCollision/CollisionShapes/btMultiSphereShape.h>
 
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 #include <cstring>
 #include <new>
@@ -201,6 +202,25 @@ void add_shape(const btCollisionShape *s, const btTransform &frame,
     }
 }
 
+// *err (may be NULL) = the formatted message with status st; returns st.
+rf_status name_error(rf_error *err, rf_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+rf_status name_error(rf_error *err, rf_status st, const char *fmt, ...)
+{
+    if (err != nullptr) {
+        err->status = st;
+        va_list ap;
+        va_start(ap, fmt);
+        std::vsnprintf(err->message, sizeof err->message, fmt, ap);
+        va_end(ap);
+    }
+    return st;
+}
+
 int proxy_id(const btCollisionObject *obj)
 {
     const btBroadphaseProxy *px = obj->getBroadphaseHandle();
@@ -268,6 +288,18 @@ bool Recorder::sync_bodies()
                 return false;
             }
             it = known_.emplace(o, Known{id, proxy_id(o), false}).first;
+        } else if (it->second.renamed) { // the same id, now with its name
+            it->second.renamed = false;
+            if (rf_record_remove_body(writer_, it->second.id, &error_) !=
+                RF_OK) {
+                return false;
+            }
+            const rf_status st = declare(o, it->second.id);
+            if (st == RF_ERR_INVALID) {
+                it->second.id = -1;
+            } else if (st != RF_OK) {
+                return false;
+            }
         }
         it->second.seen = true;
     }
@@ -278,6 +310,7 @@ bool Recorder::sync_bodies()
                     RF_OK) {
                 return false;
             }
+            names_.erase(it->first);
             it = known_.erase(it);
         } else {
             ++it;
@@ -297,9 +330,54 @@ rf_status Recorder::declare(const btCollisionObject *obj, int id)
         parts_[k].verts = part_verts_[k].empty() ? nullptr : &part_verts_[k][0];
         parts_[k].tris = part_tris_[k].empty() ? nullptr : &part_tris_[k][0];
     }
+    // its name, unless given to an earlier object at the same address
+    const char *name = nullptr;
+    auto n = names_.find(obj);
+    if (n != names_.end() && n->second.proxy_id == proxy_id(obj)) {
+        name = n->second.text.c_str();
+    } else if (n != names_.end()) {
+        names_.erase(n);
+    }
     const bool is_static = obj->isStaticObject();
-    return rf_record_add_body(writer_, id, nullptr, is_static ? 1 : 0,
+    return rf_record_add_body(writer_, id, name, is_static ? 1 : 0,
                               (int)parts_.size(), parts_.data(), &error_);
+}
+
+rf_status Recorder::set_name(const btCollisionObject *obj, const char *name,
+                             rf_error *err)
+{
+    static const char fn[] = "rf_bullet_record_name";
+    const size_t len = std::strlen(name);
+    const btCollisionObjectArray &objs = world_->getCollisionObjectArray();
+    const int i = obj->getWorldArrayIndex();
+    if (len > RF_RECORD_NAME_MAX) {
+        return name_error(err, RF_ERR_INVALID,
+                          "%s: the name \"%.32s...\" is %zu bytes long, "
+                          "more than the recording's %d",
+                          fn, name, len, RF_RECORD_NAME_MAX);
+    }
+    if (i < 0 || i >= objs.size() || objs[i] != obj) {
+        return name_error(err, RF_ERR_INVALID,
+                          "%s: \"%s\": the object is not in the recorded "
+                          "world (add it first)",
+                          fn, name);
+    }
+    const int px = proxy_id(obj);
+    auto n = names_.find(obj);
+    const bool had = n != names_.end() && n->second.proxy_id == px;
+    if (had ? n->second.text != name : len > 0) {
+        names_[obj] = Name{name, px};
+        auto k = known_.find(obj);
+        if (k != known_.end() && k->second.id >= 0 &&
+            k->second.proxy_id == px) {
+            k->second.renamed = true;
+        }
+    }
+    if (err) {
+        err->status = RF_OK;
+        err->message[0] = '\0';
+    }
+    return RF_OK;
 }
 
 // The contact points of every manifold, with the last step's impulses

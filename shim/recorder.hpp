@@ -4,7 +4,9 @@
 // shapes translated into the format's parts), drops those that left, and
 // writes a frame when one is due (the writer decimates), with the contact
 // points when asked.  The format and its writer are the core's
-// (plugin/record.c); this file only reads Bullet.
+// (plugin/record.c); this file only reads Bullet.  Bodies may be named
+// for the recording (rf_bullet_record_name): a name set before the body's
+// declaration goes into it, a later one declares the body again.
 #ifndef ROLLFRIC_SHIM_RECORDER_HPP
 #define ROLLFRIC_SHIM_RECORDER_HPP
 
@@ -13,6 +15,7 @@
 
 #include <btBulletDynamicsCommon.h>
 
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -30,6 +33,13 @@ class Recorder {
     bool after_step(const rf_plugin *plugin, double h);
     // Writes the last state (a forced frame) and closes the file.
     rf_status close(const rf_plugin *plugin, rf_error *err);
+    // Names obj (in the world, name at most 63 bytes; "" for none) in the
+    // recording from the next frame on: a body declared already is
+    // declared again with the name at the next frame (GONE, then BODY
+    // with the same id).  RF_ERR_INVALID (obj not in the world, name too
+    // long) with *err.
+    rf_status set_name(const btCollisionObject *obj, const char *name,
+                       rf_error *err);
     const char *last_error() const
     {
         return error_.message;
@@ -42,6 +52,13 @@ class Recorder {
         int id;       // -1: left out (a shape the format refuses)
         int proxy_id; // the broadphase proxy's unique id when declared
         bool seen;
+        bool renamed = false; // named since declared: declare it again
+    };
+    // A name and the proxy of the object it was given to (an object later
+    // at the same address is another one).
+    struct Name {
+        std::string text;
+        int proxy_id;
     };
     bool sync_bodies();
     rf_status declare(const btCollisionObject *obj, int id);
@@ -58,6 +75,7 @@ class Recorder {
     double last_h_ = 0.0;
     int next_id_ = 0;
     std::unordered_map<const btCollisionObject *, Known> known_;
+    std::unordered_map<const btCollisionObject *, Name> names_;
     std::vector<rf_record_part> parts_; // per declaration, reused
     std::vector<std::vector<double>> part_verts_;
     std::vector<std::vector<int>> part_tris_;

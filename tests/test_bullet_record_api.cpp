@@ -1,7 +1,7 @@
 // Recording a Bullet world's run (issue #25, rf_bullet_record_start): the
 // shapes the shim translates, the frames' times and decimation, the
 // transforms against the world's own, the contact forces of a resting
-// ball against m g, bodies that come and go, and both solver modes.
+// ball against m g, bodies that come and go, names, and both solver modes.
 #include "bullet_scene.hpp"
 
 #include <rollfric/record.h>
@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -214,6 +215,69 @@ int test_come_and_go()
     return 0;
 }
 
+// Names (rf_bullet_record_name): a body named before its declaration is
+// declared with its name; one named after is declared again at the next
+// frame, with the same id and the name (two renames between frames: one
+// re-declaration), the earlier declaration keeping the frames before;
+// the longest name (63 bytes) whole; and the errors.
+int test_names()
+{
+    Scene s;
+    s.ground();
+    btRigidBody *a = s.sphere(0.5, 1.0, btVector3(0, 0.5, 0), 0.5, 0.0);
+    btRigidBody *b = s.sphere(0.25, 1.0, btVector3(2, 0.25, 0), 0.5, 0.0);
+    btRigidBody *c = s.sphere(0.25, 1.0, btVector3(-2, 0.25, 0), 0.5, 0.0);
+    rf_plugin *p = attach(s, RF_BULLET_CONE);
+    ENSURE(p != nullptr);
+    rf_error err;
+    // no recording open
+    ENSURE(rf_bullet_record_name(p, a, "ball", &err) == RF_ERR_STATE);
+    ENSURE(std::strstr(err.message, "no recording") != nullptr);
+    const std::string path = temp_path("names");
+    ENSURE(rf_bullet_record_start(p, path.c_str(), 0.0, 0, &err) == RF_OK);
+    ENSURE(rf_bullet_record_name(p, a, "ball", &err) == RF_OK);
+    const std::string longest(63, 'n'), too_long(64, 'n');
+    ENSURE(rf_bullet_record_name(p, c, longest.c_str(), &err) == RF_OK);
+    // refused, not cut; the message gives the length
+    ENSURE(rf_bullet_record_name(p, c, too_long.c_str(), &err) ==
+           RF_ERR_INVALID);
+    ENSURE(std::strstr(err.message, "64 bytes") != nullptr);
+    ENSURE(rf_bullet_record_name(nullptr, a, "x", &err) == RF_ERR_NULL);
+    ENSURE(rf_bullet_record_name(p, nullptr, "x", &err) == RF_ERR_NULL);
+    ENSURE(rf_bullet_record_name(p, a, nullptr, &err) == RF_ERR_NULL);
+    ENSURE(std::strstr(err.message, "name is NULL") != nullptr);
+    btSphereShape loose_shape(0.1f);
+    btRigidBody loose(0, nullptr, &loose_shape); // in no world
+    ENSURE(rf_bullet_record_name(p, &loose, "loose", &err) == RF_ERR_INVALID);
+    ENSURE(std::strstr(err.message, "not in the recorded world") != nullptr);
+    s.step(1.0 / 60, 5); // frames 0 to 4
+    ENSURE(rf_bullet_record_name(p, b, "first", &err) == RF_OK);
+    ENSURE(rf_bullet_record_name(p, b, "second", &err) == RF_OK);
+    ENSURE(rf_bullet_record_name(p, a, "ball", &err) == RF_OK); // unchanged
+    s.step(1.0 / 60, 5);                                        // frames 5 to 9
+    ENSURE(rf_bullet_record_stop(p, &err) == RF_OK);            // frame 10
+    rf_recording *r = nullptr;
+    ENSURE(rf_recording_read(path.c_str(), &r, &err) == RF_OK);
+    ENSURE(r->nframe == 11 && r->nbody == 5);
+    // ground, a, b, c in the world's order, then b again
+    const char *want[5] = {"", "ball", "", longest.c_str(), "second"};
+    const int ids[5] = {0, 1, 2, 3, 2}, first[5] = {0, 0, 0, 0, 5};
+    for (int k = 0; k < 5; ++k) {
+        ENSURE(std::strcmp(r->bodies[k].name, want[k]) == 0);
+        ENSURE(r->bodies[k].id == ids[k] &&
+               r->bodies[k].first_frame == first[k]);
+    }
+    // b is listed in every frame, under its id, where the world had it
+    ENSURE(r->frames[4].n == 4 && r->frames[5].n == 4 &&
+           r->frames[5].ids[2] == 2);
+    ENSURE(std::fabs(r->frames[10].pos[3 * 2] -
+                     b->getWorldTransform().getOrigin().x()) < 1e-6);
+    rf_recording_free(r);
+    ENSURE(rf_bullet_record_name(p, a, "ball", &err) == RF_ERR_STATE); // closed
+    rf_bullet_detach(p);
+    return 0;
+}
+
 int test_errors()
 {
     Scene s;
@@ -241,6 +305,7 @@ int main()
         fails += test_contact_force(m);
     }
     fails += test_come_and_go();
+    fails += test_names();
     fails += test_errors();
     for (const std::string &f : g_files) {
         std::remove(f.c_str());

@@ -10,6 +10,9 @@
  *                        the first frame that lists it
  *   rfrecord last FILE   the same with the last frame that lists it (a
  *                        body removed before the end: its last state)
+ *   rfrecord names FILE  one line per body declaration (declaration
+ *                        order): id, then its name ("-" when it has
+ *                        none; a name is the rest of the line)
  *
  * Exit status: 0, 1 when the file cannot be read (message on stderr), 2
  * for a bad command line.
@@ -89,12 +92,20 @@ static void print_positions(const rf_recording *r, int last)
     }
 }
 
+static void print_names(const rf_recording *r)
+{
+    for (int b = 0; b < r->nbody; ++b) {
+        const rf_record_body *body = &r->bodies[b];
+        printf("%d %s\n", body->id, body->name[0] ? body->name : "-");
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3 ||
         (strcmp(argv[1], "info") != 0 && strcmp(argv[1], "last") != 0 &&
-         strcmp(argv[1], "first") != 0)) {
-        fprintf(stderr, "usage: rfrecord info|first|last FILE\n");
+         strcmp(argv[1], "first") != 0 && strcmp(argv[1], "names") != 0)) {
+        fprintf(stderr, "usage: rfrecord info|first|last|names FILE\n");
         return 2;
     }
     rf_recording *r = NULL;
@@ -105,6 +116,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "info") == 0) {
         print_info(r);
+    } else if (strcmp(argv[1], "names") == 0) {
+        print_names(r);
     } else {
         print_positions(r, strcmp(argv[1], "last") == 0);
     }

@@ -14,9 +14,11 @@
  * pair is shown, so that one page serves every scene of a run.
  *
  * Sections: the recording reader; Track (a body's pose at any time);
- * View (a three.js scene per recording and its renderer); the page
- * (loading, the shared camera, playback, controls); window.rfViewer (the
- * state a test reads: tests/demos/view_check.js).
+ * View (a three.js scene per recording and its renderer, bodies picked
+ * under the mouse); Plot (a plot of time drawn on a canvas from
+ * view-data.js, with a cursor at the shown time); the page (loading, the
+ * shared camera, playback, controls); window.rfViewer (the state a test
+ * reads: tests/demos/view_check.js).
  */
 (function () {
     'use strict';
@@ -759,6 +761,7 @@
         this.label = pane.querySelector('.label');
         this.info = pane.querySelector('.info');
         this.message = pane.querySelector('.message');
+        this.tip = pane.querySelector('.tip');
         this.renderer = new THREE.WebGLRenderer({canvas: this.canvas,
             antialias: true});
         this.renderer.setPixelRatio(window.devicePixelRatio || 1);
@@ -778,7 +781,13 @@
         this.scene.background = this.background;
         this.bodyObjects = [];
         this.instanced = [];
+        this.pickable = []; /* what the mouse may point at: body groups
+                               (userData.body) and instanced meshes
+                               (userData.group) */
         this.arrows = null;
+        if (this.tip) {
+            this.tip.style.display = 'none';
+        }
         this.message.textContent = message || '';
         this.info.textContent = '';
     };
@@ -853,7 +862,9 @@
                                                        instance's */
                         scene.add(mesh);
                         g = groups[key] = {mesh: mesh, body: [], part: []};
+                        mesh.userData.group = g;
                         self.instanced.push(g);
+                        self.pickable.push(mesh);
                     }
                     g.body.push(i);
                     g.part.push(partMatrix(part));
@@ -864,7 +875,9 @@
                     self.partObject(part, body.isStatic);
                 if (obj === null) {
                     obj = new THREE.Group();
+                    obj.userData.body = i;
                     scene.add(obj);
+                    self.pickable.push(obj);
                 }
                 obj.add(m);
             });
@@ -1071,6 +1084,329 @@
         this.renderer.render(this.scene, camera);
     };
 
+    /* The body drawn at (x, y), CSS pixels from the canvas's top left,
+       seen by camera: its index in the recording's bodies, or -1.  The
+       nearest surface hit (lines, grids and points are not bodies). */
+    View.prototype.pick = function (camera, x, y) {
+        if (this.track === null) {
+            return -1;
+        }
+        var w = Math.max(1, this.canvas.clientWidth),
+            h = Math.max(1, this.canvas.clientHeight);
+        this.raycaster = this.raycaster || new THREE.Raycaster();
+        camera.updateMatrixWorld();
+        this.raycaster.setFromCamera(new THREE.Vector2(2 * x / w - 1,
+            1 - 2 * y / h), camera);
+        var hits = this.raycaster.intersectObjects(this.pickable, true);
+        for (var i = 0; i < hits.length; ++i) {
+            var o = hits[i].object;
+            if (o.isInstancedMesh && hits[i].instanceId !== undefined) {
+                return o.userData.group.body[hits[i].instanceId];
+            }
+            for (var q = o.isMesh ? o : null; q !== null; q = q.parent) {
+                if (q.userData.body !== undefined) {
+                    return q.userData.body;
+                }
+            }
+        }
+        return -1;
+    };
+
+    /* What the tooltip says of a body: its recorded name and id. */
+    function bodyLabel(body) {
+        return (body.name !== '' ? body.name : 'unnamed body') + ' (id ' +
+            body.id + (body.isStatic ? ', static)' : ')');
+    }
+
+    /* Shows the name of the body under the mouse at (x, y) in the view's
+       tooltip, or hides it. */
+    View.prototype.hover = function (camera, x, y) {
+        var i = this.pick(camera, x, y);
+        if (i < 0) {
+            this.tip.style.display = 'none';
+            return;
+        }
+        this.tip.textContent = bodyLabel(this.track.rec.bodies[i]);
+        this.tip.style.left = Math.round(x + 14) + 'px';
+        this.tip.style.top = Math.round(y + 10) + 'px';
+        this.tip.style.display = 'block';
+    };
+
+    /* ---- Plot: a plot of time on a canvas, with a cursor ---- */
+
+    /* Colours of the report's gnuplot plots (report_plot.c): a run's k-th
+       column (view 0 wide, view 1 narrow on top), the k-th reference
+       (dashed). */
+    var PLOT_COLORS = [['#d62728', '#ff7f0e', '#8c564b', '#e377c2'],
+        ['#1f77b4', '#2ca02c', '#17becf', '#9467bd']];
+    var REF_COLORS = ['#000000', '#555555', '#7f7f7f', '#333333'];
+
+    /* About n ticks over [lo, hi] at 1, 2 or 5 times a power of ten. */
+    function niceTicks(lo, hi, n) {
+        var span = hi - lo;
+        if (!(span > 0)) {
+            return [lo];
+        }
+        var raw = span / n, mag = Math.pow(10, Math.floor(Math.log10(raw)));
+        var r = raw / mag;
+        var step = (r < 1.5 ? 1 : r < 3 ? 2 : r < 7 ? 5 : 10) * mag;
+        var out = [];
+        for (var k = Math.ceil(lo / step - 1e-9); k * step <= hi + 1e-9 * step;
+            ++k) {
+            out.push(k === 0 ? 0 : k * step);
+        }
+        return out;
+    }
+
+    /* Ticks of a log axis: the powers of ten in [lo, hi] (else its ends). */
+    function logTicks(lo, hi) {
+        var out = [];
+        for (var e = Math.ceil(Math.log10(lo) - 1e-9);
+            Math.pow(10, e) <= hi * (1 + 1e-9); ++e) {
+            out.push(Math.pow(10, e));
+        }
+        return out.length >= 2 ? out : [lo, hi];
+    }
+
+    function tickText(v) {
+        return String(Number(v.toPrecision(6)));
+    }
+
+    /* A plot of time (spec: view-data.js's "live": title, xlabel, ylabel,
+       logx, curves [{label, side, ref, k, points, x, y}], null: a gap)
+       in box: a canvas and, over it, the cursor (a thin element). */
+    function Plot(spec, box) {
+        this.spec = spec;
+        this.canvas = box.querySelector('canvas');
+        this.cursor = box.querySelector('.cursor');
+        this.area = null; /* the data area, CSS pixels in the canvas */
+        this.x0 = 0;      /* the x axis' range */
+        this.x1 = 1;
+        this.ypx = null;  /* y -> pixel, set by draw */
+    }
+
+    /* The pixel of x on the x axis (clamped to the data area). */
+    Plot.prototype.xPixel = function (x) {
+        var a = this.area, f;
+        if (this.spec.logx) {
+            f = x > 0 ? Math.log(x / this.x0) / Math.log(this.x1 / this.x0) : 0;
+        } else {
+            f = (x - this.x0) / (this.x1 - this.x0);
+        }
+        return a.left + Math.max(0, Math.min(1, f)) * (a.right - a.left);
+    };
+
+    /* The ranges of the data; a time axis also covers [t0, t1], the
+       runs' time (the views' clock). */
+    Plot.prototype.ranges = function (t0, t1) {
+        var logx = this.spec.logx, xr = [Infinity, -Infinity],
+            yr = [Infinity, -Infinity];
+        this.spec.curves.forEach(function (c) {
+            for (var i = 0; i < c.x.length; ++i) {
+                var x = c.x[i], y = c.y[i];
+                if (x === null || (logx && !(x > 0))) {
+                    continue;
+                }
+                xr[0] = Math.min(xr[0], x);
+                xr[1] = Math.max(xr[1], x);
+                if (y !== null) {
+                    yr[0] = Math.min(yr[0], y);
+                    yr[1] = Math.max(yr[1], y);
+                }
+            }
+        });
+        if (!logx && t1 >= t0) {
+            xr[0] = Math.min(xr[0], t0);
+            xr[1] = Math.max(xr[1], t1);
+        }
+        if (!(xr[0] < xr[1])) {
+            var x0 = isFinite(xr[0]) ? xr[0] : logx ? 1 : 0;
+            xr = logx ? [x0 / 2, x0 * 2] : [x0 - 0.5, x0 + 0.5];
+        }
+        if (!(yr[0] <= yr[1])) {
+            yr = [0, 1];
+        }
+        /* 5% of room above and below, as the report's plots */
+        var pad = (yr[1] - yr[0]) * 0.05 ||
+            (Math.abs(yr[0]) > 0 ? 0.1 * Math.abs(yr[0]) : 1);
+        return {x: xr, y: [yr[0] - pad, yr[1] + pad]};
+    };
+
+    /* Draws the plot at the canvas's CSS size: frame, grid, ticks, labels,
+       title, curves and legend (beside the data area, on the right);
+       t0, t1: the runs' time, which the x axis covers. */
+    Plot.prototype.draw = function (t0, t1) {
+        var c = this.canvas, spec = this.spec;
+        var dpr = window.devicePixelRatio || 1;
+        var W = Math.max(240, c.clientWidth), H = Math.max(160, c.clientHeight);
+        c.width = Math.round(W * dpr);
+        c.height = Math.round(H * dpr);
+        var g = c.getContext('2d');
+        g.setTransform(dpr, 0, 0, dpr, 0, 0);
+        g.fillStyle = '#ffffff';
+        g.fillRect(0, 0, W, H);
+        g.font = '11px sans-serif';
+        var rg = this.ranges(t0, t1);
+        this.x0 = rg.x[0];
+        this.x1 = rg.x[1];
+        var xt = spec.logx ? logTicks(rg.x[0], rg.x[1]) :
+            niceTicks(rg.x[0], rg.x[1], Math.max(3, Math.floor(W / 90)));
+        var yt = niceTicks(rg.y[0], rg.y[1], 6);
+        var ylabW = 0, legW = 0;
+        yt.forEach(function (v) {
+            ylabW = Math.max(ylabW, g.measureText(tickText(v)).width);
+        });
+        spec.curves.forEach(function (cv) {
+            legW = Math.max(legW, g.measureText(cv.label).width);
+        });
+        legW = Math.min(legW + 40, 0.4 * W);
+        var a = this.area = {left: Math.round(24 + ylabW + 6),
+            right: Math.round(W - legW - 12), top: 28, bottom: H - 40};
+        this.ypx = function (y) {
+            return a.bottom - (y - rg.y[0]) / (rg.y[1] - rg.y[0]) *
+                (a.bottom - a.top);
+        };
+        this.axes(g, xt, yt, W, H);
+        this.curves(g);
+        this.legend(g, a.right + 10, a.top);
+    };
+
+    /* The grid, the ticks and their labels, the frame, the title and the
+       axes' labels. */
+    Plot.prototype.axes = function (g, xt, yt, W, H) {
+        var self = this, a = this.area, spec = this.spec;
+        g.lineWidth = 1;
+        g.strokeStyle = '#e4e4e4';
+        g.fillStyle = '#333333';
+        g.textAlign = 'center';
+        g.textBaseline = 'top';
+        xt.forEach(function (v) {
+            var px = Math.min(a.right - 0.5,
+                Math.round(self.xPixel(v)) + 0.5);
+            g.beginPath();
+            g.moveTo(px, a.top);
+            g.lineTo(px, a.bottom);
+            g.stroke();
+            g.fillText(tickText(v), px, a.bottom + 4);
+        });
+        g.textAlign = 'right';
+        g.textBaseline = 'middle';
+        yt.forEach(function (v) {
+            var py = Math.max(a.top + 0.5, Math.round(self.ypx(v)) + 0.5);
+            g.beginPath();
+            g.moveTo(a.left, py);
+            g.lineTo(a.right, py);
+            g.stroke();
+            g.fillText(tickText(v), a.left - 4, py);
+        });
+        g.strokeStyle = '#555555';
+        g.strokeRect(a.left + 0.5, a.top + 0.5, a.right - a.left - 1,
+            a.bottom - a.top - 1);
+        g.textAlign = 'center';
+        g.textBaseline = 'alphabetic';
+        g.fillText(spec.xlabel || '', (a.left + a.right) / 2, H - 8);
+        g.font = 'bold 13px sans-serif';
+        g.fillText(spec.title || '', W / 2, 18);
+        g.font = '11px sans-serif';
+        g.save();
+        g.translate(13, (a.top + a.bottom) / 2);
+        g.rotate(-Math.PI / 2);
+        g.fillText(spec.ylabel || '', 0, 0);
+        g.restore();
+    };
+
+    /* The curves, clipped to the data area: a line through the points (a
+       null breaks it), and the points themselves where marked. */
+    Plot.prototype.curves = function (g) {
+        var self = this, a = this.area, logx = this.spec.logx;
+        function usable(cv, i) {
+            return cv.x[i] !== null && cv.y[i] !== null &&
+                (!logx || cv.x[i] > 0);
+        }
+        g.save();
+        g.beginPath();
+        g.rect(a.left, a.top, a.right - a.left, a.bottom - a.top);
+        g.clip();
+        this.spec.curves.forEach(function (cv) {
+            var pen = false, i;
+            self.stroke(g, cv);
+            g.beginPath();
+            for (i = 0; i < cv.x.length; ++i) {
+                if (!usable(cv, i)) {
+                    pen = false;
+                    continue;
+                }
+                var px = self.xPixel(cv.x[i]), py = self.ypx(cv.y[i]);
+                if (pen) {
+                    g.lineTo(px, py);
+                } else {
+                    g.moveTo(px, py);
+                }
+                pen = true;
+            }
+            g.stroke();
+            g.setLineDash([]);
+            for (i = 0; cv.points && i < cv.x.length; ++i) {
+                if (usable(cv, i)) {
+                    g.beginPath();
+                    g.arc(self.xPixel(cv.x[i]), self.ypx(cv.y[i]), 2.5, 0,
+                        2 * Math.PI);
+                    g.fill();
+                }
+            }
+        });
+        g.restore();
+    };
+
+    /* Sets the line style (and fill) of curve cv. */
+    Plot.prototype.stroke = function (g, cv) {
+        var col = cv.ref ? REF_COLORS[cv.k & 3] :
+            PLOT_COLORS[cv.side & 1][cv.k & 3];
+        g.strokeStyle = col;
+        g.fillStyle = col;
+        /* view 0 wider, under view 1's: both show where they agree */
+        g.lineWidth = cv.ref ? 1.5 : cv.side === 0 ? 3.5 : 1.5;
+        g.setLineDash(cv.ref ? [6 + 3 * cv.k, 4] : []);
+    };
+
+    /* The legend at (x, y): a line of each curve's style and its label. */
+    Plot.prototype.legend = function (g, x, y) {
+        var self = this, n = this.spec.curves.length, w = 0;
+        this.spec.curves.forEach(function (cv) {
+            w = Math.max(w, g.measureText(cv.label).width);
+        });
+        g.fillStyle = '#ffffff';
+        g.strokeStyle = '#999999';
+        g.lineWidth = 1;
+        g.setLineDash([]);
+        g.fillRect(x, y, w + 38, 16 * n + 8);
+        g.strokeRect(x + 0.5, y + 0.5, w + 37, 16 * n + 7);
+        g.textAlign = 'left';
+        g.textBaseline = 'middle';
+        this.spec.curves.forEach(function (cv, i) {
+            var ly = y + 12 + 16 * i;
+            self.stroke(g, cv);
+            g.beginPath();
+            g.moveTo(x + 6, ly);
+            g.lineTo(x + 28, ly);
+            g.stroke();
+            g.fillStyle = '#333333';
+            g.fillText(cv.label, x + 33, ly);
+        });
+    };
+
+    /* Puts the cursor at time t (on the x axis, clamped to it). */
+    Plot.prototype.setTime = function (t) {
+        if (this.area === null) {
+            return;
+        }
+        var a = this.area, px = this.xPixel(t);
+        this.cursor.style.left = (px - 1) + 'px'; /* 2 px wide */
+        this.cursor.style.top = a.top + 'px';
+        this.cursor.style.height = (a.bottom - a.top) + 'px';
+        this.cursor.style.display = 'block';
+    };
+
     /* ---- the page ---- */
 
     var data = window.RF_VIEW;
@@ -1081,6 +1417,8 @@
     var clock = {t: 0, t0: 0, t1: 0, playing: false, last: 0};
     var show = {forces: false, torques: false, world: null};
     var current = -1;        /* index of the shown pair in data.scenes */
+    var plots = [];          /* the shown pair's plots: {title, png,
+                                plot: a Plot, or null for a PNG} */
     var ready = false, readyWaiters = [];
     var renderQueued = false;
     var SLIDER_STEPS = 10000;
@@ -1353,6 +1691,11 @@
                 ' bodies' + (rec.hasContacts ? ', ' + (fr && fr.contacts ?
                     fr.contacts.n : 0) + ' contacts' : '');
         });
+        plots.forEach(function (p) {
+            if (p.plot !== null) {
+                p.plot.setTime(clock.t);
+            }
+        });
         var updated = performance.now();
         renderNow();
         timing.update = updated - started;
@@ -1444,6 +1787,7 @@
         camera.aspect = w / h;
         camera.updateProjectionMatrix();
         renderNow();
+        drawPlots();
     }
 
     function whenReady(fn) {
@@ -1534,6 +1878,7 @@
             $('forces').disabled = !world.hasForces;
             $('torques').disabled = !world.hasTorques;
             makeControls(upVector(tracks));
+            drawPlots();
             seek(clock.t0); /* the static bodies in place for resetCamera */
             resetCamera();
             var notes = [];
@@ -1548,24 +1893,59 @@
         }
     }
 
-    /* The scene's plots from the report (PNG files beside the page), as
-       they are: their x axis is often not time, so no cursor. */
+    /* The scene's plots: those of time drawn here (Plot, from view-data.js,
+       with a cursor at the views' time; drawn once the runs' time is
+       known), the others as the report's PNG files beside the page. */
     function showPlots(entry) {
         var box = $('plots');
         box.textContent = '';
+        plots = [];
         (entry.plots || []).forEach(function (p) {
             var fig = document.createElement('figure');
-            var a = document.createElement('a');
-            a.href = p.png;
-            var img = document.createElement('img');
-            img.src = p.png;
-            img.alt = p.title || p.png;
-            a.appendChild(img);
             var cap = document.createElement('figcaption');
-            cap.textContent = p.title || p.png;
-            fig.appendChild(a);
+            var item = {title: p.title || p.png, png: p.png, plot: null};
+            if (p.live) {
+                var frame = document.createElement('div');
+                frame.className = 'plotbox';
+                frame.appendChild(document.createElement('canvas'));
+                var cursor = document.createElement('div');
+                cursor.className = 'cursor';
+                frame.appendChild(cursor);
+                fig.appendChild(frame);
+                item.plot = new Plot(p.live, frame);
+                cap.textContent = 'cursor: the time shown above';
+                if (p.png) {
+                    var link = document.createElement('a');
+                    link.href = p.png;
+                    link.textContent = 'the report\'s PNG';
+                    cap.appendChild(document.createTextNode(' | '));
+                    cap.appendChild(link);
+                }
+            } else if (p.png) {
+                var a = document.createElement('a');
+                a.href = p.png;
+                var img = document.createElement('img');
+                img.src = p.png;
+                img.alt = p.title || p.png;
+                a.appendChild(img);
+                fig.appendChild(a);
+                cap.textContent = p.title || p.png;
+            } else {
+                return;
+            }
             fig.appendChild(cap);
             box.appendChild(fig);
+            plots.push(item);
+        });
+    }
+
+    /* Draws the plots of time at their size, the cursor at the time. */
+    function drawPlots() {
+        plots.forEach(function (p) {
+            if (p.plot !== null) {
+                p.plot.draw(clock.t0, clock.t1);
+                p.plot.setTime(clock.t);
+            }
         });
     }
 
@@ -1645,6 +2025,16 @@
             e.preventDefault();
         });
         window.addEventListener('resize', resize);
+        /* the name of the body under the mouse */
+        views.forEach(function (v) {
+            v.canvas.addEventListener('mousemove', function (e) {
+                var r = v.canvas.getBoundingClientRect();
+                v.hover(camera, e.clientX - r.left, e.clientY - r.top);
+            });
+            v.canvas.addEventListener('mouseleave', function () {
+                v.tip.style.display = 'none';
+            });
+        });
     }
 
     function sceneFromHash() {
@@ -1695,18 +2085,19 @@
 
     /* ---- window.rfViewer: the page's state, for tests and the console ---- */
 
-    /* Where body `id` (the recorded id live at the current frame, else
-       its last declaration) of view `side` is drawn: world position of
-       its first part's origin, and pixel position in that view's canvas
-       (CSS pixels from the top left). */
-    function bodyState(side, id) {
+    /* Where a body of view `side` is drawn: the last declared body that
+       match(body) accepts, preferring one in the world at the current
+       frame (an id or a name may be declared again).  Its id, name,
+       world position of its first part's origin, and pixel position in
+       that view's canvas (CSS pixels from the top left); null: none. */
+    function bodyWhere(side, match) {
         var v = views[side];
         if (!v || v.track === null) {
             return null;
         }
         var bodies = v.track.rec.bodies, f = v.track.frame, found = -1;
         for (var i = bodies.length - 1; i >= 0; --i) {
-            if (bodies[i].id === id) {
+            if (match(bodies[i])) {
                 if (found < 0 || v.track.visible(i, f)) {
                     found = i;
                 }
@@ -1737,13 +2128,54 @@
         var ndc = p.clone().project(camera);
         var w = v.canvas.clientWidth, h = v.canvas.clientHeight;
         return {
-            id: id,
+            id: bodies[found].id,
+            name: bodies[found].name,
             visible: v.track.visible(found, f),
             world: [p.x, p.y, p.z],
             screen: [(ndc.x + 1) / 2 * w, (1 - ndc.y) / 2 * h],
             inView: Math.abs(ndc.x) <= 1 && Math.abs(ndc.y) <= 1 &&
                 Math.abs(ndc.z) <= 1
         };
+    }
+
+    /* bodyWhere of the body with recorded id `id`. */
+    function bodyState(side, id) {
+        return bodyWhere(side, function (b) {
+            return b.id === id;
+        });
+    }
+
+    /* bodyWhere of the body with recorded name `name`. */
+    function bodyByName(side, name) {
+        return bodyWhere(side, function (b) {
+            return b.name === name;
+        });
+    }
+
+    /* The shown plots: title, whether drawn here (live), and for those
+       the canvas, number of curves and their labels, the data area and the
+       x axis' range, and the cursor's x (the middle of its element, CSS
+       pixels from the canvas's left, as laid out). */
+    function plotStates() {
+        return plots.map(function (p) {
+            var out = {title: p.title, png: p.png || null,
+                live: p.plot !== null};
+            if (p.plot === null) {
+                return out;
+            }
+            var pl = p.plot, cr = pl.canvas.getBoundingClientRect(),
+                kr = pl.cursor.getBoundingClientRect();
+            out.canvas = pl.canvas;
+            out.curves = pl.spec.curves.length;
+            out.labels = pl.spec.curves.map(function (c) {
+                return c.label;
+            });
+            out.area = pl.area;
+            out.range = [pl.x0, pl.x1];
+            out.cursor = pl.cursor.style.display === 'block' ?
+                kr.left + kr.width / 2 - cr.left : null;
+            return out;
+        });
     }
 
     /* What view `side` draws now: its size, the share of pixels that are
@@ -1815,6 +2247,8 @@
                 -1;
         },
         body: bodyState,
+        bodyByName: bodyByName,
+        plots: plotStates,
         pixels: pixelStats,
         /* Puts the camera at position looking at target (world [x, y, z]
            each); the controls follow. */

@@ -204,6 +204,16 @@ RF_API plStatus plStartRecording(plDynamicsWorldHandle world, const char *path,
  * open).  Errors: PL_ERR_NULL, PL_ERR_HANDLE (world), PL_ERR_IO (the file
  * could not be completed). */
 RF_API plStatus plStopRecording(plDynamicsWorldHandle world);
+/* Names body in its world's open recording (rf_bullet_record_name): name
+ * is UTF-8 of at most 63 bytes, copied ("" takes the name away); the A/B
+ * viewer shows it and finds bodies by it.  Call it after plAddRigidBody
+ * and plStartRecording: a body named since its last frame is declared
+ * again, with its id and the name.  The name holds while the body stays
+ * in the world and the recording is open.  Errors: PL_ERR_NULL (body,
+ * name), PL_ERR_HANDLE (body), PL_ERR_INVALID (name longer than 63 bytes:
+ * refused, not cut), PL_ERR_STATE (the body is in no world, or its world
+ * is not recording). */
+RF_API plStatus plSetBodyName(plRigidBodyHandle body, const char *name);
 /* Bullet's split impulse (btContactSolverInfo::m_splitImpulse, on by
  * default): points deeper than m_splitImpulsePenetrationThreshold
  * (-0.04 m) recover on pseudo-velocities that move positions and are

@@ -23,6 +23,9 @@ extern "C" {
 #endif
 
 #define RF_RECORD_VERSION 1
+/* The longest body name a recording keeps, bytes (UTF-8, no NUL):
+ * rf_record_body.name holds it and a NUL. */
+#define RF_RECORD_NAME_MAX 63
 
 /* The primitive of one part of a body's shape. */
 typedef enum rf_shape_kind {
@@ -88,7 +91,8 @@ RF_API rf_status rf_record_open(const char *path, double step,
 
 /* Declares body id (>= 0, not declared before, or declared and then
  * removed) with its shape parts (copied), before a frame lists it; name
- * may be NULL (stored as ""; a name over 63 bytes is cut to 63).
+ * may be NULL (stored as ""; a name over RF_RECORD_NAME_MAX = 63 bytes is
+ * cut to 63; rf_bullet_record_name refuses one instead).
  * is_static: 1 for a body that never moves.  Errors: RF_ERR_NULL (w,
  * parts with nparts > 0, a part's verts or tris with nvert or ntri > 0),
  * RF_ERR_INVALID (id < 0 or live, nparts < 1, is_static not 0 or 1, a
@@ -136,7 +140,7 @@ RF_API rf_status rf_record_close(rf_record_writer *w, rf_error *err);
 typedef struct rf_record_body {
     int id;
     int is_static;
-    char name[64];
+    char name[RF_RECORD_NAME_MAX + 1];
     int nparts;
     rf_record_part *parts;
     int first_frame; /* the first frame that lists it (-1: none).  Frames

@@ -1,10 +1,11 @@
 /*
  * The pl* C API (include/rollfric/bullet_c_api.h), compiled as C against
  * librollfric.so: every function group, the analytic rolling distance
- * through pl* calls only, and every bad-input case (error status, a
- * message naming the argument, nothing changed).
+ * through pl* calls only, body names in recordings, and every bad-input
+ * case (error status, a message naming the argument, nothing changed).
  */
 #include <rollfric/bullet_c_api.h>
+#include <rollfric/record.h>
 
 #include "../test_util.h"
 
@@ -1080,6 +1081,57 @@ static int test_contacts(void)
     return 0;
 }
 
+/* plSetBodyName: the name in the recording (read back with the C
+   reader); the longest name (63 bytes) whole; a longer one refused, not
+   cut; a NULL or stale body, a NULL name, a body in no world and a world
+   that is not recording refused, each with its status. */
+static int test_body_names(void)
+{
+    scene s;
+    if (scene_make(&s, PL_SOLVER_CONE)) {
+        return 1;
+    }
+    char path[64], longest[64], too_long[65];
+    snprintf(path, sizeof path, "test_c_api_names_%d.rec",
+             (int)(8 * sizeof(plReal)));
+    memset(longest, 'n', 63);
+    longest[63] = '\0';
+    memset(too_long, 'n', 64);
+    too_long[64] = '\0';
+    ENSURE(plSetBodyName(s.body, "ball") == PL_ERR_STATE);
+    ENSURE(error_says("not recording"));
+    plRigidBodyHandle loose = plCreateRigidBody(NULL, 1, s.ball);
+    ENSURE(loose != NULL);
+    ENSURE(plSetBodyName(loose, "loose") == PL_ERR_STATE);
+    ENSURE(error_says("in no world"));
+    ENSURE(plDeleteRigidBody(loose) == PL_OK);
+    ENSURE(plStartRecording(s.world, path, 0, 0) == PL_OK);
+    ENSURE(plSetBodyName(NULL, "x") == PL_ERR_NULL);
+    ENSURE(plSetBodyName(loose, "x") == PL_ERR_HANDLE); /* deleted */
+    ENSURE(plSetBodyName(s.body, NULL) == PL_ERR_NULL);
+    ENSURE(error_says("name is NULL"));
+    ENSURE(plSetBodyName(s.body, too_long) == PL_ERR_INVALID);
+    ENSURE(error_says("64 bytes"));
+    ENSURE(plSetBodyName(s.ground, longest) == PL_OK);
+    ENSURE(plSetBodyName(s.body, "ball") == PL_OK);
+    for (int i = 0; i < 3; ++i) {
+        ENSURE(plStepSimulationFixed(s.world, 1.0f / 60, 1, 1.0f / 60) ==
+               PL_OK);
+    }
+    ENSURE(plStopRecording(s.world) == PL_OK);
+    scene_free(&s);
+    rf_recording *r = NULL;
+    rf_error err;
+    ENSURE(rf_recording_read(path, &r, &err) == RF_OK);
+    const int ok = r->nbody == 2 && r->nframe == 4 &&
+                   strcmp(r->bodies[0].name, longest) == 0 &&
+                   strcmp(r->bodies[1].name, "ball") == 0;
+    rf_recording_free(r);
+    remove(path);
+    ENSURE(ok);
+    return 0;
+}
+
 int main(void)
 {
     RUN_TEST(test_precision_and_order);
@@ -1095,5 +1147,6 @@ int main(void)
     RUN_TEST(test_cohesion);
     RUN_TEST(test_linear_friction);
     RUN_TEST(test_contact_stiffness);
+    RUN_TEST(test_body_names);
     return TEST_SUMMARY();
 }

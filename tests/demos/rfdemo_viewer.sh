@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
 # The 3D A/B viewer (issue #25; demos/README.md, "The A/B viewer"):
-#   - rfdemo ab roll_direction --quick writes view.html, viewer.js,
-#     view-data.js, a .rec.js per recording (the .rec in base64) and
-#     three.js's files, and report.html links to view.html#roll_direction;
-#   - rfdemo view A.rec B.rec writes the same for two files, labelled;
-#     without three.js (RFDEMO_THREE_DIR elsewhere) it names libjs-three
-#     and still writes the page; bad arguments exit 2;
+#   - rfdemo ab roll_direction spin_down --quick writes view.html,
+#     viewer.js, view-data.js (with spin_down's plot of time: both runs'
+#     series and the reference), a .rec.js per recording (the .rec in
+#     base64) and three.js's files, and report.html links to
+#     view.html#roll_direction; the recordings name every body (rfrecord
+#     names: ball06 is the 45 deg ball);
+#   - rfdemo view A.rec B.rec writes the same for two files, labelled, no
+#     plots; without three.js (RFDEMO_THREE_DIR elsewhere) it names
+#     libjs-three and still writes the page; bad arguments exit 2;
 #   - in headless Chromium (WebGL on SwiftShader) both pages, driven by
-#     tests/demos/view_check.js: both views draw, the 45 deg ball (id 7)
-#     is at its recorded start at t = 0 and at its recorded end (rfrecord,
-#     the C reader) at the end, the slider moves it, the stock and cone
-#     balls end apart, no console error.
+#     tests/demos/view_check.js: both views draw, the 45 deg ball, found
+#     by its recorded name, is at its recorded start at t = 0 and at its
+#     recorded end (rfrecord, the C reader) at the end, the mouse over it
+#     shows its name, the slider moves it, the stock and cone balls end
+#     apart; roll_direction's plots (not of time) stay PNGs; spin_down's
+#     plot of time is drawn by the page with both runs, its cursor at the
+#     left edge at t = 0 and following the slider; no console error.
 # Label browser; exit 77 (skipped) without chromium or libjs-three.
 # usage: rfdemo_viewer.sh RFDEMO RFRECORD TESTS_DEMOS_DIR WORK_DIR
 set -u
@@ -32,8 +38,9 @@ three=${RFDEMO_THREE_DIR:-/usr/share/javascript/three}
 
 # ---- the files ----
 ab="$work/ab"
-"$rfdemo" ab roll_direction --quick --out "$ab" >"$work/ab.out" 2>"$work/ab.err"
-check "ab roll_direction --quick: exit 0" $?
+"$rfdemo" ab roll_direction spin_down --quick --out "$ab" >"$work/ab.out" \
+    2>"$work/ab.err"
+check "ab roll_direction spin_down --quick: exit 0" $?
 grep -qx "viewer $ab/view.html" "$work/ab.out" &&
     [ "$(tail -n 1 "$work/ab.out")" = "$ab/report.html" ]
 check "ab: prints the viewer's path, the report's last" $?
@@ -45,6 +52,41 @@ done
 grep -q '"recs": \["roll_direction-stock.rec", "roll_direction-cone.rec"\]' \
     "$ab/view-data.js"
 check "ab: view-data.js lists the scene's two recordings" $?
+# spin_down's plot of time: its data in the page (150 rows a run, not
+# decimated), roll_direction's two plots (of the heading) PNGs only
+live=$(grep -c '"live": {' "$ab/view-data.js")
+labels=$(grep -o '{"label": "[a-z]*", "side": [01], "ref": [01]' "$ab/view-data.js" |
+    sed 's/{"label": "\([a-z]*\)".*/\1/' | tr '\n' ' ')
+rows=$(awk -F, '/^[0-9]/ { n++ } END { print n }' "$ab/spin_down-cone.csv")
+points=$(tr -d '\n' <"$ab/view-data.js" | grep -o '"label": "cone"[^]]*' |
+    sed 's/.*"x": \[//' | tr ',' '\n' | grep -c '[0-9]')
+[ "$live" = 1 ] && [ "$labels" = "stock cone reference " ] &&
+    [ "$points" -eq "$rows" ]
+check "ab: view-data.js holds one plot of time (spin_down: $labels; $points x values of cone's $rows rows)" $?
+# a longer series (3000 rows) comes as at most 2000 points a curve, each
+# of 1000 runs of rows giving its lowest and highest value: the curve's
+# extremes are kept
+long="$work/long"
+"$rfdemo" ab spin_down --steps 3000 --dt 0.001 --out "$long" >/dev/null 2>&1
+check "ab spin_down --steps 3000 --dt 0.001: exit 0" $?
+cone_array() { # x or y: the cone curve's values, one a line
+    tr -d '\n' <"$long/view-data.js" | grep -o '"label": "cone"[^}]*' |
+        sed "s/.*\"$1\": \\[//; s/\\].*//" | tr ',' '\n' | grep '[0-9]'
+}
+n=$(cone_array x | wc -l)
+got=$(cone_array y | sort -g | sed -n '1p;$p' | tr '\n' ' ')
+want=$(awk -F, 'NR > 1 && $2 != "" { if (n++ == 0 || $2 < lo) lo = $2
+                                      if (n == 1 || $2 > hi) hi = $2 }
+                END { print lo, hi }' "$long/spin_down-cone.csv")
+awk -v n="$n" -v got="$got" -v want="$want" 'BEGIN {
+    split(got, g, " "); split(want, w, " ")
+    ok = n >= 1000 && n <= 2000
+    for (i = 1; i <= 2; ++i) {
+        d = g[i] - w[i]; if (d < 0) d = -d
+        ok = ok && d <= 1e-5 * (1 + (w[i] < 0 ? -w[i] : w[i]))
+    }
+    exit !ok }'
+check "ab: 3000 rows give $n points, lowest and highest $got (the CSV's $want)" $?
 grep -q '<a href="view.html#roll_direction">' "$ab/report.html" &&
     grep -q '(view.html#roll_direction)' "$ab/report.md"
 check "ab: the report links the scene to the viewer" $?
@@ -94,19 +136,24 @@ if [ -n "$skip" ]; then
     exit 1
 fi
 
-# body 7: ball06, launched at 45 deg (roll_direction: balls 0, 7.5 .. 90
-# deg, ids 1 to 13 after the plane)
-id=7
-pos() { "$rfrecord" "$1" "$2" | awk -v id=$id '$1 == id { print $3 "," $4 "," $5 }'; }
+# ball06, launched at 45 deg (roll_direction: balls ball00 .. ball12 at
+# 0, 7.5 .. 90 deg after the plane "ground"), found by its recorded name
+name=ball06
+id=$("$rfrecord" names "$ab/roll_direction-cone.rec" | awk -v n=$name '$2 == n { print $1 }')
+[ "$id" = 7 ] &&
+    [ "$("$rfrecord" names "$ab/roll_direction-stock.rec" | sed -n '1p;8p;14p' | tr '\n' ' ')" = \
+        "0 ground 7 ball06 13 ball12 " ]
+check "rfrecord names: the recordings name every body ($name: id $id)" $?
+pos() { "$rfrecord" "$1" "$2" | awk -v id="$id" '$1 == id { print $3 "," $4 "," $5 }'; }
 start=$(pos first "$ab/roll_direction-stock.rec")
 end0=$(pos last "$ab/roll_direction-stock.rec")
 end1=$(pos last "$ab/roll_direction-cone.rec")
 [ -n "$start" ] && [ "$start" = "$(pos first "$ab/roll_direction-cone.rec")" ] &&
     [ -n "$end0" ] && [ -n "$end1" ]
-check "rfrecord: body $id starts at $start in both runs, ends at $end0 and $end1" $?
+check "rfrecord: $name starts at $start in both runs, ends at $end0 and $end1" $?
 
-browse() { # folder, name: loads folder/view.html with the check in Chromium
-    local dir=$1 name=$2
+browse() { # folder, name, plots: loads folder/view.html with the check
+    local dir=$1 page=$2 plots=$3
     cp "$here/view_check.js" "$dir/" &&
         sed 's|</body>|<script src="view_check.js"></script>\n</body>|' \
             "$dir/view.html" >"$dir/view-check.html" || return 1
@@ -114,18 +161,18 @@ browse() { # folder, name: loads folder/view.html with the check in Chromium
     # page load and run (timers run ahead) before the DOM is printed
     timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
         --use-angle=swiftshader --enable-unsafe-swiftshader \
-        --user-data-dir="$work/profile-$name" --window-size=1200,800 \
+        --user-data-dir="$work/profile-$page" --window-size=1200,800 \
         --virtual-time-budget=30000 --dump-dom \
-        "file://$dir/view-check.html?id=$id&start=$start&end0=$end0&end1=$end1" \
-        >"$work/$name.dom" 2>"$work/$name.chromium"
-    sed -n '/<pre id="rf-check">/,/<\/pre>/p' "$work/$name.dom" |
+        "file://$dir/view-check.html?name=$name&start=$start&end0=$end0&end1=$end1&plots=$plots" \
+        >"$work/$page.dom" 2>"$work/$page.chromium"
+    sed -n '/<pre id="rf-check">/,/<\/pre>/p' "$work/$page.dom" |
         sed 's/<[^>]*>//g; s/^/    /'
-    grep -q 'RF-VIEW-CHECK PASS' "$work/$name.dom"
+    grep -q 'RF-VIEW-CHECK PASS' "$work/$page.dom"
 }
 t0=$(date +%s)
-browse "$(cd "$ab" && pwd)" ab
+browse "$(cd "$ab" && pwd)" ab spin_down
 check "ab's view.html in headless $browser: the checks above" $?
-browse "$(cd "$view" && pwd)" view
+browse "$(cd "$view" && pwd)" view none
 check "view's view.html in headless $browser: the checks above" $?
 echo "    (browser runs: $(($(date +%s) - t0)) s)"
 

@@ -8,9 +8,11 @@
  *   ...</pre>
  * The expected positions come from the URL's query, taken by the script
  * from rfrecord (the C reader), so that the page's own reader is checked
- * against it: ?id=ID&start=X,Y,Z&end0=X,Y,Z&end1=X,Y,Z (body ID's first
- * recorded position, the same in both runs, and its last one in run 0
- * and run 1).
+ * against it: ?name=NAME&start=X,Y,Z&end0=X,Y,Z&end1=X,Y,Z (the body
+ * recorded under NAME: its first recorded position, the same in both
+ * runs, and its last one in run 0 and run 1), and plots=SCENE (the
+ * scene whose plots of time are checked: drawn by the page, with a
+ * cursor that follows the slider) or plots=none (the page shows no plot).
  */
 (function () {
     'use strict';
@@ -61,8 +63,33 @@
         s.dispatchEvent(new Event('input'));
     }
 
+    /* Moves the mouse to (x, y), CSS pixels in view k's canvas, as a user
+       would: what the view's tooltip then says (null: hidden). */
+    function hover(k, x, y) {
+        var pane = document.getElementById('pane' + k);
+        var canvas = pane.querySelector('canvas'),
+            tip = pane.querySelector('.tip');
+        var r = canvas.getBoundingClientRect();
+        canvas.dispatchEvent(new MouseEvent('mousemove', {clientX: r.left + x,
+            clientY: r.top + y, bubbles: true}));
+        return tip.style.display === 'block' ? tip.textContent : null;
+    }
+
+    /* Pixels of the canvas (its 2D drawing) within 60 of colour rgb. */
+    function inked(canvas, rgb) {
+        var px = canvas.getContext('2d').getImageData(0, 0, canvas.width,
+            canvas.height).data, n = 0;
+        for (var i = 0; i < px.length; i += 4) {
+            if (Math.abs(px[i] - rgb[0]) + Math.abs(px[i + 1] - rgb[1]) +
+                Math.abs(px[i + 2] - rgb[2]) < 60) {
+                ++n;
+            }
+        }
+        return n;
+    }
+
     function run() {
-        var V = window.rfViewer, id = Number(param('id'));
+        var V = window.rfViewer, name = param('name');
         var start = vec('start'), end = [vec('end0'), vec('end1')];
         var r = V.range(), tol = 1e-3, k;
         check('time range', r[1] > r[0], 'from ' + r[0] + ' to ' + r[1] + ' s');
@@ -75,45 +102,59 @@
                 (100 * px.nonBackground).toFixed(1) + '% not background, ' +
                 px.colours + ' colours');
         }
-        var b0 = [V.body(0, id), V.body(1, id)];
+        var b0 = [V.bodyByName(0, name), V.bodyByName(1, name)];
         for (k = 0; k < 2; ++k) {
             var b = b0[k];
-            check('view ' + k + ': body ' + id + ' at its recorded start at t = ' +
-                r[0], b !== null && b.visible && b.inView &&
+            check('view ' + k + ': body "' + name + '" at its recorded start ' +
+                'at t = ' + r[0], b !== null && b.visible && b.inView &&
                 dist(b.world, start) < tol, b === null ? 'no such body' :
-                fmt(b.world) + ' (expected ' + fmt(start) + '), screen ' +
-                fmt(b.screen) + (b.inView ? '' : ', outside the view'));
+                'id ' + b.id + ' at ' + fmt(b.world) + ' (expected ' +
+                fmt(start) + '), screen ' + fmt(b.screen) +
+                (b.inView ? '' : ', outside the view'));
         }
         if (b0[0] === null || b0[1] === null) {
             return;
         }
+        check('no body of a name not recorded', V.bodyByName(0, name + 'x') ===
+            null, 'bodyByName(0, "' + name + 'x")');
+        /* the mouse over its place on screen names it; off every body
+           (the sky, the top left corner) nothing */
+        for (k = 0; k < 2; ++k) {
+            var said = hover(k, b0[k].screen[0], b0[k].screen[1]);
+            check('view ' + k + ': the mouse over "' + name + '" names it',
+                said !== null && said.indexOf(name + ' (id ' + b0[k].id) === 0,
+                'tooltip "' + said + '" at ' + fmt(b0[k].screen));
+        }
+        var sky = hover(0, 2, 2);
+        check('the mouse off the bodies names none', sky === null,
+            'tooltip "' + sky + '" at [2, 2]');
         /* closer, for the on-screen checks: looking down at the ball's
            path from a few metres (y up, as the ground's normal) */
         var c = [(start[0] + end[0][0] + end[1][0]) / 3, start[1],
             (start[2] + end[0][2] + end[1][2]) / 3];
         V.camera([c[0], c[1] + 6, c[2] + 6], c);
-        b0 = [V.body(0, id), V.body(1, id)];
+        b0 = [V.bodyByName(0, name), V.bodyByName(1, name)];
 
         var max = Number(V.slider().max);
         slide(max / 2);
-        var mid = [V.body(0, id), V.body(1, id)];
+        var mid = [V.bodyByName(0, name), V.bodyByName(1, name)];
         check('the slider sets the time', Math.abs(V.time() -
             (r[0] + r[1]) / 2) < 1e-9 * (1 + r[1]), 't = ' + V.time());
         for (k = 0; k < 2; ++k) {
             var moved = dist(mid[k].world, start);
             var px2 = Math.hypot(mid[k].screen[0] - b0[k].screen[0],
                 mid[k].screen[1] - b0[k].screen[1]);
-            check('view ' + k + ': the slider moves body ' + id, moved > 0.5 &&
-                px2 > 20, 'moved ' + moved.toFixed(3) + ' m, ' + px2.toFixed(1) +
-                ' px');
+            check('view ' + k + ': the slider moves "' + name + '"',
+                moved > 0.5 && px2 > 20, 'moved ' + moved.toFixed(3) + ' m, ' +
+                px2.toFixed(1) + ' px');
         }
 
         slide(max);
-        var last = [V.body(0, id), V.body(1, id)];
+        var last = [V.bodyByName(0, name), V.bodyByName(1, name)];
         check('the slider reaches the end', Math.abs(V.time() - r[1]) < 1e-9 *
             (1 + r[1]), 't = ' + V.time());
         for (k = 0; k < 2; ++k) {
-            check('view ' + k + ': body ' + id + ' at its recorded end',
+            check('view ' + k + ': "' + name + '" at its recorded end',
                 dist(last[k].world, end[k]) < tol && last[k].inView,
                 fmt(last[k].world) + ' (expected ' + fmt(end[k]) + ')');
         }
@@ -124,23 +165,106 @@
             apart.toFixed(3) + ' m, ' + apartPx.toFixed(1) + ' px on screen');
 
         V.seek(r[0]); /* backwards again */
-        var again = V.body(1, id);
+        var again = V.bodyByName(1, name);
         check('seeking back to the start', dist(again.world, start) < tol,
             fmt(again.world));
 
         V.play();
         V.pause();
-        check('no console error', V.errors.length === 0,
-            V.errors.length ? V.errors.join(' | ') : 'none');
+        var shown = V.plots();
+        if (param('plots') === 'none') {
+            check('no plots', shown.length === 0, shown.length + ' plots');
+        } else {
+            /* this scene's plots are not of time: the report's PNGs */
+            check('plots not of time stay pictures', shown.length > 0 &&
+                shown.every(function (p) {
+                    return !p.live && /\.png$/.test(p.png);
+                }), shown.map(function (p) {
+                    return p.png + (p.live ? ' (drawn)' : '');
+                }).join(', '));
+        }
     }
 
-    function go() {
+    /* The first plot of time of the scene shown: drawn by the page from
+       both runs' series, the cursor at the left edge of its data area at
+       t = 0 (the runs start there), where the time falls on the x axis
+       at the slider's middle, at the right edge at the end. */
+    function runPlots() {
+        var V = window.rfViewer, r = V.range(), max = Number(V.slider().max);
+        var live = V.plots().filter(function (p) {
+            return p.live;
+        });
+        check('plots of time drawn by the page', live.length > 0, live.length +
+            ' of ' + V.plots().length + ' plots of ' + V.scene());
+        if (live.length === 0) {
+            return;
+        }
+        var p = live[0], a = p.area;
+        check('"' + p.title + '": both runs and the reference',
+            p.curves === 3 && p.labels.join(',') === 'stock,cone,reference',
+            p.labels.join(', '));
+        var red = inked(p.canvas, [214, 39, 40]),
+            blue = inked(p.canvas, [31, 119, 180]);
+        check('both runs\' curves drawn', red > 100 && blue > 30, red +
+            ' pixels of stock\'s colour, ' + blue + ' of cone\'s');
+        check('the time axis spans the runs', Math.abs(p.range[0] - r[0]) <
+            1e-9 && Math.abs(p.range[1] - r[1]) < 1e-6 * (1 + r[1]),
+            'x from ' + p.range[0] + ' to ' + p.range[1] + ' s, runs ' + r[0] +
+            ' to ' + r[1]);
+        function cursor() { /* where the page has it now */
+            return V.plots().filter(function (q) {
+                return q.live;
+            })[0].cursor;
+        }
+        slide(0);
+        var c0 = cursor();
+        check('t = ' + V.time() + ': the cursor at the data area\'s left edge',
+            c0 !== null && Math.abs(c0 - a.left) <= 2, 'cursor at x = ' + c0 +
+            ' px, the area from ' + a.left + ' to ' + a.right);
+        slide(max / 2);
+        var tm = V.time(), want = a.left + (tm - p.range[0]) /
+            (p.range[1] - p.range[0]) * (a.right - a.left);
+        var c1 = cursor();
+        check('t = ' + tm.toFixed(3) + ': the cursor moved with the slider ' +
+            'to that time', c1 !== null && Math.abs(c1 - want) <= 2 &&
+            c1 - c0 > 20,
+            'cursor at x = ' + c1 + ' px (expected ' + want.toFixed(1) + ')');
+        slide(max);
+        var c2 = cursor();
+        check('at the end: the cursor at the right edge', c2 !== null &&
+            Math.abs(c2 - a.right) <= 2, 'cursor at x = ' + c2 + ' px');
+    }
+
+    function finish() {
+        var V = window.rfViewer;
+        check('no console error', V.errors.length === 0,
+            V.errors.length ? V.errors.join(' | ') : 'none');
+        write(failed === 0 && lines.length > 0 ? 'PASS' : 'FAIL');
+    }
+
+    function attempt(fn) {
         try {
-            run();
+            fn();
         } catch (e) {
             check('the check ran', false, e && e.stack ? e.stack : String(e));
         }
-        write(failed === 0 && lines.length > 0 ? 'PASS' : 'FAIL');
+    }
+
+    function go() {
+        attempt(run);
+        var scene = param('plots');
+        if (scene === null || scene === 'none') {
+            finish();
+        } else if (!window.rfViewer.select(scene)) {
+            check('scene ' + scene + ' on the page', false, 'scenes: ' +
+                window.rfViewer.scenes().join(', '));
+            finish();
+        } else {
+            window.rfViewer.whenReady(function () {
+                attempt(runPlots);
+                finish();
+            });
+        }
     }
 
     if (!window.rfViewer) {
