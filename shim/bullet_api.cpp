@@ -320,8 +320,14 @@ rf_status rf_bullet_record_start(rf_plugin *p, const char *path,
                     p->world_gone ? "the world is gone"
                                   : "a recording is already open");
     }
-    p->recorder = rfshim::Recorder::open(p->solver->world, path, frame_interval,
-                                         contacts, err);
+    if (p->names == nullptr) { // the recorder reads the names from here on
+        p->names = new (std::nothrow) rfshim::BodyNames;
+        if (p->names == nullptr) {
+            return fail(err, RF_ERR_NOMEM, "%s: out of memory", fn);
+        }
+    }
+    p->recorder = rfshim::Recorder::open(p->solver->world, p->names, path,
+                                         frame_interval, contacts, err);
     return p->recorder != nullptr ? RF_OK : err ? err->status : RF_ERR_IO;
 }
 
@@ -353,13 +359,26 @@ rf_status rf_bullet_record_name(rf_plugin *p, const btCollisionObject *body,
                     : body == nullptr ? "body"
                                       : "name");
     }
-    if (p->recorder == nullptr) {
-        return fail(err, RF_ERR_STATE,
-                    "%s: \"%.63s\": no recording is open "
-                    "(rf_bullet_record_start first)",
-                    fn, name);
+    if (p->world_gone) {
+        return fail(err, RF_ERR_STATE, "%s: the world is gone", fn);
     }
-    return p->recorder->set_name(body, name, err);
+    if (p->names == nullptr) {
+        p->names = new (std::nothrow) rfshim::BodyNames;
+        if (p->names == nullptr) {
+            return fail(err, RF_ERR_NOMEM, "%s: out of memory", fn);
+        }
+    }
+    bool changed = false;
+    rf_status st;
+    try {
+        st = p->names->set(p->solver->world, body, name, &changed, err);
+    } catch (const std::bad_alloc &) {
+        return fail(err, RF_ERR_NOMEM, "%s: out of memory", fn);
+    }
+    if (st == RF_OK && changed && p->recorder != nullptr) {
+        p->recorder->renamed(body);
+    }
+    return st;
 }
 
 void rf_bullet_detach(rf_plugin *p)
@@ -395,6 +414,7 @@ void rf_bullet_detach(rf_plugin *p)
       // the world would have (ConeSolver::world_deleted)
     s->strip_point_states();
     delete s;
+    delete p->names;
     delete p;
 }
 

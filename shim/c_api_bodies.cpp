@@ -117,26 +117,23 @@ plStatus plSetBodyName(plRigidBodyHandle body, const char *name)
                     "a recording's %d",
                     fn, name, len, RF_RECORD_NAME_MAX);
     }
+    try {
+        b->name = name;
+    } catch (const std::bad_alloc &) {
+        return fail(PL_ERR_NOMEM, "%s: out of memory", fn);
+    }
+    if (b->world_handle == nullptr) {
+        return PL_OK; // plAddRigidBody gives it to the world's plugin
+    }
     plStatus st;
-    World *w = b->world_handle != nullptr
-                   ? lookup<World>(b->world_handle, K_WORLD, fn, "", &st)
-                   : nullptr;
-    if (w == nullptr) {
-        return fail(PL_ERR_STATE,
-                    "%s: \"%s\": the body is in no world (plAddRigidBody, "
-                    "then plStartRecording, first)",
-                    fn, name);
-    }
+    World *w = lookup<World>(b->world_handle, K_WORLD, fn, "", &st);
     rf_error err;
-    switch (rf_bullet_record_name(w->plugin, b->rb.get(), name, &err)) {
-    case RF_OK: return PL_OK;
-    case RF_ERR_STATE:
-        return fail(PL_ERR_STATE,
-                    "%s: \"%s\": the body's world is not recording "
-                    "(plStartRecording first)",
-                    fn, name);
-    default: return fail(PL_ERR_INVALID, "%s: %s", fn, err.message);
+    if (w == nullptr ||
+        rf_bullet_record_name(w->plugin, b->rb.get(), name, &err) != RF_OK) {
+        return fail(PL_ERR_INVALID, "%s: %s", fn,
+                    w == nullptr ? "the body's world is gone" : err.message);
     }
+    return PL_OK;
 }
 
 void *plGetUserData(plRigidBodyHandle body)

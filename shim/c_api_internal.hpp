@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace rfshim {
@@ -81,6 +82,7 @@ struct Body {
     std::vector<void *> constraints; // constraint handles using it
     double cohesion = 0.0; // N (plSetCohesion), given to each world's plugin
     double yield = 0.0;    // N (plSetYield), likewise
+    std::string name;      // plSetBodyName's, likewise (for recordings)
 };
 struct Constraint {
     std::unique_ptr<btTypedConstraint> c;

@@ -266,6 +266,9 @@ plStatus plAddRigidBody(plDynamicsWorldHandle world, plRigidBodyHandle body)
     if (b->yield > 0.0) {
         rf_bullet_set_yield(w->plugin, b->rb.get(), b->yield);
     }
+    if (!b->name.empty()) {
+        rf_bullet_record_name(w->plugin, b->rb.get(), b->name.c_str(), nullptr);
+    }
     return PL_OK;
 }
 

@@ -26,6 +26,7 @@
 
 namespace rfshim {
 class Recorder;
+class BodyNames;
 
 // A per-object force (cohesion, yield), N, and the identity of the object
 // it was set for (ConeSolver::cohesion).
@@ -436,6 +437,7 @@ struct rf_plugin {
                                     // the world destroyed it
     bool world_gone;                // the world was deleted while attached
     rfshim::Recorder *recorder = nullptr; // rf_bullet_record_start's
+    rfshim::BodyNames *names = nullptr;   // rf_bullet_record_name's (owned)
 };
 
 #endif // ROLLFRIC_SHIM_CONE_SOLVER_HPP

@@ -229,8 +229,9 @@ int proxy_id(const btCollisionObject *obj)
 
 } // namespace
 
-Recorder *Recorder::open(btDiscreteDynamicsWorld *world, const char *path,
-                         double frame_interval, int contacts, rf_error *err)
+Recorder *Recorder::open(btDiscreteDynamicsWorld *world, const BodyNames *names,
+                         const char *path, double frame_interval, int contacts,
+                         rf_error *err)
 {
     auto *r = new (std::nothrow) Recorder;
     if (r == nullptr) {
@@ -248,6 +249,7 @@ Recorder *Recorder::open(btDiscreteDynamicsWorld *world, const char *path,
         return nullptr;
     }
     r->world_ = world;
+    r->names_ = names;
     r->frame_interval_ = frame_interval;
     r->contacts_ = contacts != 0;
     return r;
@@ -310,7 +312,6 @@ bool Recorder::sync_bodies()
                     RF_OK) {
                 return false;
             }
-            names_.erase(it->first);
             it = known_.erase(it);
         } else {
             ++it;
@@ -330,47 +331,54 @@ rf_status Recorder::declare(const btCollisionObject *obj, int id)
         parts_[k].verts = part_verts_[k].empty() ? nullptr : &part_verts_[k][0];
         parts_[k].tris = part_tris_[k].empty() ? nullptr : &part_tris_[k][0];
     }
-    // its name, unless given to an earlier object at the same address
-    const char *name = nullptr;
-    auto n = names_.find(obj);
-    if (n != names_.end() && n->second.proxy_id == proxy_id(obj)) {
-        name = n->second.text.c_str();
-    } else if (n != names_.end()) {
-        names_.erase(n);
-    }
+    const char *name = names_ != nullptr ? names_->of(obj) : nullptr;
     const bool is_static = obj->isStaticObject();
     return rf_record_add_body(writer_, id, name, is_static ? 1 : 0,
                               (int)parts_.size(), parts_.data(), &error_);
 }
 
-rf_status Recorder::set_name(const btCollisionObject *obj, const char *name,
-                             rf_error *err)
+void Recorder::renamed(const btCollisionObject *obj)
+{
+    auto k = known_.find(obj);
+    if (k != known_.end() && k->second.id >= 0 &&
+        k->second.proxy_id == proxy_id(obj)) {
+        k->second.renamed = true;
+    }
+}
+
+rf_status BodyNames::set(const btDiscreteDynamicsWorld *world,
+                         const btCollisionObject *obj, const char *name,
+                         bool *changed, rf_error *err)
 {
     static const char fn[] = "rf_bullet_record_name";
+    *changed = false;
     const size_t len = std::strlen(name);
-    const btCollisionObjectArray &objs = world_->getCollisionObjectArray();
+    const btCollisionObjectArray &objs = world->getCollisionObjectArray();
     const int i = obj->getWorldArrayIndex();
     if (len > RF_RECORD_NAME_MAX) {
         return name_error(err, RF_ERR_INVALID,
                           "%s: the name \"%.32s...\" is %zu bytes long, "
-                          "more than the recording's %d",
+                          "more than a recording's %d",
                           fn, name, len, RF_RECORD_NAME_MAX);
     }
     if (i < 0 || i >= objs.size() || objs[i] != obj) {
         return name_error(err, RF_ERR_INVALID,
-                          "%s: \"%s\": the object is not in the recorded "
+                          "%s: \"%s\": the object is not in the plugin's "
                           "world (add it first)",
                           fn, name);
+    }
+    if (names_.size() >= 2 * (size_t)objs.size() + 64) {
+        prune(world); // bounded by the world's size, whatever comes and goes
     }
     const int px = proxy_id(obj);
     auto n = names_.find(obj);
     const bool had = n != names_.end() && n->second.proxy_id == px;
     if (had ? n->second.text != name : len > 0) {
-        names_[obj] = Name{name, px};
-        auto k = known_.find(obj);
-        if (k != known_.end() && k->second.id >= 0 &&
-            k->second.proxy_id == px) {
-            k->second.renamed = true;
+        *changed = true;
+        if (len > 0) {
+            names_[obj] = Name{name, px};
+        } else {
+            names_.erase(obj);
         }
     }
     if (err) {
@@ -378,6 +386,27 @@ rf_status Recorder::set_name(const btCollisionObject *obj, const char *name,
         err->message[0] = '\0';
     }
     return RF_OK;
+}
+
+const char *BodyNames::of(const btCollisionObject *obj) const
+{
+    auto n = names_.find(obj);
+    return n != names_.end() && n->second.proxy_id == proxy_id(obj)
+               ? n->second.text.c_str()
+               : nullptr;
+}
+
+void BodyNames::prune(const btDiscreteDynamicsWorld *world)
+{
+    const btCollisionObjectArray &objs = world->getCollisionObjectArray();
+    std::unordered_map<const btCollisionObject *, Name> kept;
+    for (int i = 0; i < objs.size(); ++i) {
+        auto n = names_.find(objs[i]);
+        if (n != names_.end() && n->second.proxy_id == proxy_id(objs[i])) {
+            kept.emplace(n->first, n->second);
+        }
+    }
+    names_.swap(kept);
 }
 
 // The contact points of every manifold, with the last step's impulses

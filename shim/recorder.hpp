@@ -21,11 +21,39 @@
 
 namespace rfshim {
 
+// Names given to bodies for recordings (rf_bullet_record_name), kept by
+// the plugin: set before a recording or during one, used by every
+// recording from then on.  A name belongs to the object's broadphase
+// proxy: an object later at the same address, or the same one removed
+// and added again, is another one and has none.
+class BodyNames {
+  public:
+    // Names obj, which must be in world; name at most RF_RECORD_NAME_MAX
+    // bytes, "" for none.  *changed: the name differs from the one it had.
+    // RF_ERR_INVALID (obj not in world, name too long) with *err.
+    rf_status set(const btDiscreteDynamicsWorld *world,
+                  const btCollisionObject *obj, const char *name, bool *changed,
+                  rf_error *err);
+    // obj's name, or nullptr.
+    const char *of(const btCollisionObject *obj) const;
+
+  private:
+    struct Name {
+        std::string text;
+        int proxy_id;
+    };
+    // drops the names of objects no longer in world (never reads them)
+    void prune(const btDiscreteDynamicsWorld *world);
+    std::unordered_map<const btCollisionObject *, Name> names_;
+};
+
 class Recorder {
   public:
     // Opens path (frame_interval: least simulated time between frames, s;
-    // contacts: record contact points); *err on failure, then nullptr.
-    static Recorder *open(btDiscreteDynamicsWorld *world, const char *path,
+    // contacts: record contact points; names: the bodies' names, which
+    // must outlive the recorder); *err on failure, then nullptr.
+    static Recorder *open(btDiscreteDynamicsWorld *world,
+                          const BodyNames *names, const char *path,
                           double frame_interval, int contacts, rf_error *err);
     // The state after a step of length h (the plugin, for the contacts'
     // impulses): a frame when due.  Returns false after a write error
@@ -33,13 +61,10 @@ class Recorder {
     bool after_step(const rf_plugin *plugin, double h);
     // Writes the last state (a forced frame) and closes the file.
     rf_status close(const rf_plugin *plugin, rf_error *err);
-    // Names obj (in the world, name at most 63 bytes; "" for none) in the
-    // recording from the next frame on: a body declared already is
-    // declared again with the name at the next frame (GONE, then BODY
-    // with the same id).  RF_ERR_INVALID (obj not in the world, name too
-    // long) with *err.
-    rf_status set_name(const btCollisionObject *obj, const char *name,
-                       rf_error *err);
+    // obj's name changed (BodyNames::set): a body declared already is
+    // declared again with it at the next frame (GONE, then BODY with the
+    // same id); one not declared yet takes it when it is.
+    void renamed(const btCollisionObject *obj);
     const char *last_error() const
     {
         return error_.message;
@@ -53,12 +78,6 @@ class Recorder {
         int proxy_id; // the broadphase proxy's unique id when declared
         bool seen;
         bool renamed = false; // named since declared: declare it again
-    };
-    // A name and the proxy of the object it was given to (an object later
-    // at the same address is another one).
-    struct Name {
-        std::string text;
-        int proxy_id;
     };
     bool sync_bodies();
     rf_status declare(const btCollisionObject *obj, int id);
@@ -75,7 +94,7 @@ class Recorder {
     double last_h_ = 0.0;
     int next_id_ = 0;
     std::unordered_map<const btCollisionObject *, Known> known_;
-    std::unordered_map<const btCollisionObject *, Name> names_;
+    const BodyNames *names_ = nullptr;
     std::vector<rf_record_part> parts_; // per declaration, reused
     std::vector<std::vector<double>> part_verts_;
     std::vector<std::vector<int>> part_tris_;

@@ -215,11 +215,12 @@ int test_come_and_go()
     return 0;
 }
 
-// Names (rf_bullet_record_name): a body named before its declaration is
-// declared with its name; one named after is declared again at the next
-// frame, with the same id and the name (two renames between frames: one
-// re-declaration), the earlier declaration keeping the frames before;
-// the longest name (63 bytes) whole; and the errors.
+// Names (rf_bullet_record_name): a body named before its declaration
+// (before the recording, too) is declared with its name; one named after
+// is declared again at the next frame, with the same id and the name (two
+// renames between frames: one re-declaration), the earlier declaration
+// keeping the frames before; the longest name (63 bytes) whole; names
+// outlast a recording (the next one declares them); and the errors.
 int test_names()
 {
     Scene s;
@@ -230,9 +231,8 @@ int test_names()
     rf_plugin *p = attach(s, RF_BULLET_CONE);
     ENSURE(p != nullptr);
     rf_error err;
-    // no recording open
-    ENSURE(rf_bullet_record_name(p, a, "ball", &err) == RF_ERR_STATE);
-    ENSURE(std::strstr(err.message, "no recording") != nullptr);
+    // before any recording: the plugin keeps it
+    ENSURE(rf_bullet_record_name(p, a, "ball", &err) == RF_OK);
     const std::string path = temp_path("names");
     ENSURE(rf_bullet_record_start(p, path.c_str(), 0.0, 0, &err) == RF_OK);
     ENSURE(rf_bullet_record_name(p, a, "ball", &err) == RF_OK);
@@ -249,7 +249,7 @@ int test_names()
     btSphereShape loose_shape(0.1f);
     btRigidBody loose(0, nullptr, &loose_shape); // in no world
     ENSURE(rf_bullet_record_name(p, &loose, "loose", &err) == RF_ERR_INVALID);
-    ENSURE(std::strstr(err.message, "not in the recorded world") != nullptr);
+    ENSURE(std::strstr(err.message, "not in the plugin's world") != nullptr);
     s.step(1.0 / 60, 5); // frames 0 to 4
     ENSURE(rf_bullet_record_name(p, b, "first", &err) == RF_OK);
     ENSURE(rf_bullet_record_name(p, b, "second", &err) == RF_OK);
@@ -273,7 +273,18 @@ int test_names()
     ENSURE(std::fabs(r->frames[10].pos[3 * 2] -
                      b->getWorldTransform().getOrigin().x()) < 1e-6);
     rf_recording_free(r);
-    ENSURE(rf_bullet_record_name(p, a, "ball", &err) == RF_ERR_STATE); // closed
+    // a second recording declares the names given during the first
+    const std::string path2 = temp_path("names2");
+    ENSURE(rf_bullet_record_start(p, path2.c_str(), 0.0, 0, &err) == RF_OK);
+    s.step(1.0 / 60, 1);
+    ENSURE(rf_bullet_record_stop(p, &err) == RF_OK);
+    ENSURE(rf_recording_read(path2.c_str(), &r, &err) == RF_OK);
+    const bool again = r->nbody == 4 &&
+                       std::strcmp(r->bodies[1].name, "ball") == 0 &&
+                       std::strcmp(r->bodies[2].name, "second") == 0 &&
+                       std::strcmp(r->bodies[3].name, longest.c_str()) == 0;
+    rf_recording_free(r);
+    ENSURE(again);
     rf_bullet_detach(p);
     return 0;
 }

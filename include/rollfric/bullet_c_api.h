@@ -60,8 +60,8 @@
  * that return no plStatus: the failures plGetLastError describes), with
  * the arguments or conditions in parentheses: PL_ERR_NULL is a NULL handle
  * or pointer, PL_ERR_HANDLE a stale or wrong-kind handle.  Nothing aborts
- * on a bad argument.  PL_ERR_NOMEM is returned by no function at present
- * (running out of memory is not caught).
+ * on a bad argument.  PL_ERR_NOMEM is returned by plSetBodyName only at
+ * present (elsewhere running out of memory is not caught).
  *
  * Ownership: the caller creates and deletes SDKs, worlds, shapes and
  * bodies.  Deleting a world removes (does not delete) its bodies;
@@ -204,15 +204,14 @@ RF_API plStatus plStartRecording(plDynamicsWorldHandle world, const char *path,
  * open).  Errors: PL_ERR_NULL, PL_ERR_HANDLE (world), PL_ERR_IO (the file
  * could not be completed). */
 RF_API plStatus plStopRecording(plDynamicsWorldHandle world);
-/* Names body in its world's open recording (rf_bullet_record_name): name
- * is UTF-8 of at most 63 bytes, copied ("" takes the name away); the A/B
- * viewer shows it and finds bodies by it.  Call it after plAddRigidBody
- * and plStartRecording: a body named since its last frame is declared
- * again, with its id and the name.  The name holds while the body stays
- * in the world and the recording is open.  Errors: PL_ERR_NULL (body,
- * name), PL_ERR_HANDLE (body), PL_ERR_INVALID (name longer than 63 bytes:
- * refused, not cut), PL_ERR_STATE (the body is in no world, or its world
- * is not recording). */
+/* Names body for recordings (rf_bullet_record_name): name is UTF-8 of at
+ * most 63 bytes, copied ("" takes the name away); the A/B viewer shows it
+ * and finds bodies by it.  The body keeps it: every recording of a world
+ * it is in (or is added to later) declares it with the name, and a body
+ * already declared in an open recording is declared again with its id
+ * and the name at the next frame.  Errors: PL_ERR_NULL (body, name),
+ * PL_ERR_HANDLE (body), PL_ERR_INVALID (name longer than 63 bytes:
+ * refused, not cut), PL_ERR_NOMEM. */
 RF_API plStatus plSetBodyName(plRigidBodyHandle body, const char *name);
 /* Bullet's split impulse (btContactSolverInfo::m_splitImpulse, on by
  * default): points deeper than m_splitImpulsePenetrationThreshold

@@ -350,17 +350,18 @@ RF_API rf_status rf_bullet_record_start(rf_plugin *p, const char *path,
  * open.  Errors: RF_ERR_NULL (p), RF_ERR_IO (the file could not be
  * completed; it is closed anyway). */
 RF_API rf_status rf_bullet_record_stop(rf_plugin *p, rf_error *err);
-/* Names body, a collision object in p's world, in the open recording
+/* Names body, a collision object in p's world, for p's recordings
  * (docs/recording.md: the BODY's name; the A/B viewer shows it and finds
  * bodies by it): name is UTF-8 of at most 63 bytes (RF_RECORD_NAME_MAX of
- * rollfric/record.h), copied; "" takes the name away.  A body not yet
- * declared in the recording (added since the last frame) is declared with
- * it; one declared already is declared again at the next frame, with the
- * same id and its name (GONE, then BODY).  The name holds while the body
- * stays in the world and the recording is open: a body removed and added
- * again, or a new recording, needs it again.  Errors: RF_ERR_NULL (p,
- * body, name), RF_ERR_STATE (no recording is open), RF_ERR_INVALID (name
- * longer than 63 bytes: refused, not cut; body not in p's world). */
+ * rollfric/record.h), copied; "" takes the name away.  The plugin keeps
+ * it, so it may come before rf_bullet_record_start: a body not yet
+ * declared in a recording is declared with it; one declared already in
+ * the open recording is declared again at the next frame, with the same
+ * id and its name (GONE, then BODY).  The name holds while the body stays
+ * in the world: a body removed and added again needs it again.  Errors:
+ * RF_ERR_NULL (p, body, name), RF_ERR_STATE (the world is gone),
+ * RF_ERR_INVALID (name longer than 63 bytes: refused, not cut; body not
+ * in p's world), RF_ERR_NOMEM. */
 RF_API rf_status rf_bullet_record_name(rf_plugin *p,
                                        const btCollisionObject *body,
                                        const char *name, rf_error *err);

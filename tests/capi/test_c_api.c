@@ -1081,10 +1081,11 @@ static int test_contacts(void)
     return 0;
 }
 
-/* plSetBodyName: the name in the recording (read back with the C
-   reader); the longest name (63 bytes) whole; a longer one refused, not
-   cut; a NULL or stale body, a NULL name, a body in no world and a world
-   that is not recording refused, each with its status. */
+/* plSetBodyName: the names in the recording (read back with the C
+   reader), given before the recording and, for a body in no world yet,
+   before plAddRigidBody; the longest name (63 bytes) whole; a longer one
+   refused, not cut; a NULL or stale body and a NULL name refused, each
+   with its status. */
 static int test_body_names(void)
 {
     scene s;
@@ -1098,16 +1099,13 @@ static int test_body_names(void)
     longest[63] = '\0';
     memset(too_long, 'n', 64);
     too_long[64] = '\0';
-    ENSURE(plSetBodyName(s.body, "ball") == PL_ERR_STATE);
-    ENSURE(error_says("not recording"));
+    ENSURE(plSetBodyName(s.body, "ball") == PL_OK); /* not recording yet */
     plRigidBodyHandle loose = plCreateRigidBody(NULL, 1, s.ball);
     ENSURE(loose != NULL);
-    ENSURE(plSetBodyName(loose, "loose") == PL_ERR_STATE);
-    ENSURE(error_says("in no world"));
-    ENSURE(plDeleteRigidBody(loose) == PL_OK);
+    ENSURE(plSetBodyName(loose, "loose") == PL_OK); /* in no world yet */
+    ENSURE(plAddRigidBody(s.world, loose) == PL_OK);
     ENSURE(plStartRecording(s.world, path, 0, 0) == PL_OK);
     ENSURE(plSetBodyName(NULL, "x") == PL_ERR_NULL);
-    ENSURE(plSetBodyName(loose, "x") == PL_ERR_HANDLE); /* deleted */
     ENSURE(plSetBodyName(s.body, NULL) == PL_ERR_NULL);
     ENSURE(error_says("name is NULL"));
     ENSURE(plSetBodyName(s.body, too_long) == PL_ERR_INVALID);
@@ -1119,13 +1117,17 @@ static int test_body_names(void)
                PL_OK);
     }
     ENSURE(plStopRecording(s.world) == PL_OK);
+    ENSURE(plRemoveRigidBody(s.world, loose) == PL_OK);
+    ENSURE(plDeleteRigidBody(loose) == PL_OK);
+    ENSURE(plSetBodyName(loose, "x") == PL_ERR_HANDLE); /* deleted */
     scene_free(&s);
     rf_recording *r = NULL;
     rf_error err;
     ENSURE(rf_recording_read(path, &r, &err) == RF_OK);
-    const int ok = r->nbody == 2 && r->nframe == 4 &&
+    const int ok = r->nbody == 3 && r->nframe == 4 &&
                    strcmp(r->bodies[0].name, longest) == 0 &&
-                   strcmp(r->bodies[1].name, "ball") == 0;
+                   strcmp(r->bodies[1].name, "ball") == 0 &&
+                   strcmp(r->bodies[2].name, "loose") == 0;
     rf_recording_free(r);
     remove(path);
     ENSURE(ok);
