@@ -16,6 +16,8 @@
 #ifndef ROLLFRIC_BENCH_BULLET_SCENES_HPP
 #define ROLLFRIC_BENCH_BULLET_SCENES_HPP
 
+#include "bullet_world.hpp"
+
 #include <btBulletDynamicsCommon.h>
 
 #include <algorithm>
@@ -39,45 +41,29 @@ struct Structure {
     std::vector<int> bodies; // indices into World::bodies
 };
 
-// One Bullet world and everything it holds.  Bullet's stock solver is
-// the world's solver; rollfric attaches over it.
-struct World {
-    btDefaultCollisionConfiguration config;
-    btCollisionDispatcher dispatcher{&config};
-    btDbvtBroadphase broadphase;
-    btSequentialImpulseConstraintSolver solver;
-    btDiscreteDynamicsWorld world{&dispatcher, &broadphase, &solver, &config};
-    // declaration order = reverse destruction order: meshes outlive the
-    // shapes that reference them, shapes the bodies
+// The triangle meshes of a World's mesh shapes: a base of World before
+// rfbullet::World, so that they are freed after the shapes that
+// reference them.
+struct MeshStore {
     std::vector<std::unique_ptr<btTriangleMesh>> meshes;
-    std::vector<std::unique_ptr<btCollisionShape>> shapes;
-    std::vector<std::unique_ptr<btMotionState>> states;
-    std::vector<std::unique_ptr<btRigidBody>> bodies;
-    std::vector<std::unique_ptr<btTypedConstraint>> joints;
+};
+
+// One Bullet world and everything it holds (bench/bullet_world.hpp: the
+// world, its shapes, bodies and joints, and their teardown), with what
+// the scenes record about it.  Bullet's stock solver is the world's
+// solver; rollfric attaches over it.  Gravity starts as Bullet's default
+// (0, -10, 0); the scenes set their own.
+struct World : MeshStore, rfbullet::World<> {
     std::vector<btTransform> start; // per body, as built
     std::vector<Structure> structures;
     std::string name;        // the scene's name
     std::string description; // one line: what was built
     int dynamic = 0;         // dynamic bodies
 
-    World() = default;
-    World(const World &) = delete;
-    World &operator=(const World &) = delete;
-    ~World()
+    World() : rfbullet::World<>(10.0)
     {
-        for (auto &j : joints) {
-            world.removeConstraint(j.get());
-        }
-        for (auto &b : bodies) {
-            world.removeRigidBody(b.get());
-        }
     }
 
-    template <class S> S *own(S *s)
-    {
-        shapes.emplace_back(s);
-        return s;
-    }
     // A body as the demos' createRigidBody makes it: mass 0 is static,
     // a motion state, Bullet's default friction (0.5) and restitution (0).
     btRigidBody *add(btCollisionShape *s, btScalar mass, const btTransform &xf,
