@@ -44,18 +44,26 @@ plStatus constraint_bodies(const char *fn, plRigidBodyHandle a,
     return PL_OK;
 }
 
+// Register tc (owned from the start: freed if this throws) between a and
+// b; every allocation comes before the first change.
 plConstraintHandle register_constraint(btTypedConstraint *tc, Body *a, Body *b)
 {
-    auto *c = new Constraint;
-    c->c.reset(tc);
+    std::unique_ptr<btTypedConstraint> owned(tc);
+    auto c = std::make_unique<Constraint>();
+    c->c = std::move(owned);
     c->body_a = a->handle;
     c->body_b = b != nullptr ? b->handle : nullptr;
-    c->handle = make_handle(K_CONSTRAINT, c);
-    a->constraints.push_back(c->handle);
+    reserve_more(a->constraints, 1);
     if (b != nullptr) {
-        b->constraints.push_back(c->handle);
+        reserve_more(b->constraints, 1);
     }
-    return (plConstraintHandle)c->handle;
+    Constraint *raw = c.get();
+    raw->handle = own_handle(K_CONSTRAINT, std::move(c));
+    a->constraints.push_back(raw->handle);
+    if (b != nullptr) {
+        b->constraints.push_back(raw->handle);
+    }
+    return (plConstraintHandle)raw->handle;
 }
 
 btHingeConstraint *hinge_of(plConstraintHandle h, const char *fn, plStatus *st)
@@ -78,18 +86,21 @@ plConstraintHandle plNewPoint2PointConstraint(plRigidBodyHandle a,
                                               const plVector3 pivot_b)
 {
     static const char fn[] = "plNewPoint2PointConstraint";
-    Lock lock(g_mutex);
-    Body *ba, *bb;
-    if (constraint_bodies(fn, a, b, &ba, &bb) != PL_OK ||
-        check_reals(fn, "pivot_a", pivot_a, 3) != PL_OK ||
-        (bb != nullptr && check_reals(fn, "pivot_b", pivot_b, 3) != PL_OK)) {
-        return nullptr;
-    }
-    btTypedConstraint *tc =
-        bb != nullptr ? new btPoint2PointConstraint(*ba->rb, *bb->rb,
-                                                    vec(pivot_a), vec(pivot_b))
-                      : new btPoint2PointConstraint(*ba->rb, vec(pivot_a));
-    return register_constraint(tc, ba, bb);
+    return guarded(fn, nullptr, [&]() -> plConstraintHandle {
+        Lock lock(g_mutex);
+        Body *ba, *bb;
+        if (constraint_bodies(fn, a, b, &ba, &bb) != PL_OK ||
+            check_reals(fn, "pivot_a", pivot_a, 3) != PL_OK ||
+            (bb != nullptr &&
+             check_reals(fn, "pivot_b", pivot_b, 3) != PL_OK)) {
+            return nullptr;
+        }
+        btTypedConstraint *tc =
+            bb != nullptr ? new btPoint2PointConstraint(
+                                *ba->rb, *bb->rb, vec(pivot_a), vec(pivot_b))
+                          : new btPoint2PointConstraint(*ba->rb, vec(pivot_a));
+        return register_constraint(tc, ba, bb);
+    });
 }
 
 plConstraintHandle
@@ -98,28 +109,31 @@ plNewHingeConstraint(plRigidBodyHandle a, plRigidBodyHandle b,
                      const plVector3 axis_a, const plVector3 axis_b)
 {
     static const char fn[] = "plNewHingeConstraint";
-    Lock lock(g_mutex);
-    Body *ba, *bb;
-    if (constraint_bodies(fn, a, b, &ba, &bb) != PL_OK ||
-        check_reals(fn, "pivot_a", pivot_a, 3) != PL_OK ||
-        check_reals(fn, "axis_a", axis_a, 3) != PL_OK ||
-        (bb != nullptr && (check_reals(fn, "pivot_b", pivot_b, 3) != PL_OK ||
-                           check_reals(fn, "axis_b", axis_b, 3) != PL_OK))) {
-        return nullptr;
-    }
-    if (!(vec(axis_a).length() > (btScalar)1e-6) ||
-        (bb != nullptr && !(vec(axis_b).length() > (btScalar)1e-6))) {
-        fail(PL_ERR_INVALID, "%s: a hinge axis has zero length", fn);
-        return nullptr;
-    }
-    btTypedConstraint *tc =
-        bb != nullptr
-            ? new btHingeConstraint(*ba->rb, *bb->rb, vec(pivot_a),
-                                    vec(pivot_b), vec(axis_a).normalized(),
-                                    vec(axis_b).normalized())
-            : new btHingeConstraint(*ba->rb, vec(pivot_a),
-                                    vec(axis_a).normalized());
-    return register_constraint(tc, ba, bb);
+    return guarded(fn, nullptr, [&]() -> plConstraintHandle {
+        Lock lock(g_mutex);
+        Body *ba, *bb;
+        if (constraint_bodies(fn, a, b, &ba, &bb) != PL_OK ||
+            check_reals(fn, "pivot_a", pivot_a, 3) != PL_OK ||
+            check_reals(fn, "axis_a", axis_a, 3) != PL_OK ||
+            (bb != nullptr &&
+             (check_reals(fn, "pivot_b", pivot_b, 3) != PL_OK ||
+              check_reals(fn, "axis_b", axis_b, 3) != PL_OK))) {
+            return nullptr;
+        }
+        if (!(vec(axis_a).length() > (btScalar)1e-6) ||
+            (bb != nullptr && !(vec(axis_b).length() > (btScalar)1e-6))) {
+            fail(PL_ERR_INVALID, "%s: a hinge axis has zero length", fn);
+            return nullptr;
+        }
+        btTypedConstraint *tc =
+            bb != nullptr
+                ? new btHingeConstraint(*ba->rb, *bb->rb, vec(pivot_a),
+                                        vec(pivot_b), vec(axis_a).normalized(),
+                                        vec(axis_b).normalized())
+                : new btHingeConstraint(*ba->rb, vec(pivot_a),
+                                        vec(axis_a).normalized());
+        return register_constraint(tc, ba, bb);
+    });
 }
 
 namespace {
@@ -136,32 +150,11 @@ btGeneric6DofSpring2Constraint *linear_friction_of(plConstraintHandle h,
     }
     return g;
 }
-} // namespace
 
-plConstraintHandle plNewLinearFriction(plRigidBodyHandle a, plRigidBodyHandle b,
-                                       const plVector3 axis, plReal max_force)
+// The linear friction of plNewLinearFriction, arguments checked.
+btTypedConstraint *linear_friction(Body *ba, Body *bb, const btVector3 &ax,
+                                   plReal max_force)
 {
-    static const char fn[] = "plNewLinearFriction";
-    Lock lock(g_mutex);
-    Body *ba, *bb;
-    if (constraint_bodies(fn, a, b, &ba, &bb) != PL_OK ||
-        check_reals(fn, "axis", axis, 3) != PL_OK) {
-        return nullptr;
-    }
-    if (!is_finite(max_force)) {
-        fail(PL_ERR_NONFINITE, "%s: max_force is not finite", fn);
-        return nullptr;
-    }
-    if (max_force < 0) {
-        fail(PL_ERR_INVALID, "%s: max_force = %g is negative", fn,
-             (double)max_force);
-        return nullptr;
-    }
-    const btVector3 ax = vec(axis);
-    if (!(ax.length() > (btScalar)1e-6)) {
-        fail(PL_ERR_INVALID, "%s: axis has zero length", fn);
-        return nullptr;
-    }
     // The constraint frame: x along axis (world), at a's centre of mass;
     // in a's frame (so the axis turns with a) and in b's (or the fixed
     // body's, which is the world frame) the same world frame.
@@ -189,176 +182,231 @@ plConstraintHandle plNewLinearFriction(plRigidBodyHandle a, plRigidBodyHandle b,
     g->enableMotor(0, true);
     g->setTargetVelocity(0, 0);
     g->setMaxMotorForce(0, max_force);
-    return register_constraint(g, ba, bb);
+    return g;
+}
+} // namespace
+
+plConstraintHandle plNewLinearFriction(plRigidBodyHandle a, plRigidBodyHandle b,
+                                       const plVector3 axis, plReal max_force)
+{
+    static const char fn[] = "plNewLinearFriction";
+    return guarded(fn, nullptr, [&]() -> plConstraintHandle {
+        Lock lock(g_mutex);
+        Body *ba, *bb;
+        if (constraint_bodies(fn, a, b, &ba, &bb) != PL_OK ||
+            check_reals(fn, "axis", axis, 3) != PL_OK) {
+            return nullptr;
+        }
+        if (!is_finite(max_force)) {
+            fail(PL_ERR_NONFINITE, "%s: max_force is not finite", fn);
+            return nullptr;
+        }
+        if (max_force < 0) {
+            fail(PL_ERR_INVALID, "%s: max_force = %g is negative", fn,
+                 (double)max_force);
+            return nullptr;
+        }
+        const btVector3 ax = vec(axis);
+        if (!(ax.length() > (btScalar)1e-6)) {
+            fail(PL_ERR_INVALID, "%s: axis has zero length", fn);
+            return nullptr;
+        }
+        return register_constraint(linear_friction(ba, bb, ax, max_force), ba,
+                                   bb);
+    });
 }
 
 plStatus plSetLinearFrictionForce(plConstraintHandle c, plReal max_force)
 {
     static const char fn[] = "plSetLinearFrictionForce";
-    Lock lock(g_mutex);
-    plStatus st;
-    btGeneric6DofSpring2Constraint *g = linear_friction_of(c, fn, &st);
-    if (g == nullptr) {
-        return st;
-    }
-    if (!is_finite(max_force)) {
-        return fail(PL_ERR_NONFINITE, "%s: max_force is not finite", fn);
-    }
-    if (max_force < 0) {
-        return fail(PL_ERR_INVALID, "%s: max_force = %g is negative", fn,
-                    (double)max_force);
-    }
-    g->setMaxMotorForce(0, max_force);
-    return PL_OK;
+    return guarded(fn, [&] {
+        Lock lock(g_mutex);
+        plStatus st;
+        btGeneric6DofSpring2Constraint *g = linear_friction_of(c, fn, &st);
+        if (g == nullptr) {
+            return st;
+        }
+        if (!is_finite(max_force)) {
+            return fail(PL_ERR_NONFINITE, "%s: max_force is not finite", fn);
+        }
+        if (max_force < 0) {
+            return fail(PL_ERR_INVALID, "%s: max_force = %g is negative", fn,
+                        (double)max_force);
+        }
+        g->setMaxMotorForce(0, max_force);
+        return PL_OK;
+    });
 }
 
 plStatus plSetHingeLimit(plConstraintHandle hinge, plReal low, plReal high)
 {
     static const char fn[] = "plSetHingeLimit";
-    plStatus st;
-    btHingeConstraint *h = hinge_of(hinge, fn, &st);
-    if (h == nullptr) {
-        return st;
-    }
-    if (!is_finite(low) || !is_finite(high)) {
-        return fail(PL_ERR_NONFINITE, "%s: low or high is not finite", fn);
-    }
-    h->setLimit(low, high);
-    return PL_OK;
+    return guarded(fn, [&] {
+        plStatus st;
+        btHingeConstraint *h = hinge_of(hinge, fn, &st);
+        if (h == nullptr) {
+            return st;
+        }
+        if (!is_finite(low) || !is_finite(high)) {
+            return fail(PL_ERR_NONFINITE, "%s: low or high is not finite", fn);
+        }
+        h->setLimit(low, high);
+        return PL_OK;
+    });
 }
 
 plStatus plEnableHingeMotor(plConstraintHandle hinge, int enable,
                             plReal target_velocity, plReal max_impulse)
 {
     static const char fn[] = "plEnableHingeMotor";
-    plStatus st;
-    btHingeConstraint *h = hinge_of(hinge, fn, &st);
-    if (h == nullptr) {
-        return st;
-    }
-    if (!is_finite(target_velocity) || !is_finite(max_impulse)) {
-        return fail(PL_ERR_NONFINITE,
-                    "%s: target_velocity or max_impulse is not finite", fn);
-    }
-    if (max_impulse < 0 || (enable != 0 && enable != 1)) {
-        return fail(PL_ERR_INVALID,
-                    "%s: max_impulse = %g must be >= 0 and enable = %d 0 or 1",
-                    fn, (double)max_impulse, enable);
-    }
-    h->enableAngularMotor(enable != 0, target_velocity, max_impulse);
-    return PL_OK;
+    return guarded(fn, [&] {
+        plStatus st;
+        btHingeConstraint *h = hinge_of(hinge, fn, &st);
+        if (h == nullptr) {
+            return st;
+        }
+        if (!is_finite(target_velocity) || !is_finite(max_impulse)) {
+            return fail(PL_ERR_NONFINITE,
+                        "%s: target_velocity or max_impulse is not finite", fn);
+        }
+        if (max_impulse < 0 || (enable != 0 && enable != 1)) {
+            return fail(PL_ERR_INVALID,
+                        "%s: max_impulse = %g must be >= 0 and enable = %d 0 "
+                        "or 1",
+                        fn, (double)max_impulse, enable);
+        }
+        h->enableAngularMotor(enable != 0, target_velocity, max_impulse);
+        return PL_OK;
+    });
 }
 
 plStatus plGetHingeAngle(plConstraintHandle hinge, plReal *angle)
 {
     static const char fn[] = "plGetHingeAngle";
-    plStatus st;
-    btHingeConstraint *h = hinge_of(hinge, fn, &st);
-    if (h == nullptr) {
-        return st;
-    }
-    if (angle == nullptr) {
-        return fail(PL_ERR_NULL, "%s: angle is NULL", fn);
-    }
-    *angle = h->getHingeAngle();
-    return PL_OK;
+    return guarded(fn, [&] {
+        plStatus st;
+        btHingeConstraint *h = hinge_of(hinge, fn, &st);
+        if (h == nullptr) {
+            return st;
+        }
+        if (angle == nullptr) {
+            return fail(PL_ERR_NULL, "%s: angle is NULL", fn);
+        }
+        *angle = h->getHingeAngle();
+        return PL_OK;
+    });
 }
 
 plStatus plSetBreakingImpulse(plConstraintHandle c, plReal threshold)
 {
     static const char fn[] = "plSetBreakingImpulse";
-    LOOKUP(Constraint, x, c, K_CONSTRAINT, fn, "c");
-    if (!is_finite(threshold)) {
-        return fail(PL_ERR_NONFINITE, "%s: threshold is not finite", fn);
-    }
-    if (!(threshold > 0)) {
-        return fail(PL_ERR_INVALID, "%s: threshold = %g must be > 0", fn,
-                    (double)threshold);
-    }
-    x->c->setBreakingImpulseThreshold(threshold);
-    return PL_OK;
+    return guarded(fn, [&] {
+        LOOKUP(Constraint, x, c, K_CONSTRAINT, fn, "c");
+        if (!is_finite(threshold)) {
+            return fail(PL_ERR_NONFINITE, "%s: threshold is not finite", fn);
+        }
+        if (!(threshold > 0)) {
+            return fail(PL_ERR_INVALID, "%s: threshold = %g must be > 0", fn,
+                        (double)threshold);
+        }
+        x->c->setBreakingImpulseThreshold(threshold);
+        return PL_OK;
+    });
 }
 
 int plIsConstraintEnabled(plConstraintHandle c)
 {
-    plStatus st;
-    Constraint *x =
-        lookup<Constraint>(c, K_CONSTRAINT, "plIsConstraintEnabled", "c", &st);
-    return x == nullptr ? -1 : (x->c->isEnabled() ? 1 : 0);
+    static const char fn[] = "plIsConstraintEnabled";
+    return guarded(fn, -1, [&] {
+        plStatus st;
+        Constraint *x = lookup<Constraint>(c, K_CONSTRAINT, fn, "c", &st);
+        return x == nullptr ? -1 : (x->c->isEnabled() ? 1 : 0);
+    });
 }
 
 plStatus plGetConstraintImpulse(plConstraintHandle c, plReal *impulse)
 {
     static const char fn[] = "plGetConstraintImpulse";
-    LOOKUP(Constraint, x, c, K_CONSTRAINT, fn, "c");
-    if (impulse == nullptr) {
-        return fail(PL_ERR_NULL, "%s: impulse is NULL", fn);
-    }
-    *impulse = x->c->getAppliedImpulse();
-    return PL_OK;
+    return guarded(fn, [&] {
+        LOOKUP(Constraint, x, c, K_CONSTRAINT, fn, "c");
+        if (impulse == nullptr) {
+            return fail(PL_ERR_NULL, "%s: impulse is NULL", fn);
+        }
+        *impulse = x->c->getAppliedImpulse();
+        return PL_OK;
+    });
 }
 
 plStatus plAddConstraint(plDynamicsWorldHandle world, plConstraintHandle c,
                          int disable_collisions)
 {
     static const char fn[] = "plAddConstraint";
-    Lock lock(g_mutex);
-    LOOKUP(World, w, world, K_WORLD, fn, "world");
-    LOOKUP(Constraint, x, c, K_CONSTRAINT, fn, "c");
-    if (disable_collisions != 0 && disable_collisions != 1) {
-        return fail(PL_ERR_INVALID, "%s: disable_collisions = %d not 0 or 1",
-                    fn, disable_collisions);
-    }
-    if (x->world_handle != nullptr) {
-        return fail(PL_ERR_STATE, "%s: the constraint is already in a world",
-                    fn);
-    }
-    for (void *bh : {x->body_a, x->body_b}) {
-        plStatus st;
-        Body *b = bh ? lookup<Body>(bh, K_BODY, "", "", &st) : nullptr;
-        if (b != nullptr && b->world_handle != (void *)world) {
-            return fail(PL_ERR_STATE,
-                        "%s: body %s of the constraint is not in this world",
-                        fn, bh == x->body_a ? "a" : "b");
+    return guarded(fn, [&] {
+        Lock lock(g_mutex);
+        LOOKUP(World, w, world, K_WORLD, fn, "world");
+        LOOKUP(Constraint, x, c, K_CONSTRAINT, fn, "c");
+        if (disable_collisions != 0 && disable_collisions != 1) {
+            return fail(PL_ERR_INVALID,
+                        "%s: disable_collisions = %d not 0 or 1", fn,
+                        disable_collisions);
         }
-    }
-    w->world.addConstraint(x->c.get(), disable_collisions != 0);
-    w->constraints.push_back(c);
-    x->world_handle = world;
-    return PL_OK;
+        if (x->world_handle != nullptr) {
+            return fail(PL_ERR_STATE,
+                        "%s: the constraint is already in a world", fn);
+        }
+        for (void *bh : {x->body_a, x->body_b}) {
+            plStatus st;
+            Body *b = bh ? lookup<Body>(bh, K_BODY, "", "", &st) : nullptr;
+            if (b != nullptr && b->world_handle != (void *)world) {
+                return fail(PL_ERR_STATE,
+                            "%s: body %s of the constraint is not in this "
+                            "world",
+                            fn, bh == x->body_a ? "a" : "b");
+            }
+        }
+        reserve_more(w->constraints, 1);
+        w->world.addConstraint(x->c.get(), disable_collisions != 0);
+        w->constraints.push_back(c);
+        x->world_handle = world;
+        return PL_OK;
+    });
 }
 
 plStatus plRemoveConstraint(plDynamicsWorldHandle world, plConstraintHandle c)
 {
     static const char fn[] = "plRemoveConstraint";
-    Lock lock(g_mutex);
-    LOOKUP(World, w, world, K_WORLD, fn, "world");
-    LOOKUP(Constraint, x, c, K_CONSTRAINT, fn, "c");
-    if (x->world_handle != (void *)world) {
-        return fail(PL_ERR_STATE, "%s: the constraint is not in this world",
-                    fn);
-    }
-    (void)w;
-    remove_constraint_from_world(x);
-    return PL_OK;
+    return guarded(fn, [&] {
+        Lock lock(g_mutex);
+        LOOKUP(World, w, world, K_WORLD, fn, "world");
+        LOOKUP(Constraint, x, c, K_CONSTRAINT, fn, "c");
+        if (x->world_handle != (void *)world) {
+            return fail(PL_ERR_STATE, "%s: the constraint is not in this world",
+                        fn);
+        }
+        (void)w;
+        remove_constraint_from_world(x);
+        return PL_OK;
+    });
 }
 
 plStatus plDeleteConstraint(plConstraintHandle c)
 {
-    Lock lock(g_mutex);
-    LOOKUP(Constraint, x, c, K_CONSTRAINT, "plDeleteConstraint", "c");
-    remove_constraint_from_world(x);
-    for (void *bh : {x->body_a, x->body_b}) {
-        plStatus st;
-        Body *b = bh ? lookup<Body>(bh, K_BODY, "", "", &st) : nullptr;
-        if (b != nullptr) {
-            auto &v = b->constraints;
-            v.erase(std::find(v.begin(), v.end(), (void *)c));
+    return guarded("plDeleteConstraint", [&] {
+        Lock lock(g_mutex);
+        LOOKUP(Constraint, x, c, K_CONSTRAINT, "plDeleteConstraint", "c");
+        remove_constraint_from_world(x);
+        for (void *bh : {x->body_a, x->body_b}) {
+            plStatus st;
+            Body *b = bh ? lookup<Body>(bh, K_BODY, "", "", &st) : nullptr;
+            if (b != nullptr) {
+                auto &v = b->constraints;
+                v.erase(std::find(v.begin(), v.end(), (void *)c));
+            }
         }
-    }
-    delete x;
-    drop_handle(c);
-    return PL_OK;
+        delete x;
+        drop_handle(c);
+        return PL_OK;
+    });
 }
 
 } // extern "C"

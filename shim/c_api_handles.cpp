@@ -8,6 +8,10 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <new>
+#if defined(__GLIBCXX__)
+#include <cxxabi.h> // abi::__forced_unwind
+#endif
 
 namespace rfshim {
 namespace capi {
@@ -25,6 +29,24 @@ plStatus fail(plStatus st, const char *fmt, ...)
     std::vsnprintf(g_error, sizeof g_error, fmt, ap);
     va_end(ap);
     return st;
+}
+
+plStatus fail_exception(const char *fn)
+{
+    try {
+        throw;
+#if defined(__GLIBCXX__)
+    } catch (abi::__forced_unwind &) { // pthread_cancel: must go on
+        throw;
+#endif
+    } catch (const std::bad_alloc &) {
+        return fail(PL_ERR_NOMEM, "%s: out of memory", fn);
+    } catch (const std::exception &e) {
+        return fail(PL_ERR_INVALID, "%s: internal error: %s", fn, e.what());
+    } catch (...) {
+        return fail(PL_ERR_INVALID, "%s: internal error: unknown exception",
+                    fn);
+    }
 }
 
 bool is_finite(plReal x)
@@ -83,6 +105,9 @@ void *make_handle(int kind, void *obj)
         i = g_free.back();
         g_free.pop_back();
     } else {
+        // g_free has room for every slot, so drop_handle's push_back
+        // cannot throw: a delete never needs memory
+        reserve_more(g_free, g_slots.size() + 1 - g_free.size());
         i = (uint32_t)g_slots.size();
         g_slots.emplace_back();
     }
@@ -198,6 +223,7 @@ using namespace rfshim::capi;
 
 extern "C" {
 
+// Cannot throw: not guarded.
 const char *plGetLastError(void)
 {
     return g_error;

@@ -7,8 +7,10 @@
 // c_api_worlds.cpp (SDK, worlds, contact solver), c_api_shapes.cpp,
 // c_api_bodies.cpp, c_api_constraints.cpp and c_api_queries.cpp (contacts,
 // ray cast).  This header declares what the parts share: the error setter
-// and argument checks, the objects behind the handles, the registry's lock
-// and handle functions, and the LOOKUP macro of the entry points.  Internal
+// and argument checks, the exception boundary of every entry point
+// (guarded: out of memory is PL_ERR_NOMEM, never an abort), the objects
+// behind the handles, the registry's lock and handle functions, and the
+// LOOKUP macro of the entry points.  Internal
 // to the shim: rfshim::capi is hidden like the rest of the shim (only rf_*
 // and pl* leave the library, shim/exports.map); helpers one part uses stay
 // in that part's anonymous namespace.
@@ -21,7 +23,10 @@
 #include <BulletCollision/BroadphaseCollision/btAxisSweep3.h>
 #include <btBulletDynamicsCommon.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -38,6 +43,54 @@ plStatus fail(plStatus st, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+// Set plGetLastError's message from the exception being handled (call it
+// only inside a catch block) and return its status: std::bad_alloc is
+// PL_ERR_NOMEM ("fn: out of memory"), anything else PL_ERR_INVALID ("fn:
+// internal error: what()").  A thread's cancellation (glibc's forced
+// unwind) is not an error: it is rethrown.
+plStatus fail_exception(const char *fn);
+
+// The boundary of every extern "C" pl* function: its whole body runs as
+// `body`, and no C++ exception leaves it (one would reach the C caller as
+// std::terminate).  The body's own lock (Lock lock(g_mutex)) is released
+// by the unwinding before fail_exception records the error, which takes
+// no lock (the message is per thread).  Two forms:
+//   plStatus f(...)  { return guarded(fn, [&] { ...; return PL_OK; }); }
+//   handle / int / double / void * f(...)
+//                    { return guarded(fn, nullptr, [&]() -> R { ... }); }
+// the first returns the exception's status, the second on_fail (NULL,
+// -1: what the header documents as the function's failure value).
+// Bodies are written so that an exception leaves nothing half done
+// (reserve_more before a change that must not fail, own_handle).
+template <class F> plStatus guarded(const char *fn, F &&body)
+{
+    try {
+        return body();
+    } catch (...) {
+        return fail_exception(fn);
+    }
+}
+template <class V, class F>
+auto guarded(const char *fn, V on_fail, F &&body) -> decltype(body())
+{
+    try {
+        return body();
+    } catch (...) {
+        fail_exception(fn);
+        return on_fail;
+    }
+}
+
+// Room in v for n more elements (growing geometrically, as push_back
+// does), so that the push_back or insert after it cannot throw: called
+// before the first change of an entry point that must not stop halfway.
+template <class T> void reserve_more(std::vector<T> &v, size_t n)
+{
+    if (v.capacity() - v.size() < n) {
+        v.reserve(std::max(v.size() + n, 2 * v.capacity()));
+    }
+}
 
 // x (a plReal of either precision) is finite.
 bool is_finite(plReal x);
@@ -133,6 +186,9 @@ struct Broadphase {
     btBroadphaseCallback begin = nullptr, end = nullptr;
     void *handle = nullptr;
     std::vector<void *> proxies; // proxy handles
+    // the first exception a (C++) pair callback threw during the current
+    // call, rethrown once Bullet's sweep has returned (c_api_collision.cpp)
+    std::exception_ptr callback_error;
 };
 struct Proxy {
     btBroadphaseProxy *proxy = nullptr;
@@ -149,8 +205,18 @@ struct CollisionWorld {
 extern std::recursive_mutex g_mutex; // registry: lookups and create/delete
 using Lock = std::lock_guard<std::recursive_mutex>;
 
-// A new handle for obj of kind k; the caller holds g_mutex.
+// A new handle for obj of kind k; the caller holds g_mutex.  Only this
+// can throw (std::bad_alloc, before anything changed); drop_handle
+// cannot, so deleting needs no memory.
 void *make_handle(int kind, void *obj);
+// A new handle for obj, which the registry then owns (the entry point's
+// delete frees it); obj is freed if no handle can be made.
+template <class T> void *own_handle(int kind, std::unique_ptr<T> obj)
+{
+    void *h = make_handle(kind, obj.get());
+    obj.release();
+    return h;
+}
 // The object behind h of kind k, or nullptr with the error set.
 template <class T>
 T *lookup(const void *h, int k, const char *fn, const char *arg, plStatus *st);

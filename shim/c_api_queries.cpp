@@ -80,42 +80,45 @@ void fill_contact(const rf_plugin *plugin, const btManifoldPoint &pt,
 int plGetContacts(plRigidBodyHandle body, plContactInfo *out, int max)
 {
     static const char fn[] = "plGetContacts";
-    Lock lock(g_mutex);
-    plStatus st;
-    Body *b = lookup<Body>(body, K_BODY, fn, "body", &st);
-    if (b == nullptr) {
-        return -1;
-    }
-    if (max < 0 || (out == nullptr && max > 0)) {
-        fail(max < 0 ? PL_ERR_INVALID : PL_ERR_NULL,
-             "%s: max = %d must be >= 0, and out non-NULL when max > 0", fn,
-             max);
-        return -1;
-    }
-    World *w = b->world_handle != nullptr
-                   ? lookup<World>(b->world_handle, K_WORLD, "", "", &st)
-                   : nullptr;
-    if (w == nullptr) {
-        return 0;
-    }
-    btDispatcher *d = w->world.getDispatcher();
-    int n = 0;
-    for (int i = 0; i < d->getNumManifolds(); ++i) {
-        const btPersistentManifold *m = d->getManifoldByIndexInternal(i);
-        const bool is_a = m->getBody0() == b->rb.get();
-        if (!is_a && m->getBody1() != b->rb.get()) {
-            continue;
+    return guarded(fn, -1, [&] {
+        Lock lock(g_mutex);
+        plStatus st;
+        Body *b = lookup<Body>(body, K_BODY, fn, "body", &st);
+        if (b == nullptr) {
+            return -1;
         }
-        const btCollisionObject *other = is_a ? m->getBody1() : m->getBody0();
-        for (int j = 0; j < m->getNumContacts(); ++j, ++n) {
-            if (n >= max) {
+        if (max < 0 || (out == nullptr && max > 0)) {
+            fail(max < 0 ? PL_ERR_INVALID : PL_ERR_NULL,
+                 "%s: max = %d must be >= 0, and out non-NULL when max > 0", fn,
+                 max);
+            return -1;
+        }
+        World *w = b->world_handle != nullptr
+                       ? lookup<World>(b->world_handle, K_WORLD, "", "", &st)
+                       : nullptr;
+        if (w == nullptr) {
+            return 0;
+        }
+        btDispatcher *d = w->world.getDispatcher();
+        int n = 0;
+        for (int i = 0; i < d->getNumManifolds(); ++i) {
+            const btPersistentManifold *m = d->getManifoldByIndexInternal(i);
+            const bool is_a = m->getBody0() == b->rb.get();
+            if (!is_a && m->getBody1() != b->rb.get()) {
                 continue;
             }
-            fill_contact(w->plugin, m->getContactPoint(j), is_a, &out[n]);
-            out[n].m_other = (plRigidBodyHandle)other->getUserPointer();
+            const btCollisionObject *other =
+                is_a ? m->getBody1() : m->getBody0();
+            for (int j = 0; j < m->getNumContacts(); ++j, ++n) {
+                if (n >= max) {
+                    continue;
+                }
+                fill_contact(w->plugin, m->getContactPoint(j), is_a, &out[n]);
+                out[n].m_other = (plRigidBodyHandle)other->getUserPointer();
+            }
         }
-    }
-    return n;
+        return n;
+    });
 }
 
 // ---- queries
@@ -125,38 +128,40 @@ int plRayCast(plDynamicsWorldHandle world, const plVector3 ray_start,
               const plVector3 ray_end, plRayCastResult *res)
 {
     static const char fn[] = "plRayCast";
-    Lock lock(g_mutex);
-    plStatus st;
-    World *w = lookup<World>(world, K_WORLD, fn, "world", &st);
-    if (w == nullptr) {
-        return -1;
-    }
-    if (check_reals(fn, "ray_start", ray_start, 3) != PL_OK ||
-        check_reals(fn, "ray_end", ray_end, 3) != PL_OK) {
-        return -1;
-    }
-    if (res == nullptr) {
-        fail(PL_ERR_NULL, "%s: res is NULL", fn);
-        return -1;
-    }
-    btVector3 a(ray_start[0], ray_start[1], ray_start[2]);
-    btVector3 b(ray_end[0], ray_end[1], ray_end[2]);
-    btCollisionWorld::ClosestRayResultCallback cb(a, b);
-    w->world.rayTest(a, b, cb);
-    std::memset(res, 0, sizeof *res);
-    if (!cb.hasHit()) {
-        return 0;
-    }
-    void *bh = cb.m_collisionObject->getUserPointer();
-    if (Body *body = lookup<Body>(bh, K_BODY, "", "", &st)) {
-        res->m_body = (plRigidBodyHandle)bh;
-        res->m_shape = (plCollisionShapeHandle)body->shape_handle;
-    }
-    for (int k = 0; k < 3; ++k) {
-        res->m_positionWorld[k] = cb.m_hitPointWorld[k];
-        res->m_normalWorld[k] = cb.m_hitNormalWorld[k];
-    }
-    return 1;
+    return guarded(fn, -1, [&] {
+        Lock lock(g_mutex);
+        plStatus st;
+        World *w = lookup<World>(world, K_WORLD, fn, "world", &st);
+        if (w == nullptr) {
+            return -1;
+        }
+        if (check_reals(fn, "ray_start", ray_start, 3) != PL_OK ||
+            check_reals(fn, "ray_end", ray_end, 3) != PL_OK) {
+            return -1;
+        }
+        if (res == nullptr) {
+            fail(PL_ERR_NULL, "%s: res is NULL", fn);
+            return -1;
+        }
+        btVector3 a(ray_start[0], ray_start[1], ray_start[2]);
+        btVector3 b(ray_end[0], ray_end[1], ray_end[2]);
+        btCollisionWorld::ClosestRayResultCallback cb(a, b);
+        w->world.rayTest(a, b, cb);
+        std::memset(res, 0, sizeof *res);
+        if (!cb.hasHit()) {
+            return 0;
+        }
+        void *bh = cb.m_collisionObject->getUserPointer();
+        if (Body *body = lookup<Body>(bh, K_BODY, "", "", &st)) {
+            res->m_body = (plRigidBodyHandle)bh;
+            res->m_shape = (plCollisionShapeHandle)body->shape_handle;
+        }
+        for (int k = 0; k < 3; ++k) {
+            res->m_positionWorld[k] = cb.m_hitPointWorld[k];
+            res->m_normalWorld[k] = cb.m_hitNormalWorld[k];
+        }
+        return 1;
+    });
 }
 
 } // extern "C"

@@ -30,14 +30,22 @@ using namespace rfshim::capi;
 
 namespace {
 
+// Delete the world; needs no memory (so deleting cannot fail): its
+// recording, if any, is closed in ~World after the bodies have left, and
+// the last frame of an empty world allocates nothing.
 void delete_world(void *wh, World *w)
 {
-    // constraints first: Bullet must never see one whose body is gone
-    for (void *ch : std::vector<void *>(w->constraints)) {
+    // constraints first: Bullet must never see one whose body is gone;
+    // each removal takes its handle out of w->constraints (from the back:
+    // no copy of the list, so no allocation)
+    while (!w->constraints.empty()) {
         plStatus st;
-        Constraint *c = lookup<Constraint>(ch, K_CONSTRAINT, "", "", &st);
-        if (c != nullptr) {
+        Constraint *c = lookup<Constraint>(w->constraints.back(), K_CONSTRAINT,
+                                           "", "", &st);
+        if (c != nullptr && c->world_handle == wh) {
             remove_constraint_from_world(c);
+        } else {
+            w->constraints.pop_back();
         }
     }
     for (void *bh : w->bodies) {
@@ -62,17 +70,21 @@ extern "C" {
 
 plPhysicsSdkHandle plNewBulletSdkChecked(int real_size)
 {
-    if (real_size != (int)sizeof(btScalar)) {
-        fail(PL_ERR_PRECISION,
-             "plNewBulletSdk: the program uses a %d-byte plReal but this "
-             "library is built for %d-byte Bullet; link %s instead",
-             real_size, (int)sizeof(btScalar),
-             real_size == 8 ? "librollfric-float64.so (pkg-config "
-                              "rollfric-float64)"
-                            : "librollfric.so (pkg-config rollfric)");
-        return nullptr;
-    }
-    return plNewBulletSdk();
+    return guarded(
+        "plNewBulletSdkChecked", nullptr, [&]() -> plPhysicsSdkHandle {
+            if (real_size != (int)sizeof(btScalar)) {
+                fail(PL_ERR_PRECISION,
+                     "plNewBulletSdk: the program uses a %d-byte plReal but "
+                     "this library is built for %d-byte Bullet; link %s "
+                     "instead",
+                     real_size, (int)sizeof(btScalar),
+                     real_size == 8 ? "librollfric-float64.so (pkg-config "
+                                      "rollfric-float64)"
+                                    : "librollfric.so (pkg-config rollfric)");
+                return nullptr;
+            }
+            return plNewBulletSdk();
+        });
 }
 
 // The header's plNewBulletSdk is this library's precision's name
@@ -80,13 +92,17 @@ plPhysicsSdkHandle plNewBulletSdkChecked(int real_size)
 // fails to link.
 plPhysicsSdkHandle plNewBulletSdk(void)
 {
-    Lock lock(g_mutex);
-    ++g_sdks;
-    return (plPhysicsSdkHandle)make_handle(K_SDK, new Sdk);
+    return guarded("plNewBulletSdk", nullptr, [&]() -> plPhysicsSdkHandle {
+        Lock lock(g_mutex);
+        void *h = own_handle(K_SDK, std::make_unique<Sdk>());
+        ++g_sdks;
+        return (plPhysicsSdkHandle)h;
+    });
 }
 
 // ... and under its plain name, for bindings that load it by name (dlsym,
-// FFI): such a caller has no compiled plReal to check.
+// FFI): such a caller has no compiled plReal to check.  (Not guarded
+// itself: it only calls the guarded one.)
 #undef plNewBulletSdk
 RF_API plPhysicsSdkHandle plNewBulletSdk(void)
 {
@@ -99,200 +115,242 @@ RF_API plPhysicsSdkHandle plNewBulletSdk(void)
 
 plStatus plDeletePhysicsSdk(plPhysicsSdkHandle sdk)
 {
-    Lock lock(g_mutex);
-    LOOKUP(Sdk, s, sdk, K_SDK, "plDeletePhysicsSdk", "sdk");
-    for (void *wh : s->worlds) {
-        plStatus st;
-        World *w = lookup<World>(wh, K_WORLD, "", "", &st);
-        if (w != nullptr) {
-            delete_world(wh, w);
+    return guarded("plDeletePhysicsSdk", [&] {
+        Lock lock(g_mutex);
+        LOOKUP(Sdk, s, sdk, K_SDK, "plDeletePhysicsSdk", "sdk");
+        for (void *wh : s->worlds) {
+            plStatus st;
+            World *w = lookup<World>(wh, K_WORLD, "", "", &st);
+            if (w != nullptr) {
+                delete_world(wh, w);
+            }
         }
-    }
-    for (void *ch : s->collision_worlds) {
-        plStatus st;
-        CollisionWorld *cw =
-            lookup<CollisionWorld>(ch, K_COLLISION_WORLD, "", "", &st);
-        if (cw != nullptr) {
-            delete_collision_world(ch, cw);
+        for (void *ch : s->collision_worlds) {
+            plStatus st;
+            CollisionWorld *cw =
+                lookup<CollisionWorld>(ch, K_COLLISION_WORLD, "", "", &st);
+            if (cw != nullptr) {
+                delete_collision_world(ch, cw);
+            }
         }
-    }
-    delete s;
-    drop_handle(sdk);
-    if (--g_sdks == 0) {
-        release_mesh_interfaces(); // they have no classic delete
-    }
-    return PL_OK;
+        delete s;
+        drop_handle(sdk);
+        if (--g_sdks == 0) {
+            release_mesh_interfaces(); // they have no classic delete
+        }
+        return PL_OK;
+    });
 }
 
 plDynamicsWorldHandle plCreateDynamicsWorld(plPhysicsSdkHandle sdk)
 {
-    Lock lock(g_mutex);
-    plStatus st;
-    Sdk *s = lookup<Sdk>(sdk, K_SDK, "plCreateDynamicsWorld", "sdk", &st);
-    if (s == nullptr) {
-        return nullptr;
-    }
-    auto *w = new World;
-    // btDiscreteDynamicsWorld's own default, as the classic worlds had
-    w->world.setGravity(btVector3(0, -10, 0));
-    rf_error err;
-    w->plugin = rf_bullet_attach(&w->world, nullptr, &err);
-    if (w->plugin == nullptr) {
-        delete w;
-        fail(PL_ERR_STATE, "plCreateDynamicsWorld: %s", err.message);
-        return nullptr;
-    }
-    void *h = make_handle(K_WORLD, w);
-    w->sdk_handle = sdk;
-    s->worlds.push_back(h);
-    return (plDynamicsWorldHandle)h;
+    static const char fn[] = "plCreateDynamicsWorld";
+    return guarded(fn, nullptr, [&]() -> plDynamicsWorldHandle {
+        Lock lock(g_mutex);
+        plStatus st;
+        Sdk *s = lookup<Sdk>(sdk, K_SDK, fn, "sdk", &st);
+        if (s == nullptr) {
+            return nullptr;
+        }
+        auto w = std::make_unique<World>();
+        // btDiscreteDynamicsWorld's own default, as the classic worlds had
+        w->world.setGravity(btVector3(0, -10, 0));
+        rf_error err;
+        w->plugin = rf_bullet_attach(&w->world, nullptr, &err);
+        if (w->plugin == nullptr) {
+            fail(err.status == RF_ERR_NOMEM ? PL_ERR_NOMEM : PL_ERR_STATE,
+                 "%s: %s", fn, err.message);
+            return nullptr;
+        }
+        reserve_more(s->worlds, 1);
+        World *raw = w.get();
+        void *h = own_handle(K_WORLD, std::move(w));
+        raw->sdk_handle = sdk;
+        s->worlds.push_back(h);
+        return (plDynamicsWorldHandle)h;
+    });
 }
 
 plStatus plDeleteDynamicsWorld(plDynamicsWorldHandle world)
 {
-    Lock lock(g_mutex);
-    LOOKUP(World, w, world, K_WORLD, "plDeleteDynamicsWorld", "world");
-    plStatus st;
-    Sdk *s = lookup<Sdk>(w->sdk_handle, K_SDK, "", "", &st);
-    if (s != nullptr) {
-        auto &v = s->worlds;
-        v.erase(std::find(v.begin(), v.end(), (void *)world));
-    }
-    delete_world(world, w);
-    return PL_OK;
+    return guarded("plDeleteDynamicsWorld", [&] {
+        Lock lock(g_mutex);
+        LOOKUP(World, w, world, K_WORLD, "plDeleteDynamicsWorld", "world");
+        plStatus st;
+        Sdk *s = lookup<Sdk>(w->sdk_handle, K_SDK, "", "", &st);
+        if (s != nullptr) {
+            auto &v = s->worlds;
+            v.erase(std::find(v.begin(), v.end(), (void *)world));
+        }
+        delete_world(world, w);
+        return PL_OK;
+    });
 }
 
 plStatus plStepSimulationFixed(plDynamicsWorldHandle world, plReal dt,
                                int max_substeps, plReal fixed_step)
 {
     static const char fn[] = "plStepSimulationFixed";
-    LOOKUP(World, w, world, K_WORLD, fn, "world");
-    if (!is_finite(dt) || !is_finite(fixed_step)) {
-        return fail(PL_ERR_NONFINITE, "%s: dt or fixed_step is not finite", fn);
-    }
-    if (!(dt > 0) || !(fixed_step > 0) || max_substeps < 1) {
-        return fail(PL_ERR_INVALID,
-                    "%s: dt = %g and fixed_step = %g must be > 0, "
-                    "max_substeps = %d >= 1",
-                    fn, (double)dt, (double)fixed_step, max_substeps);
-    }
-    w->world.stepSimulation((btScalar)dt, max_substeps, (btScalar)fixed_step);
-    return PL_OK;
+    return guarded(fn, [&] {
+        LOOKUP(World, w, world, K_WORLD, fn, "world");
+        if (!is_finite(dt) || !is_finite(fixed_step)) {
+            return fail(PL_ERR_NONFINITE, "%s: dt or fixed_step is not finite",
+                        fn);
+        }
+        if (!(dt > 0) || !(fixed_step > 0) || max_substeps < 1) {
+            return fail(PL_ERR_INVALID,
+                        "%s: dt = %g and fixed_step = %g must be > 0, "
+                        "max_substeps = %d >= 1",
+                        fn, (double)dt, (double)fixed_step, max_substeps);
+        }
+        w->world.stepSimulation((btScalar)dt, max_substeps,
+                                (btScalar)fixed_step);
+        return PL_OK;
+    });
 }
 
 plStatus plStepSimulation(plDynamicsWorldHandle world, plReal dt)
 {
     static const char fn[] = "plStepSimulation";
-    LOOKUP(World, w, world, K_WORLD, fn, "world");
-    if (!is_finite(dt)) {
-        return fail(PL_ERR_NONFINITE, "%s: dt is not finite", fn);
-    }
-    if (!(dt > 0)) {
-        return fail(PL_ERR_INVALID, "%s: dt = %g must be > 0", fn, (double)dt);
-    }
-    // the classic call: stepSimulation(dt), i.e. at most one fixed step
-    // of 1/60 s with interpolation
-    w->world.stepSimulation((btScalar)dt);
-    return PL_OK;
+    return guarded(fn, [&] {
+        LOOKUP(World, w, world, K_WORLD, fn, "world");
+        if (!is_finite(dt)) {
+            return fail(PL_ERR_NONFINITE, "%s: dt is not finite", fn);
+        }
+        if (!(dt > 0)) {
+            return fail(PL_ERR_INVALID, "%s: dt = %g must be > 0", fn,
+                        (double)dt);
+        }
+        // the classic call: stepSimulation(dt), i.e. at most one fixed step
+        // of 1/60 s with interpolation
+        w->world.stepSimulation((btScalar)dt);
+        return PL_OK;
+    });
 }
 
 plStatus plSetGravity(plDynamicsWorldHandle world, const plVector3 g)
 {
-    LOOKUP(World, w, world, K_WORLD, "plSetGravity", "world");
-    if (plStatus st = check_reals("plSetGravity", "g", g, 3)) {
-        return st;
-    }
-    w->world.setGravity(btVector3(g[0], g[1], g[2]));
-    return PL_OK;
+    return guarded("plSetGravity", [&] {
+        LOOKUP(World, w, world, K_WORLD, "plSetGravity", "world");
+        if (plStatus st = check_reals("plSetGravity", "g", g, 3)) {
+            return st;
+        }
+        w->world.setGravity(btVector3(g[0], g[1], g[2]));
+        return PL_OK;
+    });
 }
 
 plStatus plStartRecording(plDynamicsWorldHandle world, const char *path,
                           plReal frame_interval, int contacts)
 {
     static const char fn[] = "plStartRecording";
-    LOOKUP(World, w, world, K_WORLD, fn, "world");
-    if (path == nullptr) {
-        return fail(PL_ERR_NULL, "%s: path is NULL", fn);
-    }
-    if (!is_finite(frame_interval)) {
-        return fail(PL_ERR_NONFINITE, "%s: frame_interval is not finite", fn);
-    }
-    rf_error err;
-    switch (rf_bullet_record_start(w->plugin, path, (double)frame_interval,
-                                   contacts, &err)) {
-    case RF_OK: return PL_OK;
-    case RF_ERR_STATE: return fail(PL_ERR_STATE, "%s: %s", fn, err.message);
-    case RF_ERR_IO: return fail(PL_ERR_IO, "%s: %s", fn, err.message);
-    default: return fail(PL_ERR_INVALID, "%s: %s", fn, err.message);
-    }
+    return guarded(fn, [&] {
+        LOOKUP(World, w, world, K_WORLD, fn, "world");
+        if (path == nullptr) {
+            return fail(PL_ERR_NULL, "%s: path is NULL", fn);
+        }
+        if (!is_finite(frame_interval)) {
+            return fail(PL_ERR_NONFINITE, "%s: frame_interval is not finite",
+                        fn);
+        }
+        rf_error err;
+        switch (rf_bullet_record_start(w->plugin, path, (double)frame_interval,
+                                       contacts, &err)) {
+        case RF_OK: return PL_OK;
+        case RF_ERR_STATE: return fail(PL_ERR_STATE, "%s: %s", fn, err.message);
+        case RF_ERR_IO: return fail(PL_ERR_IO, "%s: %s", fn, err.message);
+        case RF_ERR_NOMEM: return fail(PL_ERR_NOMEM, "%s: out of memory", fn);
+        default: return fail(PL_ERR_INVALID, "%s: %s", fn, err.message);
+        }
+    });
 }
 
 plStatus plStopRecording(plDynamicsWorldHandle world)
 {
-    LOOKUP(World, w, world, K_WORLD, "plStopRecording", "world");
-    rf_error err;
-    if (rf_bullet_record_stop(w->plugin, &err) != RF_OK) {
-        return fail(PL_ERR_IO, "plStopRecording: %s", err.message);
-    }
-    return PL_OK;
+    return guarded("plStopRecording", [&] {
+        LOOKUP(World, w, world, K_WORLD, "plStopRecording", "world");
+        rf_error err;
+        if (rf_bullet_record_stop(w->plugin, &err) != RF_OK) {
+            return fail(PL_ERR_IO, "plStopRecording: %s", err.message);
+        }
+        return PL_OK;
+    });
 }
 
 plStatus plSetSplitImpulse(plDynamicsWorldHandle world, int on)
 {
-    LOOKUP(World, w, world, K_WORLD, "plSetSplitImpulse", "world");
-    if (on != 0 && on != 1) {
-        return fail(PL_ERR_INVALID, "plSetSplitImpulse: on = %d, not 0 or 1",
-                    on);
-    }
-    w->world.getSolverInfo().m_splitImpulse = on;
-    return PL_OK;
+    return guarded("plSetSplitImpulse", [&] {
+        LOOKUP(World, w, world, K_WORLD, "plSetSplitImpulse", "world");
+        if (on != 0 && on != 1) {
+            return fail(PL_ERR_INVALID,
+                        "plSetSplitImpulse: on = %d, not 0 or 1", on);
+        }
+        w->world.getSolverInfo().m_splitImpulse = on;
+        return PL_OK;
+    });
 }
 
 plStatus plAddRigidBody(plDynamicsWorldHandle world, plRigidBodyHandle body)
 {
-    Lock lock(g_mutex);
-    LOOKUP(World, w, world, K_WORLD, "plAddRigidBody", "world");
-    LOOKUP(Body, b, body, K_BODY, "plAddRigidBody", "body");
-    if (b->world_handle != nullptr) {
-        return fail(PL_ERR_STATE, "plAddRigidBody: the body is already in a "
-                                  "world");
-    }
-    w->world.addRigidBody(b->rb.get());
-    w->bodies.push_back(body);
-    b->world_handle = world;
-    if (b->cohesion > 0.0) {
-        rf_bullet_set_cohesion(w->plugin, b->rb.get(), b->cohesion);
-    }
-    if (b->yield > 0.0) {
-        rf_bullet_set_yield(w->plugin, b->rb.get(), b->yield);
-    }
-    if (!b->name.empty()) {
-        rf_bullet_record_name(w->plugin, b->rb.get(), b->name.c_str(), nullptr);
-    }
-    return PL_OK;
+    static const char fn[] = "plAddRigidBody";
+    return guarded(fn, [&] {
+        Lock lock(g_mutex);
+        LOOKUP(World, w, world, K_WORLD, fn, "world");
+        LOOKUP(Body, b, body, K_BODY, fn, "body");
+        if (b->world_handle != nullptr) {
+            return fail(PL_ERR_STATE, "plAddRigidBody: the body is already in "
+                                      "a world");
+        }
+        reserve_more(w->bodies, 1);
+        w->world.addRigidBody(b->rb.get());
+        w->bodies.push_back(body);
+        b->world_handle = world;
+        // the body's forces and name for the plugin: out of memory, the
+        // body leaves the world again
+        try {
+            if (b->cohesion > 0.0) {
+                rf_bullet_set_cohesion(w->plugin, b->rb.get(), b->cohesion);
+            }
+            if (b->yield > 0.0) {
+                rf_bullet_set_yield(w->plugin, b->rb.get(), b->yield);
+            }
+            rf_error err; // (no message on stderr)
+            if (!b->name.empty() &&
+                rf_bullet_record_name(w->plugin, b->rb.get(), b->name.c_str(),
+                                      &err) == RF_ERR_NOMEM) {
+                throw std::bad_alloc();
+            }
+        } catch (...) {
+            remove_from_world(b);
+            throw;
+        }
+        return PL_OK;
+    });
 }
 
 plStatus plRemoveRigidBody(plDynamicsWorldHandle world, plRigidBodyHandle body)
 {
-    Lock lock(g_mutex);
-    LOOKUP(World, w, world, K_WORLD, "plRemoveRigidBody", "world");
-    LOOKUP(Body, b, body, K_BODY, "plRemoveRigidBody", "body");
-    if (b->world_handle != (void *)world) {
-        return fail(PL_ERR_STATE,
-                    "plRemoveRigidBody: the body is not in this world");
-    }
-    for (void *ch : b->constraints) {
-        plStatus st;
-        Constraint *c = lookup<Constraint>(ch, K_CONSTRAINT, "", "", &st);
-        if (c != nullptr && c->world_handle != nullptr) {
+    return guarded("plRemoveRigidBody", [&] {
+        Lock lock(g_mutex);
+        LOOKUP(World, w, world, K_WORLD, "plRemoveRigidBody", "world");
+        LOOKUP(Body, b, body, K_BODY, "plRemoveRigidBody", "body");
+        if (b->world_handle != (void *)world) {
             return fail(PL_ERR_STATE,
-                        "plRemoveRigidBody: a constraint in the world uses "
-                        "the body; remove it first");
+                        "plRemoveRigidBody: the body is not in this world");
         }
-    }
-    (void)w;
-    remove_from_world(b);
-    return PL_OK;
+        for (void *ch : b->constraints) {
+            plStatus st;
+            Constraint *c = lookup<Constraint>(ch, K_CONSTRAINT, "", "", &st);
+            if (c != nullptr && c->world_handle != nullptr) {
+                return fail(PL_ERR_STATE,
+                            "plRemoveRigidBody: a constraint in the world uses "
+                            "the body; remove it first");
+            }
+        }
+        (void)w;
+        remove_from_world(b);
+        return PL_OK;
+    });
 }
 
 // ---- contact solver
@@ -300,67 +358,83 @@ plStatus plRemoveRigidBody(plDynamicsWorldHandle world, plRigidBodyHandle body)
 
 plStatus plSetContactSolver(plDynamicsWorldHandle world, plSolver solver)
 {
-    LOOKUP(World, w, world, K_WORLD, "plSetContactSolver", "world");
-    if (solver != PL_SOLVER_STOCK && solver != PL_SOLVER_CONE) {
-        return fail(PL_ERR_INVALID, "plSetContactSolver: unknown solver %d",
-                    (int)solver);
-    }
-    rf_bullet_set_mode(w->plugin, solver == PL_SOLVER_CONE ? RF_BULLET_CONE
-                                                           : RF_BULLET_STOCK);
-    return PL_OK;
+    // as an int: the lambda reads it through a reference, and a value
+    // outside the enum read as a plSolver is undefined (UBSan: enum)
+    const int which = (int)solver;
+    return guarded("plSetContactSolver", [&] {
+        LOOKUP(World, w, world, K_WORLD, "plSetContactSolver", "world");
+        if (which != PL_SOLVER_STOCK && which != PL_SOLVER_CONE) {
+            return fail(PL_ERR_INVALID, "plSetContactSolver: unknown solver %d",
+                        which);
+        }
+        rf_bullet_set_mode(w->plugin, which == PL_SOLVER_CONE
+                                          ? RF_BULLET_CONE
+                                          : RF_BULLET_STOCK);
+        return PL_OK;
+    });
 }
 
 plStatus plSetSolverConfigSized(plDynamicsWorldHandle world,
                                 const rf_config *cfg, size_t size)
 {
-    LOOKUP(World, w, world, K_WORLD, "plSetSolverConfig", "world");
-    if (cfg == nullptr) {
-        return fail(PL_ERR_NULL, "plSetSolverConfig: cfg is NULL");
-    }
-    rf_error err;
-    rf_status st = rf_bullet_set_config_sized(w->plugin, cfg, size, &err);
-    if (st != RF_OK) {
-        return fail(st == RF_ERR_NONFINITE ? PL_ERR_NONFINITE : PL_ERR_INVALID,
-                    "plSetSolverConfig: %s", err.message);
-    }
-    return PL_OK;
+    return guarded("plSetSolverConfig", [&] {
+        LOOKUP(World, w, world, K_WORLD, "plSetSolverConfig", "world");
+        if (cfg == nullptr) {
+            return fail(PL_ERR_NULL, "plSetSolverConfig: cfg is NULL");
+        }
+        rf_error err;
+        rf_status st = rf_bullet_set_config_sized(w->plugin, cfg, size, &err);
+        if (st != RF_OK) {
+            return fail(st == RF_ERR_NONFINITE ? PL_ERR_NONFINITE
+                                               : PL_ERR_INVALID,
+                        "plSetSolverConfig: %s", err.message);
+        }
+        return PL_OK;
+    });
 }
 
 void plGetDefaultSolverConfigSized(rf_config *cfg, size_t size)
 {
-    (void)rf_bullet_config_default_sized(cfg, size);
+    (void)guarded("plGetDefaultSolverConfig", [&] {
+        (void)rf_bullet_config_default_sized(cfg, size);
+        return PL_OK;
+    });
 }
 
 plStatus plGetSolverConfigSized(plDynamicsWorldHandle world, rf_config *out,
                                 size_t size)
 {
-    LOOKUP(World, w, world, K_WORLD, "plGetSolverConfig", "world");
-    if (out == nullptr) {
-        return fail(PL_ERR_NULL, "plGetSolverConfig: out is NULL");
-    }
-    if (rf_bullet_get_config_sized(w->plugin, out, size) != RF_OK) {
-        return fail(PL_ERR_INVALID,
-                    "plGetSolverConfig: the caller's rf_config has %zu "
-                    "bytes, this library's %zu",
-                    size, sizeof(rf_config));
-    }
-    return PL_OK;
+    return guarded("plGetSolverConfig", [&] {
+        LOOKUP(World, w, world, K_WORLD, "plGetSolverConfig", "world");
+        if (out == nullptr) {
+            return fail(PL_ERR_NULL, "plGetSolverConfig: out is NULL");
+        }
+        if (rf_bullet_get_config_sized(w->plugin, out, size) != RF_OK) {
+            return fail(PL_ERR_INVALID,
+                        "plGetSolverConfig: the caller's rf_config has %zu "
+                        "bytes, this library's %zu",
+                        size, sizeof(rf_config));
+        }
+        return PL_OK;
+    });
 }
 
 plStatus plGetSolverStatsSized(plDynamicsWorldHandle world, rf_stats *out,
                                size_t size)
 {
-    LOOKUP(World, w, world, K_WORLD, "plGetSolverStats", "world");
-    if (out == nullptr) {
-        return fail(PL_ERR_NULL, "plGetSolverStats: out is NULL");
-    }
-    if (rf_bullet_stats_sized(w->plugin, out, size) != RF_OK) {
-        return fail(PL_ERR_INVALID,
-                    "plGetSolverStats: the caller's rf_stats has %zu bytes, "
-                    "this library's %zu",
-                    size, sizeof(rf_stats));
-    }
-    return PL_OK;
+    return guarded("plGetSolverStats", [&] {
+        LOOKUP(World, w, world, K_WORLD, "plGetSolverStats", "world");
+        if (out == nullptr) {
+            return fail(PL_ERR_NULL, "plGetSolverStats: out is NULL");
+        }
+        if (rf_bullet_stats_sized(w->plugin, out, size) != RF_OK) {
+            return fail(PL_ERR_INVALID,
+                        "plGetSolverStats: the caller's rf_stats has %zu "
+                        "bytes, this library's %zu",
+                        size, sizeof(rf_stats));
+        }
+        return PL_OK;
+    });
 }
 
 } // extern "C"

@@ -101,10 +101,9 @@ PointState *PointStatePool::attach(btManifoldPoint &cp)
         if (block == nullptr) {
             return nullptr;
         }
-        try {
+        try { // the Chunk owns block: freed with it if push_back throws
             chunks_.push_back(Chunk{std::unique_ptr<PointState[]>(block), n});
         } catch (const std::bad_alloc &) {
-            delete[] block;
             return nullptr;
         }
         for (size_t k = n; k-- > 0;) {

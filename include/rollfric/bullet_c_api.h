@@ -60,8 +60,25 @@
  * that return no plStatus: the failures plGetLastError describes), with
  * the arguments or conditions in parentheses: PL_ERR_NULL is a NULL handle
  * or pointer, PL_ERR_HANDLE a stale or wrong-kind handle.  Nothing aborts
- * on a bad argument.  PL_ERR_NOMEM is returned by plSetBodyName only at
- * present (elsewhere running out of memory is not caught).
+ * on a bad argument.
+ *
+ * Out of memory and internal errors.  No C++ exception leaves a pl*
+ * function: the library never aborts the program.  Every function that
+ * allocates may fail with PL_ERR_NOMEM when memory runs out ("plNewBoxShape:
+ * out of memory"), which is why the "Errors:" lists below do not name it;
+ * any other exception inside the library gives PL_ERR_INVALID ("plFoo:
+ * internal error: ...").  Both show in the return value as above (the
+ * status, NULL, -1) and change nothing (what the call had done is undone),
+ * except that a step (plStepSimulation, plStepSimulationFixed) may stop
+ * partway, the world still valid (step it again or delete it), and
+ * plStopRecording may leave the recording open (call it again).  Deleting
+ * (plDelete*, plDestroy*) never fails for want of memory: cleaning up
+ * always works.  What Bullet itself allocates inside a call
+ * (btAlignedAlloc, malloc) is not checked: that is Bullet's.  The
+ * broadphase's pair callbacks must not throw; if a C++ one does, the call
+ * completes and then reports the exception as PL_ERR_INVALID
+ * (plCreateProxy returns NULL, its proxy stays with the broadphase until
+ * plDestroyBroadphase).
  *
  * Ownership: the caller creates and deletes SDKs, worlds, shapes and
  * bodies.  Deleting a world removes (does not delete) its bodies;
@@ -144,7 +161,8 @@ RF_API const char *plGetLastError(void);
  * macro below), defined only by the library of that precision: linking
  * the other library fails ("undefined reference to
  * plNewBulletSdk_float64").  The library also exports plNewBulletSdk
- * itself, unchecked, for bindings that load it by name.  Cannot fail. */
+ * itself, unchecked, for bindings that load it by name.  Errors (NULL
+ * returned): PL_ERR_NOMEM only. */
 #ifdef BT_USE_DOUBLE_PRECISION
 #define plNewBulletSdk plNewBulletSdk_float64
 #else
@@ -165,9 +183,10 @@ RF_API PL_CLASSIC_STATUS plDeletePhysicsSdk(plPhysicsSdkHandle sdk);
 
 /* A btDiscreteDynamicsWorld (default collision configuration, dbvt
  * broadphase, stock sequential-impulse solver wrapped by the cone solver
- * with plGetDefaultSolverConfig's settings), gravity (0, -9.81, 0).
- * Errors (NULL returned): PL_ERR_NULL, PL_ERR_HANDLE (sdk), PL_ERR_STATE
- * (the cone solver could not be attached: out of memory). */
+ * with plGetDefaultSolverConfig's settings), gravity (0, -10, 0) as the
+ * classic API's.
+ * Errors (NULL returned): PL_ERR_NULL, PL_ERR_HANDLE (sdk), PL_ERR_NOMEM
+ * (also: the cone solver could not be attached for want of memory). */
 RF_API plDynamicsWorldHandle plCreateDynamicsWorld(plPhysicsSdkHandle sdk);
 /* Removes its bodies and constraints (they stay valid, in no world) and
  * deletes the world.  Errors: PL_ERR_NULL, PL_ERR_HANDLE. */
