@@ -349,6 +349,24 @@ rf_status rf_bullet_record_stop(rf_plugin *p, rf_error *err)
     return st;
 }
 
+rf_status rf_bullet_record_end(rf_plugin *p, rf_error *err)
+{
+    if (p == nullptr) {
+        return fail(err, RF_ERR_NULL, "rf_bullet_record_end: p is NULL");
+    }
+    if (err) {
+        err->status = RF_OK;
+        err->message[0] = '\0';
+    }
+    if (p->recorder == nullptr) {
+        return RF_OK;
+    }
+    const rf_status st = p->recorder->end(err);
+    delete p->recorder;
+    p->recorder = nullptr;
+    return st;
+}
+
 rf_status rf_bullet_record_name(rf_plugin *p, const btCollisionObject *body,
                                 const char *name, rf_error *err)
 {

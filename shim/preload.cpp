@@ -18,7 +18,8 @@
 // ROLLFRIC_RECORD=FILE records each world's run (rf_bullet_record_start,
 // 60 frames per simulated second; the second world to FILE.2, ...), with
 // ROLLFRIC=off too (the world then steps with its own solver), and
-// ROLLFRIC_RECORD_CONTACTS=1 adds the contact points.
+// ROLLFRIC_RECORD_CONTACTS=1 adds the contact points; a world never
+// deleted has its recording ended at exit.
 //
 // This file includes no Bullet class header, so the hooks can be defined
 // under the constructor's mangled names; worlds are opaque pointers here.
@@ -45,10 +46,25 @@
 namespace {
 
 // The worlds this library attached to.  A preload hook has no object to
-// hang state on, so this one table is process-wide, behind a mutex.
+// hang state on, so this one table is process-wide, behind a mutex.  At
+// exit it ends the recordings of the worlds the program never deleted
+// (rf_bullet_record_end: the end mark, no last frame, nothing read from
+// the world, whose bodies may be gone), so that they read as complete.
+// It is constructed during the first world's construction, so it is
+// destroyed after every world with static storage.
 struct Registry {
     std::mutex lock;
     std::vector<std::pair<void *, rf_plugin *>> worlds;
+    ~Registry()
+    {
+        for (auto &w : worlds) {
+            rf_error err;
+            if (rf_bullet_record_end(w.second, &err) != RF_OK) {
+                std::fprintf(stderr, "rollfric: ROLLFRIC_RECORD: %s\n",
+                             err.message);
+            }
+        }
+    }
 };
 
 Registry &registry()

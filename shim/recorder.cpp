@@ -255,6 +255,13 @@ Recorder *Recorder::open(btDiscreteDynamicsWorld *world, const BodyNames *names,
     return r;
 }
 
+rf_status Recorder::end(rf_error *err)
+{
+    const rf_status st = rf_record_close(writer_, err);
+    writer_ = nullptr;
+    return st;
+}
+
 Recorder::~Recorder()
 {
     rf_record_close(writer_, nullptr);

@@ -61,6 +61,8 @@ class Recorder {
     bool after_step(const rf_plugin *plugin, double h);
     // Writes the last state (a forced frame) and closes the file.
     rf_status close(const rf_plugin *plugin, rf_error *err);
+    // Closes the file with its end mark, reading nothing from the world.
+    rf_status end(rf_error *err);
     // obj's name changed (BodyNames::set): a body declared already is
     // declared again with it at the next frame (GONE, then BODY with the
     // same id); one not declared yet takes it when it is.

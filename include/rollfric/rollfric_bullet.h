@@ -350,6 +350,14 @@ RF_API rf_status rf_bullet_record_start(rf_plugin *p, const char *path,
  * open.  Errors: RF_ERR_NULL (p), RF_ERR_IO (the file could not be
  * completed; it is closed anyway). */
 RF_API rf_status rf_bullet_record_stop(rf_plugin *p, rf_error *err);
+/* Ends p's open recording without a last frame: writes the end mark and
+ * closes the file, reading nothing from the world or its bodies.  For
+ * exit handlers (the LD_PRELOAD library calls it for the worlds a program
+ * never deleted, whose bodies may be gone already): the frames of every
+ * step are kept, the state after the last step is not (rf_bullet_record_
+ * stop writes it).  RF_OK when none is open.  Errors: RF_ERR_NULL (p),
+ * RF_ERR_IO (the end could not be written; the file is closed anyway). */
+RF_API rf_status rf_bullet_record_end(rf_plugin *p, rf_error *err);
 /* Names body, a collision object in p's world, for p's recordings
  * (docs/recording.md: the BODY's name; the A/B viewer shows it and finds
  * bodies by it): name is UTF-8 of at most 63 bytes (RF_RECORD_NAME_MAX of

@@ -110,6 +110,16 @@ check "ROLLFRIC_RECORD: the cone ball's recorded travel = its distance" $?
 awk -v c="$(travel $rec/cone.rec)" -v s="$(travel $rec/stock.rec)" \
     'BEGIN { exit !(s - c > 0.5) }'
 check "ROLLFRIC_RECORD: stock's ball ends elsewhere (rolls on)" $?
+# a program that never deletes its world: the recording is ended at exit
+# (the end mark, every step's frame, no last frame: 360 frames to 5.983 s)
+leak_rec=$(ROLLFRIC_RECORD=$rec/leak.rec LD_PRELOAD="$pre" "$app" --no-cleanup)
+[ "$leak_rec" = "$cone" ]
+check "ROLLFRIC_RECORD, world never deleted: the run is unchanged" $?
+info=$("$rfrecord" info $rec/leak.rec)
+echo "no-cleanup recording: $info"
+echo "$info" | awk '{ exit !($4 == 2 && $6 == 360 && $8 > 5.98 &&
+                             $8 < 5.99 && $12 == 1) }'
+check "ROLLFRIC_RECORD, world never deleted: recording complete at exit" $?
 rm -rf "$rec"
 
 rm -f /tmp/rf_preload_err.$$ /tmp/rf_preload_out.$$
