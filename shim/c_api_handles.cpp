@@ -96,6 +96,22 @@ std::recursive_mutex g_mutex; // registry: lookups and create/delete
 namespace {
 std::vector<Slot> g_slots;
 std::vector<uint32_t> g_free;
+
+// At exit, the recordings of the worlds the program never deleted are
+// ended (rf_bullet_record_end: the end mark, nothing read from the world),
+// so that they read as complete.  Defined after g_slots, so destroyed
+// before it.
+struct EndRecordingsAtExit {
+    ~EndRecordingsAtExit()
+    {
+        for (const Slot &s : g_slots) {
+            if (s.kind == K_WORLD && s.obj != nullptr) {
+                rf_bullet_record_end(static_cast<World *>(s.obj)->plugin,
+                                     nullptr);
+            }
+        }
+    }
+} g_end_recordings;
 } // namespace
 
 void *make_handle(int kind, void *obj)

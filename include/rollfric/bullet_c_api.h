@@ -213,7 +213,9 @@ RF_API plStatus plSetGravity(plDynamicsWorldHandle world, const plVector3 g);
  * shape once, its transform at most every frame_interval of simulated
  * time (s; 1/60 for 60 frames per simulated second), and with contacts 1
  * the contact points with their forces; with either contact solver.  The
- * recording ends with plStopRecording or the world's deletion.  Errors:
+ * recording ends with plStopRecording or the world's deletion; a world
+ * still alive when the program exits has its recording ended then (the
+ * end mark, without the last frame).  Errors:
  * PL_ERR_NULL (world, path), PL_ERR_HANDLE (world), PL_ERR_NONFINITE,
  * PL_ERR_INVALID (frame_interval < 0, contacts not 0 or 1), PL_ERR_STATE
  * (already recording), PL_ERR_IO (cannot create path). */
