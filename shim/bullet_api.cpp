@@ -331,10 +331,16 @@ rf_status rf_bullet_record_start(rf_plugin *p, const char *path,
     return p->recorder != nullptr ? RF_OK : err ? err->status : RF_ERR_IO;
 }
 
-rf_status rf_bullet_record_stop(rf_plugin *p, rf_error *err)
+namespace {
+
+// Closes p's open recording (RF_OK when none is open): with the last
+// frame (rf_bullet_record_stop) or without reading the world
+// (rf_bullet_record_end).
+rf_status finish_recording(rf_plugin *p, bool last_frame, const char *fn,
+                           rf_error *err)
 {
     if (p == nullptr) {
-        return fail(err, RF_ERR_NULL, "rf_bullet_record_stop: p is NULL");
+        return fail(err, RF_ERR_NULL, "%s: p is NULL", fn);
     }
     if (err) {
         err->status = RF_OK;
@@ -343,28 +349,23 @@ rf_status rf_bullet_record_stop(rf_plugin *p, rf_error *err)
     if (p->recorder == nullptr) {
         return RF_OK;
     }
-    const rf_status st = p->recorder->close(p, err);
+    const rf_status st =
+        last_frame ? p->recorder->close(p, err) : p->recorder->end(err);
     delete p->recorder;
     p->recorder = nullptr;
     return st;
 }
 
+} // namespace
+
+rf_status rf_bullet_record_stop(rf_plugin *p, rf_error *err)
+{
+    return finish_recording(p, true, "rf_bullet_record_stop", err);
+}
+
 rf_status rf_bullet_record_end(rf_plugin *p, rf_error *err)
 {
-    if (p == nullptr) {
-        return fail(err, RF_ERR_NULL, "rf_bullet_record_end: p is NULL");
-    }
-    if (err) {
-        err->status = RF_OK;
-        err->message[0] = '\0';
-    }
-    if (p->recorder == nullptr) {
-        return RF_OK;
-    }
-    const rf_status st = p->recorder->end(err);
-    delete p->recorder;
-    p->recorder = nullptr;
-    return st;
+    return finish_recording(p, false, "rf_bullet_record_end", err);
 }
 
 rf_status rf_bullet_record_name(rf_plugin *p, const btCollisionObject *body,
