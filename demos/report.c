@@ -54,6 +54,35 @@ char *rfd_path(const char *dir, const char *name)
     return rfd_strf("%s%s%s", dir, n > 0 && dir[n - 1] == '/' ? "" : "/", name);
 }
 
+FILE *rfd_open_out(const char *dir, const char *name, char **path, char **err)
+{
+    *path = rfd_path(dir, name);
+    if (*path == NULL) {
+        *err = NULL;
+        return NULL;
+    }
+    FILE *f = fopen(*path, "wb");
+    if (f == NULL) {
+        *err = rfd_strf("cannot write %s: %s", *path, strerror(errno));
+        free(*path);
+        *path = NULL;
+    }
+    return f;
+}
+
+int rfd_close_out(FILE *f, char *path, int bad, char **err)
+{
+    bad |= ferror(f);
+    if (fclose(f) != 0 || bad) {
+        *err = rfd_strf("cannot write %s: %s", path,
+                        errno ? strerror(errno) : "I/O error");
+        free(path);
+        return -1;
+    }
+    free(path);
+    return 0;
+}
+
 int rfd_safe_name(const char *name)
 {
     if (name == NULL || name[0] == '\0' || name[0] == '.') {
@@ -653,26 +682,12 @@ static rfd_doc *build_report(const rfd_report *rep, char **err)
 static int write_file(const rfd_report *rep, const rfd_doc *d, const char *name,
                       int (*render)(const rfd_doc *, FILE *), char **err)
 {
-    char *path = rfd_path(rep->dir, name);
-    if (path == NULL) {
-        *err = NULL;
-        return -1;
-    }
-    FILE *f = fopen(path, "w");
+    char *path;
+    FILE *f = rfd_open_out(rep->dir, name, &path, err);
     if (f == NULL) {
-        *err = rfd_strf("cannot write %s: %s", path, strerror(errno));
-        free(path);
         return -1;
     }
-    const int bad = render(d, f);
-    if (fclose(f) != 0 || bad) {
-        *err = rfd_strf("cannot write %s: %s", path,
-                        errno ? strerror(errno) : "I/O error");
-        free(path);
-        return -1;
-    }
-    free(path);
-    return 0;
+    return rfd_close_out(f, path, render(d, f), err);
 }
 
 int rfd_write_report(const rfd_report *rep, char **err)

@@ -21,6 +21,13 @@ char *rfd_strf(const char *fmt, ...)
     ;
 /* dir/name, malloc'ed (no doubled '/'); NULL when out of memory. */
 char *rfd_path(const char *dir, const char *name);
+/* Opens dir/name for writing: the stream and *path (dir/name, malloc'ed;
+ * rfd_close_out frees it), or NULL with *err (malloc'ed; NULL when out of
+ * memory) and *path NULL. */
+FILE *rfd_open_out(const char *dir, const char *name, char **path, char **err);
+/* Closes f, opened by rfd_open_out as path (freed here): 0, or -1 with
+ * *err when a write failed.  bad: the caller's own writing failed. */
+int rfd_close_out(FILE *f, char *path, int bad, char **err);
 /* 1 when name is usable as a file name stem: [A-Za-z0-9_.-]+, not
  * starting with '.'. */
 int rfd_safe_name(const char *name);

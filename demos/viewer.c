@@ -38,39 +38,6 @@ static const struct {
 
 /* ---- files ---- */
 
-/* Opens dir/name for writing: the stream, or NULL with *err set. */
-static FILE *open_out(const char *dir, const char *name, char **path,
-                      char **err)
-{
-    *path = rfd_path(dir, name);
-    if (*path == NULL) {
-        *err = NULL;
-        return NULL;
-    }
-    FILE *f = fopen(*path, "wb");
-    if (f == NULL) {
-        *err = rfd_strf("cannot write %s: %s", *path, strerror(errno));
-        free(*path);
-        *path = NULL;
-    }
-    return f;
-}
-
-/* Closes f (written to path, freed here): 0, or -1 with *err when a write
-   failed. */
-static int close_out(FILE *f, char *path, char **err)
-{
-    const int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        *err = rfd_strf("cannot write %s: %s", path,
-                        errno ? strerror(errno) : "I/O error");
-        free(path);
-        return -1;
-    }
-    free(path);
-    return 0;
-}
-
 /* Ends a copy from in (read from `from`) into out (written to path,
    freed): 0, or -1 with *err when the read or the write failed. */
 static int close_copy(FILE *in, const char *from, FILE *out, char *path,
@@ -84,19 +51,19 @@ static int close_copy(FILE *in, const char *from, FILE *out, char *path,
         return -1;
     }
     fclose(in);
-    return close_out(out, path, err);
+    return rfd_close_out(out, path, 0, err);
 }
 
 static int write_bytes(const char *dir, const char *name,
                        const unsigned char *data, size_t len, char **err)
 {
     char *path;
-    FILE *f = open_out(dir, name, &path, err);
+    FILE *f = rfd_open_out(dir, name, &path, err);
     if (f == NULL) {
         return -1;
     }
     fwrite(data, 1, len, f);
-    return close_out(f, path, err);
+    return rfd_close_out(f, path, 0, err);
 }
 
 /* Copies from into dir/to: 0; 1 when from does not exist (nothing
@@ -113,7 +80,7 @@ static int copy_file(const char *from, const char *dir, const char *to,
         return -1;
     }
     char *path;
-    FILE *out = open_out(dir, to, &path, err);
+    FILE *out = rfd_open_out(dir, to, &path, err);
     if (out == NULL) {
         fclose(in);
         return -1;
@@ -204,7 +171,7 @@ static int write_recording_js(const char *rec_path, const char *dir,
     if (name == NULL) {
         *err = NULL; /* out of memory */
     } else {
-        out = open_out(dir, name, &path, err);
+        out = rfd_open_out(dir, name, &path, err);
         free(name);
     }
     if (out == NULL) {
@@ -497,7 +464,7 @@ static char **recording_keys(const rfv_page *p)
 static int write_view_data(const rfv_page *p, char *const *keys, char **err)
 {
     char *path;
-    FILE *f = open_out(p->dir, "view-data.js", &path, err);
+    FILE *f = rfd_open_out(p->dir, "view-data.js", &path, err);
     if (f == NULL) {
         return -1;
     }
@@ -546,7 +513,7 @@ static int write_view_data(const rfv_page *p, char *const *keys, char **err)
         fputs("]}", f);
     }
     fputs("\n  ]\n};\n", f);
-    return close_out(f, path, err);
+    return rfd_close_out(f, path, 0, err);
 }
 
 int rfv_write(const rfv_page *p, char **warning, char **err)
