@@ -127,13 +127,10 @@ std::string record_path(const char *base, int n)
     return s;
 }
 
-void start_recording(rf_plugin *p)
+// Records p's world into ROLLFRIC_RECORD's file (file: its value, set).
+void start_recording(rf_plugin *p, const char *file)
 {
     static int recorded = 0; // worlds recorded so far (under the registry)
-    const char *file = std::getenv("ROLLFRIC_RECORD");
-    if (file == nullptr || *file == '\0') {
-        return;
-    }
     const char *c = std::getenv("ROLLFRIC_RECORD_CONTACTS");
     const int contacts = c != nullptr && std::strcmp(c, "1") == 0;
     const std::string path = record_path(file, recorded++);
@@ -176,7 +173,9 @@ void attach(void *world, void *real_ctor)
     }
     Registry &r = registry();
     std::lock_guard<std::mutex> g(r.lock);
-    start_recording(p);
+    if (record) {
+        start_recording(p, rec);
+    }
     r.worlds.emplace_back(world, p);
 }
 
