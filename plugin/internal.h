@@ -134,12 +134,41 @@ typedef struct rf_work {
     int cap_si_group;
     int si_serial_color[2]; /* the colours whose items may share bodies
                                (rows', contacts'), or -1 */
+    /* its wide form (solver_si_wide.c): per colour c the units
+       si_unit[si_unit_ptr[c] .. si_unit_ptr[c + 1]), each a colour
+       position k (one group) or -(b + 1) (bundle b); per bundle
+       RF__SI_BMETA ints; per slot (a point index across the lanes) the
+       transposed normal and friction records and the three impulses
+       (RF__SI_WN, _WF, 3 fields of RF__SI_LANES doubles); si_wk scratch
+       (nitem + 1) */
+    int *si_unit, *si_unit_ptr, *si_bundle, *si_wk;
+    int cap_si_unit;
+    double *si_wn, *si_wf, *si_wg;
+    double *si_wm; /* per bundle the lanes' M_a^-1, M_b^-1 (6 fields) */
+    int cap_si_slot;
+    int si_nbundle;
+    int si_avx; /* this solve runs the AVX kernel */
+    /* which kernels run (RF__SI_WIDE_*; 0, automatic, unless a test
+       compares them): automatic (AVX where the processor has it, else
+       SSE2), the two-lane kernel only, or no bundles (the row form's
+       group kernel only) */
+    int si_wide_mode;
 } rf_work;
 
 #define RF__SI_STRIDE 156
 #define RF__SI_NREC 28
 #define RF__SI_FREC 52
 #define RF__SI_AREC 40
+/* The wide form: manifolds per bundle (SIMD lanes), points per lane at
+   most, fields of its normal and friction records, ints of a bundle's
+   metadata (slot, points, then per lane colour position, first contact,
+   points). */
+#define RF__SI_LANES 4
+#define RF__SI_WMAX 4
+#define RF__SI_WN 26
+#define RF__SI_WF 42
+#define RF__SI_BMETA (2 + 3 * RF__SI_LANES)
+enum { RF__SI_WIDE_AUTO = 0, RF__SI_WIDE_NARROW = 1, RF__SI_WIDE_OFF = 2 };
 /* rf__si_rows_build's flags */
 enum { RF__SI_DYN_A = 1, RF__SI_DYN_B = 2, RF__SI_ANG = 4, RF__SI_T1 = 8 };
 
@@ -668,6 +697,18 @@ int rf__si_rows_build(rf_problem *p, int i);
 double rf__si_rows_group(const rf_problem *p, const rf_config *cfg,
                          int pass_friction, int lo, int hi, double *gamma,
                          double *vel, double *gn2, rf_si_guard *gd);
+/* The wide form (solver_si_wide.c).  Pack: after the colouring and the
+   row form's records, each colour's units (bundles when wide, else one
+   per group; serial colours always single groups) and the bundles'
+   records.  Bundle: one pass (normal or friction) of bundle b, the
+   colour's guard share and credit per lane, each lane's group's four sums
+   into sum[4 k ..] as rf__si_rows_group's caller stores them.  Gamma:
+   the bundled contacts' normal and sliding impulses from g into the
+   bundles (out 0, after the start) or back to g (out 1). */
+void rf__si_wide_pack(rf_problem *p, int wide);
+void rf__si_wide_bundle(const rf_problem *p, int pass_friction, int bundle,
+                        double *vel, double share, int credit, double *sum);
+void rf__si_wide_gamma(rf_problem *p, double *g, int out);
 /* Greedy colouring of the items (solver_gs.c): items sharing a dynamic
    body (body form) or a W block (local form) get different colours;
    work.color_ptr / color_con list the items of each colour in item

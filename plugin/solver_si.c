@@ -653,13 +653,20 @@ static void run_pass(rf_problem *p, const rf_config *cfg, double omega,
     double *sum = w->si_sum; /* per group: d2, gn2, dE, dB */
     for (int c = 0; c < w->ncolor; ++c) {
         const int lo = w->color_ptr[c], hi = w->color_ptr[c + 1];
+        const int ulo = w->si_unit_ptr[c], uhi = w->si_unit_ptr[c + 1];
         int credit;
         const double share =
             rf__si_guard_slack(*E, *B, &credit) / (double)(hi - lo);
 #pragma omp parallel for schedule(static) num_threads(                         \
     threads) if (threads > 1 && hi - lo > 64 && c != w->si_serial_color[0] &&  \
                  c != w->si_serial_color[1])
-        for (int k = lo; k < hi; ++k) {
+        for (int un = ulo; un < uhi; ++un) {
+            const int k = w->si_unit[un];
+            if (k < 0) { /* a bundle: its groups' sums at their k */
+                rf__si_wide_bundle(p, pass == PASS_FRICTION, -k - 1, vel, share,
+                                   credit, sum);
+                continue;
+            }
             rf_si_guard en = {share, credit, 0.0, 0.0};
             double gq = 0.0;
             const int grp = w->color_con[k];
@@ -711,11 +718,15 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
     const int colored = nitem > 512;
     if (colored) {
         color_sweep(p);
+        rf__si_wide_pack(p, staggered);
     }
     memcpy(g, gamma, (size_t)rf__ndof(p) * sizeof(double));
     rf__body_velocity(p, g, vel, threads);
     double B = 0.0;
     double E = guard_start(p, g, vel, threads, &B);
+    if (colored) {
+        rf__si_wide_gamma(p, g, 0);
+    }
 
     int it = 0, converged = 0;
     while (it < cfg->max_iter && !converged) {
@@ -732,6 +743,9 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
         ++it;
         converged =
             cfg->tol > 0.0 && sqrt(d2) <= cfg->tol * fmax(sqrt(gn2), 1e-300);
+    }
+    if (colored) {
+        rf__si_wide_gamma(p, g, 1);
     }
     if (!cfg->residual) {
         /* no residual wanted: the last iterate; its energy change is the

@@ -151,13 +151,29 @@ rf_status rf__work_reserve_si(rf_problem *p, rf_error *err)
         {(void **)&w->si_arec, RF__SI_AREC * sizeof(double)},
         {(void **)&w->si_flags, sizeof(int)},
     };
+    /* bundles, units and slots: at most one per group, group and
+       contact (a bundle's slots are its longest lane's points) */
+    const rf_grow_item unit[] = {
+        {(void **)&w->si_unit, sizeof(int)},
+        {(void **)&w->si_unit_ptr, sizeof(int)},
+        {(void **)&w->si_wk, sizeof(int)},
+        {(void **)&w->si_bundle, RF__SI_BMETA * sizeof(int)},
+        {(void **)&w->si_wm, 6 * RF__SI_LANES * sizeof(double)},
+    };
+    const rf_grow_item slot[] = {
+        {(void **)&w->si_wn, RF__SI_WN * RF__SI_LANES * sizeof(double)},
+        {(void **)&w->si_wf, RF__SI_WF * RF__SI_LANES * sizeof(double)},
+        {(void **)&w->si_wg, 3 * RF__SI_LANES * sizeof(double)},
+    };
     if (!rf__grow_all(rec, 6, &w->cap_si, p->ncon + 1) ||
         !rf__grow((void **)&w->si_mask, &w->cap_si_mask, p->nbody + 1,
                   sizeof(uint64_t)) ||
         !rf__grow((void **)&w->si_group, &w->cap_si_group, rf__nitem(p) + 1,
                   sizeof(int)) ||
         !rf__grow((void **)&w->si_sum, &w->cap_si_sum, 4 * rf__nitem(p) + 4,
-                  sizeof(double))) {
+                  sizeof(double)) ||
+        !rf__grow_all(unit, 5, &w->cap_si_unit, rf__nitem(p) + 2) ||
+        !rf__grow_all(slot, 3, &w->cap_si_slot, p->ncon + 1)) {
         return rf__fail(err, RF_ERR_NOMEM,
                         "out of memory for the sequential impulse records of "
                         "%d contacts",
@@ -257,6 +273,14 @@ void rf__work_free(rf_work *w)
     free(w->si_flags);
     free(w->si_mask);
     free(w->si_group);
+    free(w->si_unit);
+    free(w->si_unit_ptr);
+    free(w->si_wk);
+    free(w->si_bundle);
+    free(w->si_wm);
+    free(w->si_wn);
+    free(w->si_wf);
+    free(w->si_wg);
     memset(w, 0, sizeof *w);
 }
 

@@ -1,0 +1,369 @@
+/*
+ * The sequential impulse solver's wide form (RF_SOLVER_SI, De Saxce model,
+ * coloured sweeps): the row form of solver_si_rows.c run on RF__SI_LANES
+ * manifolds at once, one manifold per SIMD lane, as Box2D v3's
+ * contact_solver.c runs its wide contact constraints over the colours of
+ * its constraint graph.
+ *
+ * Why: one manifold's points chain through its two bodies' velocities, so
+ * the row form's group kernel is a chain of dependent dot products and
+ * updates (latency-bound: an AVX2 build of it, half the instructions, was
+ * 0-8% faster).  The groups of one colour share no dynamic body, so
+ * RF__SI_LANES of them are independent chains: in lanes they run side by
+ * side, each 3-vector costs three full-width operations for RF__SI_LANES
+ * manifolds instead of two half-used ones per manifold, and a dot product
+ * needs no horizontal sum.
+ *
+ * Exactness: every lane does the row form's arithmetic on its manifold in
+ * the row form's order (the same products, sums and selections, no
+ * contraction to FMA), so a bundle gives the bits the group kernel gives,
+ * up to the sign of zeros, and the solve's result does not depend on
+ * which groups were bundled.  A lane with fewer points than its bundle's
+ * longest is padded with zero records, whose steps are exact zeros.
+ *
+ * Bundles (rf__si_wide_pack, once per solve after the colouring): in each
+ * colour that may run in parallel, the contact groups of at most
+ * RF__SI_WMAX points none of which has spin or rolling friction (the
+ * common box and hull manifold), longest first, RF__SI_LANES at a time;
+ * the colour's other groups stay with the group kernel.  A bundle's
+ * records are the row form's normal and friction records transposed to
+ * structure of arrays, field by field, RF__SI_LANES lanes each; its
+ * impulses (normal and the two sliding components) live in si_wg for the
+ * whole solve (rf__si_wide_gamma moves them in and out).
+ */
+#include "internal.h"
+
+#include <string.h>
+
+#if !defined(__GNUC__)
+#error "solver_si_wide.c needs the GCC/Clang vector extension (vector_size)"
+#endif
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+/* The AVX copy of the kernel: x86-64 with GCC (its target pragma), chosen
+   at run time where the processor and the system have AVX. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define RF__WIDE_AVX 1
+#include <immintrin.h>
+#endif
+
+enum { LANES = RF__SI_LANES };
+
+/* wide normal record (RF__SI_WN fields of LANES doubles) */
+enum {
+    WN_N = 0,   /* n (3) */
+    WN_RA = 3,  /* r_a x n */
+    WN_RB = 6,  /* r_b x n */
+    WN_IA = 9,  /* I_a^-1 (r_a x n) */
+    WN_IB = 12, /* I_b^-1 (r_b x n) */
+    WN_BIAS = 15,
+    WN_CFM = 16,
+    WN_W = 17,
+    WN_INV = 18,
+    WN_NMAX = 19,
+    WN_MA = 20, /* M_a^-1 n (3; 0 when a is not dynamic) */
+    WN_MB = 23  /* M_b^-1 n */
+};
+/* wide friction record (RF__SI_WF fields) */
+enum {
+    WF_T1 = 0,
+    WF_T2 = 3,
+    WF_RA1 = 6,
+    WF_RA2 = 9,
+    WF_RB1 = 12,
+    WF_RB2 = 15,
+    WF_IA1 = 18,
+    WF_IA2 = 21,
+    WF_IB1 = 24,
+    WF_IB2 = 27,
+    WF_BIAS = 30, /* b_u, b_w */
+    WF_CFM = 32,  /* c_u, c_w */
+    WF_W = 34,    /* W_uu, W_uw, W_ww */
+    WF_MU = 37,
+    WF_STEP = 38,
+    WF_INV = 39 /* W_tt^-1 (3) */
+};
+
+/* The row form's record offsets (solver_si_rows.c's N_ and F_ enums). */
+enum {
+    NR_N = 0,
+    NR_RA = 4,
+    NR_RB = 8,
+    NR_IA = 12,
+    NR_IB = 16,
+    NR_BIAS = 20,
+    NR_W = 21,
+    NR_INV = 22,
+    NR_NMAX = 23,
+    NR_CFM = 24
+};
+enum {
+    FR_T = 0,
+    FR_RA = 8,
+    FR_RB = 16,
+    FR_IA = 24,
+    FR_IB = 32,
+    FR_BIAS = 40,
+    FR_W = 42,
+    FR_MU = 45,
+    FR_CFM = 46,
+    FR_STEP = 48,
+    FR_INV = 49
+};
+
+/* bundle metadata: slot0, npt, then per lane its group's colour position
+   k (-1: empty lane), first contact and point count */
+enum {
+    BM_SLOT0 = 0,
+    BM_NPT = 1,
+    BM_K = 2,
+    BM_LO = 2 + LANES,
+    BM_LEN = 2 + 2 * LANES
+};
+
+/* The kernel: two lanes per vector (SSE2, or generic), run on a bundle
+   as two halves; and four (AVX), a bundle at once.  The same arithmetic
+   lane by lane, so the same bits. */
+#define WK_LANES 2
+#define WK(name) wk2_##name
+#include "solver_si_wide_kernel.h"
+#undef WK
+#undef WK_LANES
+
+#if defined(RF__WIDE_AVX)
+#pragma GCC push_options
+#pragma GCC target("avx")
+#define WK_LANES 4
+#define WK(name) wk4_##name
+#include "solver_si_wide_kernel.h"
+#undef WK
+#undef WK_LANES
+#pragma GCC pop_options
+#endif
+
+void rf__si_wide_bundle(const rf_problem *p, int pass_friction, int bundle,
+                        double *vel, double share, int credit, double *sum)
+{
+#if defined(RF__WIDE_AVX)
+    if (p->work.si_avx) {
+        wk4_bundle(p, pass_friction, bundle, 0, vel, share, credit, sum);
+        return;
+    }
+#endif
+    for (int h = 0; h < RF__SI_LANES; h += 2) {
+        wk2_bundle(p, pass_friction, bundle, h, vel, share, credit, sum);
+    }
+}
+
+/* Group grp (a contact group) goes in a bundle: at most RF__SI_WMAX
+   points, none with spin or rolling friction. */
+static int bundled(const rf_problem *p, int grp)
+{
+    const rf_work *w = &p->work;
+    const int lo = w->si_group[grp], hi = w->si_group[grp + 1];
+    if (lo >= p->ncon || hi - lo > RF__SI_WMAX) {
+        return 0;
+    }
+    for (int i = lo; i < hi; ++i) {
+        if (w->si_flags[i] & RF__SI_ANG) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Contact i's row-form records into lane l of slot s; m: the lane's
+   inverse masses (si_wm's, field-major). */
+static void transpose_point(rf_work *w, int i, int s, int l, const double *m)
+{
+    const double *nr = w->si_nrec + (size_t)RF__SI_NREC * i;
+    const double *fr = w->si_frec + (size_t)RF__SI_FREC * i;
+    double *wn = w->si_wn + (size_t)s * RF__SI_WN * LANES + l;
+    double *wf = w->si_wf + (size_t)s * RF__SI_WF * LANES + l;
+    static const int n3[5][2] = {{WN_N, NR_N},
+                                 {WN_RA, NR_RA},
+                                 {WN_RB, NR_RB},
+                                 {WN_IA, NR_IA},
+                                 {WN_IB, NR_IB}};
+    for (int k = 0; k < 5; ++k) {
+        for (int c = 0; c < 3; ++c) {
+            wn[(n3[k][0] + c) * LANES] = nr[n3[k][1] + c];
+        }
+    }
+    wn[WN_BIAS * LANES] = nr[NR_BIAS];
+    wn[WN_CFM * LANES] = nr[NR_CFM];
+    wn[WN_W * LANES] = nr[NR_W];
+    wn[WN_INV * LANES] = nr[NR_INV];
+    wn[WN_NMAX * LANES] = nr[NR_NMAX];
+    for (int c = 0; c < 3; ++c) { /* the product the row form forms */
+        wn[(WN_MA + c) * LANES] = m[c * LANES] * nr[NR_N + c];
+        wn[(WN_MB + c) * LANES] = m[(3 + c) * LANES] * nr[NR_N + c];
+    }
+    /* friction: each 4-lane pair (t1, t2), (r_a x t1, r_a x t2), ... */
+    static const int f3[5][2] = {{WF_T1, FR_T},
+                                 {WF_RA1, FR_RA},
+                                 {WF_RB1, FR_RB},
+                                 {WF_IA1, FR_IA},
+                                 {WF_IB1, FR_IB}};
+    for (int k = 0; k < 5; ++k) {
+        for (int c = 0; c < 3; ++c) {
+            wf[(f3[k][0] + c) * LANES] = fr[f3[k][1] + c];
+            wf[(f3[k][0] + 3 + c) * LANES] = fr[f3[k][1] + 4 + c];
+        }
+    }
+    for (int k = 0; k < 2; ++k) {
+        wf[(WF_BIAS + k) * LANES] = fr[FR_BIAS + k];
+        wf[(WF_CFM + k) * LANES] = fr[FR_CFM + k];
+    }
+    for (int k = 0; k < 3; ++k) {
+        wf[(WF_W + k) * LANES] = fr[FR_W + k];
+        wf[(WF_INV + k) * LANES] = fr[FR_INV + k];
+    }
+    wf[WF_MU * LANES] = fr[FR_MU];
+    wf[WF_STEP * LANES] = fr[FR_STEP];
+}
+
+/* Bundle the groups at colour positions kk[0 .. n) (longest first) from
+   slot *slot on; returns the bundle count made. */
+static int make_bundles(rf_problem *p, const int *kk, int n, int *nbundle,
+                        int *slot)
+{
+    rf_work *w = &p->work;
+    int made = 0;
+    for (int f = 0; f < n; f += LANES) {
+        int *meta = w->si_bundle + (size_t)RF__SI_BMETA * (*nbundle);
+        const int first = w->color_con[kk[f]];
+        const int npt = w->si_group[first + 1] - w->si_group[first];
+        meta[BM_SLOT0] = *slot;
+        meta[BM_NPT] = npt;
+        double *m = w->si_wm + (size_t)6 * LANES * (*nbundle);
+        for (int l = 0; l < LANES; ++l) {
+            meta[BM_K + l] = -1;
+            meta[BM_LO + l] = 0;
+            meta[BM_LEN + l] = 0;
+            for (int c = 0; c < 6; ++c) {
+                m[c * LANES + l] = 0.0;
+            }
+            if (f + l >= n) {
+                continue;
+            }
+            const int grp = w->color_con[kk[f + l]];
+            const int lo = w->si_group[grp], hi = w->si_group[grp + 1];
+            meta[BM_K + l] = kk[f + l];
+            meta[BM_LO + l] = lo;
+            meta[BM_LEN + l] = hi - lo;
+            const int flags = w->si_flags[lo]; /* the group's sides */
+            for (int sd = 0; sd < 2; ++sd) {
+                if (flags & (sd == 0 ? RF__SI_DYN_A : RF__SI_DYN_B)) {
+                    const int b = p->con_body[2 * lo + sd];
+                    for (int c = 0; c < 3; ++c) {
+                        m[(3 * sd + c) * LANES + l] =
+                            p->body_inv_mass[3 * b + c];
+                    }
+                }
+            }
+            for (int i = lo; i < hi; ++i) {
+                transpose_point(w, i, *slot + (i - lo), l, m + l);
+            }
+        }
+        for (int l = 0; l < LANES; ++l) { /* zero records pad the lanes */
+            for (int j = meta[BM_LEN + l]; j < npt; ++j) {
+                double *wn = w->si_wn + (size_t)(*slot + j) * RF__SI_WN * LANES;
+                double *wf = w->si_wf + (size_t)(*slot + j) * RF__SI_WF * LANES;
+                for (int f = 0; f < RF__SI_WN; ++f) {
+                    wn[f * LANES + l] = 0.0;
+                }
+                for (int f = 0; f < RF__SI_WF; ++f) {
+                    wf[f * LANES + l] = 0.0;
+                }
+            }
+        }
+        *slot += npt;
+        ++*nbundle;
+        ++made;
+    }
+    return made;
+}
+
+/* The processor and the system run AVX (libgcc's check: CPUID and the
+   saved YMM state). */
+static int cpu_avx(void)
+{
+#if defined(RF__WIDE_AVX)
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx");
+#else
+    return 0;
+#endif
+}
+
+void rf__si_wide_pack(rf_problem *p, int wide)
+{
+    rf_work *w = &p->work;
+    int nunit = 0, nbundle = 0, slot = 0;
+    wide = wide && w->si_wide_mode != RF__SI_WIDE_OFF;
+    w->si_avx = w->si_wide_mode == RF__SI_WIDE_AUTO && cpu_avx();
+    for (int c = 0; c < w->ncolor; ++c) {
+        const int lo = w->color_ptr[c], hi = w->color_ptr[c + 1];
+        w->si_unit_ptr[c] = nunit;
+        const int serial =
+            c == w->si_serial_color[0] || c == w->si_serial_color[1];
+        if (!wide || serial) {
+            for (int k = lo; k < hi; ++k) {
+                w->si_unit[nunit++] = k;
+            }
+            continue;
+        }
+        /* the bundled groups by length, longest first (less padding),
+           each length in colour order; the rest stay single units */
+        int *kk = w->si_wk;
+        int n = 0;
+        for (int len = RF__SI_WMAX; len >= 1; --len) {
+            for (int k = lo; k < hi; ++k) {
+                const int grp = w->color_con[k];
+                if (w->si_group[grp + 1] - w->si_group[grp] == len &&
+                    bundled(p, grp)) {
+                    kk[n++] = k;
+                }
+            }
+        }
+        const int b0 = nbundle;
+        const int made = make_bundles(p, kk, n, &nbundle, &slot);
+        for (int b = 0; b < made; ++b) {
+            w->si_unit[nunit++] = -(b0 + b) - 1;
+        }
+        for (int k = lo; k < hi; ++k) {
+            if (!bundled(p, w->color_con[k])) {
+                w->si_unit[nunit++] = k;
+            }
+        }
+    }
+    w->si_unit_ptr[w->ncolor] = nunit;
+    w->si_nbundle = nbundle;
+}
+
+void rf__si_wide_gamma(rf_problem *p, double *g, int out)
+{
+    rf_work *w = &p->work;
+    for (int b = 0; b < w->si_nbundle; ++b) {
+        const int *meta = w->si_bundle + (size_t)RF__SI_BMETA * b;
+        for (int l = 0; l < LANES; ++l) {
+            const int lo = meta[BM_LO + l], len = meta[BM_LEN + l];
+            for (int j = 0; j < meta[BM_NPT]; ++j) {
+                double *G = w->si_wg + (size_t)(meta[BM_SLOT0] + j) * 3 * LANES;
+                for (int c = 0; c < 3; ++c) {
+                    if (j >= len) {
+                        if (!out) {
+                            G[c * LANES + l] = 0.0; /* padding */
+                        }
+                    } else if (out) {
+                        g[6 * (lo + j) + c] = G[c * LANES + l];
+                    } else {
+                        G[c * LANES + l] = g[6 * (lo + j) + c];
+                    }
+                }
+            }
+        }
+    }
+}

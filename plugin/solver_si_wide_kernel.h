@@ -1,0 +1,368 @@
+/*
+ * The wide form's bundle kernel (solver_si_wide.c), written once for any
+ * lane count: solver_si_wide.c includes this file once per instruction
+ * set, with
+ *   WK_LANES  the lanes one vector holds (2: SSE2 or generic, 4: AVX),
+ *   WK(name)  the name of this copy's function or type name.
+ * A copy runs lanes [h, h + WK_LANES) of a bundle (RF__SI_LANES lanes,
+ * records laid out field by field with RF__SI_LANES doubles each), so the
+ * two-lane copy runs a four-lane bundle as two halves.  No include guard:
+ * it is meant to be included more than once.
+ */
+
+#define VL WK(vl)
+#define VM WK(vm)
+
+typedef double VL __attribute__((vector_size(WK_LANES * sizeof(double))));
+typedef long long VM __attribute__((vector_size(WK_LANES * sizeof(long long))));
+
+static RF__ALWAYS_INLINE VL WK(load)(const double *x)
+{
+    VL v;
+    memcpy(&v, x, sizeof v);
+    return v;
+}
+
+static RF__ALWAYS_INLINE void WK(store)(double *x, VL v)
+{
+    memcpy(x, &v, sizeof v);
+}
+
+static RF__ALWAYS_INLINE VL WK(set1)(double s)
+{
+    const VL z = {0};
+    return z + s;
+}
+
+/* m ? a : b lane by lane (m from a vector comparison: all ones or 0) */
+static RF__ALWAYS_INLINE VL WK(sel)(VM m, VL a, VL b)
+{
+    return (VL)(((VM)a & m) | ((VM)b & ~m));
+}
+
+/* every lane of m is set */
+static RF__ALWAYS_INLINE int WK(all)(VM m)
+{
+#if WK_LANES == 4 && defined(RF__WIDE_AVX)
+    __m256d v;
+    memcpy(&v, &m, sizeof v);
+    return _mm256_movemask_pd(v) == 15;
+#elif WK_LANES == 2 && defined(__SSE2__)
+    __m128d v;
+    memcpy(&v, &m, sizeof v);
+    return _mm_movemask_pd(v) == 3;
+#else
+    int all = 1;
+    for (int l = 0; l < WK_LANES; ++l) {
+        all &= m[l] != 0;
+    }
+    return all;
+#endif
+}
+
+static RF__ALWAYS_INLINE VL WK(sqrt)(VL x)
+{
+    VL r;
+#if WK_LANES == 4 && defined(RF__WIDE_AVX)
+    __m256d v;
+    memcpy(&v, &x, sizeof v);
+    v = _mm256_sqrt_pd(v);
+    memcpy(&r, &v, sizeof r);
+#elif WK_LANES == 2 && defined(__SSE2__)
+    __m128d v;
+    memcpy(&v, &x, sizeof v);
+    v = _mm_sqrt_pd(v);
+    memcpy(&r, &v, sizeof r);
+#else
+    for (int l = 0; l < WK_LANES; ++l) {
+        r[l] = sqrt(x[l]);
+    }
+#endif
+    return r;
+}
+
+/* rf__clamp lane by lane: x < lo ? lo : (x > hi ? hi : x) */
+static RF__ALWAYS_INLINE VL WK(clamp)(VL x, VL lo, VL hi)
+{
+    return WK(sel)(x < lo, lo, WK(sel)(x > hi, hi, x));
+}
+
+/* The row form's three-lane dot product a.b + c.d - e.f, summed as its
+   v4_dot3 sums it: (x + z) + y (its fourth lane is an exact 0). */
+static RF__ALWAYS_INLINE VL WK(dot3)(const VL *a, const VL *b, const VL *c,
+                                     const VL *d, const VL *e, const VL *f)
+{
+    const VL x = a[0] * b[0] + c[0] * d[0] - e[0] * f[0];
+    const VL y = a[1] * b[1] + c[1] * d[1] - e[1] * f[1];
+    const VL z = a[2] * b[2] + c[2] * d[2] - e[2] * f[2];
+    return (x + z) + y;
+}
+
+/* The energy guard, rf__si_guard_apply lane by lane (internal.h): the
+   fraction of the step to take; S the lanes' slack, de and db their
+   running changes. */
+typedef struct WK(guard) {
+    VL S, de, db;
+    int credit;
+} WK(guard);
+
+static RF__ALWAYS_INLINE VL WK(guard_apply)(WK(guard) * g, VL du, VL db, VL q)
+{
+    const VL c1 = g->credit ? du : du - db;
+    const VL whole = c1 + 0.5 * q;
+    const VM fits = whole <= g->S;
+    if (WK(all)(fits)) { /* the common case */
+        g->S = g->S - whole;
+        g->de = g->de + (du - db + 0.5 * q);
+        g->db = g->db + db;
+        return WK(set1)(1.0);
+    }
+    const VL one = WK(set1)(1.0), zero = WK(set1)(0.0);
+    const VM qpos = q > RF_MINVAL, cpos = c1 > zero;
+    const VL qs = WK(sel)(qpos, q, one), cs = WK(sel)(cpos, c1, one);
+    VL a = WK(sel)(qpos, (-c1 + WK(sqrt)(c1 * c1 + 2.0 * q * g->S)) / qs,
+                   WK(sel)(cpos, g->S / cs, one));
+    a = WK(sel)(a > one, one, WK(sel)(a > zero, a, zero));
+    const VL spent = a * c1 + 0.5 * a * a * q;
+    const VL S_rare = WK(sel)(g->S > spent, g->S - spent, zero);
+    const VL de_rare = g->de + (a * (du - db) + 0.5 * a * a * q);
+    const VL db_rare = g->db + a * db;
+    g->S = WK(sel)(fits, g->S - whole, S_rare);
+    g->de = WK(sel)(fits, g->de + (du - db + 0.5 * q), de_rare);
+    g->db = WK(sel)(fits, g->db + db, db_rare);
+    return WK(sel)(fits, one, a);
+}
+
+/* The lanes' bodies: the two sides' velocities, linear and angular, a
+   component per vector (a side that is not dynamic is read only).  The
+   inverse masses stay in memory (si_wm, and M^-1 n in the normal record):
+   sixteen registers hold the velocities and a row, not the masses too. */
+typedef struct WK(bodies) {
+    VL la[3], aa[3], lb[3], ab[3];
+} WK(bodies);
+
+static RF__ALWAYS_INLINE void WK(bodies_load)(const rf_problem *p,
+                                              const int *meta, int h,
+                                              const double *vel, WK(bodies) * v)
+{
+    static const double zero[6] = {0, 0, 0, 0, 0, 0};
+    const double *x[2][WK_LANES];
+    for (int l = 0; l < WK_LANES; ++l) {
+        x[0][l] = x[1][l] = zero;
+        if (meta[BM_LEN + h + l] == 0) {
+            continue;
+        }
+        const int i = meta[BM_LO + h + l];
+        for (int s = 0; s < 2; ++s) {
+            const int b = p->con_body[2 * i + s];
+            if (b != RF_WORLD) {
+                x[s][l] = vel + 6 * b;
+            }
+        }
+    }
+    for (int c = 0; c < 3; ++c) {
+        for (int l = 0; l < WK_LANES; ++l) {
+            v->la[c][l] = x[0][l][c];
+            v->aa[c][l] = x[0][l][3 + c];
+            v->lb[c][l] = x[1][l][c];
+            v->ab[c][l] = x[1][l][3 + c];
+        }
+    }
+}
+
+static RF__ALWAYS_INLINE void WK(bodies_store)(const rf_problem *p,
+                                               const int *meta, int h,
+                                               double *vel,
+                                               const WK(bodies) * v)
+{
+    for (int l = 0; l < WK_LANES; ++l) {
+        if (meta[BM_LEN + h + l] == 0) {
+            continue;
+        }
+        const int i = meta[BM_LO + h + l], flags = p->work.si_flags[i];
+        if (flags & RF__SI_DYN_A) {
+            double *x = vel + 6 * p->con_body[2 * i];
+            for (int c = 0; c < 3; ++c) {
+                x[c] = v->la[c][l];
+                x[3 + c] = v->aa[c][l];
+            }
+        }
+        if (flags & RF__SI_DYN_B) {
+            double *x = vel + 6 * p->con_body[2 * i + 1];
+            for (int c = 0; c < 3; ++c) {
+                x[c] = v->lb[c][l];
+                x[3 + c] = v->ab[c][l];
+            }
+        }
+    }
+}
+
+/* field f of a record's slot (r already offset to lane h) */
+#define WFIELD(r, f) WK(load)((r) + (size_t)(f)*RF__SI_LANES)
+
+static RF__ALWAYS_INLINE void WK(field3)(const double *r, int f, VL out[3])
+{
+    for (int c = 0; c < 3; ++c) {
+        out[c] = WFIELD(r, f + c);
+    }
+}
+
+/* The normal pass over npt slots (normal_group of solver_si_rows.c, lane
+   by lane). */
+static RF__ALWAYS_INLINE void WK(normal)(const rf_work *w, int slot0, int npt,
+                                         int h, WK(bodies) * v, WK(guard) * gd,
+                                         VL *d2, VL *g2)
+{
+    for (int j = 0; j < npt; ++j) {
+        const double *r =
+            w->si_wn + (size_t)(slot0 + j) * RF__SI_WN * RF__SI_LANES + h;
+        double *G = w->si_wg + (size_t)(slot0 + j) * 3 * RF__SI_LANES + h;
+        VL n[3], ra[3], rb[3], dv[3];
+        WK(field3)(r, WN_N, n);
+        WK(field3)(r, WN_RA, ra);
+        WK(field3)(r, WN_RB, rb);
+        for (int c = 0; c < 3; ++c) {
+            dv[c] = v->la[c] - v->lb[c];
+        }
+        const VL gn = WK(load)(G);
+        const VL bias = WFIELD(r, WN_BIAS), W = WFIELD(r, WN_W);
+        const VL u = WK(dot3)(n, dv, ra, v->aa, rb, v->ab) + bias +
+                     WFIELD(r, WN_CFM) * gn;
+        VL d = WK(clamp)(gn - u * WFIELD(r, WN_INV), WK(set1)(0.0),
+                         WFIELD(r, WN_NMAX)) -
+               gn;
+        d *= WK(guard_apply)(gd, d * u, d * bias, W * d * d);
+        const VL g = gn + d;
+        WK(store)(G, g);
+        for (int c = 0; c < 3; ++c) {
+            v->la[c] += d * WFIELD(r, WN_MA + c);
+            v->aa[c] += d * WFIELD(r, WN_IA + c);
+            v->lb[c] -= d * WFIELD(r, WN_MB + c);
+            v->ab[c] -= d * WFIELD(r, WN_IB + c);
+        }
+        *g2 += W * g * g;
+        *d2 += W * d * d;
+    }
+}
+
+/* The friction pass: each point's sliding pair (part_step and
+   sliding_step of solver_si_rows.c, lane by lane; a lane whose mu is 0
+   takes no step, as the row form skips it). */
+static RF__ALWAYS_INLINE void WK(friction)(const rf_work *w, int slot0, int npt,
+                                           int h, const double *m,
+                                           WK(bodies) * v, WK(guard) * gd,
+                                           VL *d2, VL *g2)
+{
+    const VL zero = WK(set1)(0.0);
+    for (int j = 0; j < npt; ++j) {
+        const double *r =
+            w->si_wf + (size_t)(slot0 + j) * RF__SI_WF * RF__SI_LANES + h;
+        double *G = w->si_wg + (size_t)(slot0 + j) * 3 * RF__SI_LANES + h;
+        VL t1[3], t2[3], ra1[3], ra2[3], rb1[3], rb2[3], dv[3];
+        WK(field3)(r, WF_T1, t1);
+        WK(field3)(r, WF_T2, t2);
+        WK(field3)(r, WF_RA1, ra1);
+        WK(field3)(r, WF_RA2, ra2);
+        WK(field3)(r, WF_RB1, rb1);
+        WK(field3)(r, WF_RB2, rb2);
+        for (int c = 0; c < 3; ++c) {
+            dv[c] = v->la[c] - v->lb[c];
+        }
+        const VL gn = WK(load)(G);
+        const VL g1 = WK(load)(G + RF__SI_LANES);
+        const VL g2v = WK(load)(G + 2 * RF__SI_LANES);
+        const VL b0 = WFIELD(r, WF_BIAS), b1 = WFIELD(r, WF_BIAS + 1);
+        const VL u0 = WK(dot3)(t1, dv, ra1, v->aa, rb1, v->ab) + b0 +
+                      WFIELD(r, WF_CFM) * g1;
+        const VL u1 = WK(dot3)(t2, dv, ra2, v->aa, rb2, v->ab) + b1 +
+                      WFIELD(r, WF_CFM + 1) * g2v;
+        const VL mu = WFIELD(r, WF_MU);
+        const VL rad = mu * gn;
+        /* the stick step with W_tt^-1 where it exists */
+        const VL i0 = WFIELD(r, WF_INV), i1 = WFIELD(r, WF_INV + 1),
+                 i2 = WFIELD(r, WF_INV + 2);
+        const VM has_inv = i0 > zero;
+        const VL s0 = g1 - (i0 * u0 + i1 * u1);
+        const VL s1 = g2v - (i1 * u0 + i2 * u1);
+        const VM stick = has_inv & (s0 * s0 + s1 * s1 <= rad * rad);
+        /* else the projected step onto the disc */
+        const VL step = WFIELD(r, WF_STEP);
+        VL z0 = g1 - step * u0, z1 = g2v - step * u1;
+        if (!WK(all)(stick)) {
+            const VL nz = WK(sqrt)(z0 * z0 + z1 * z1);
+            const VM big = nz > RF_MINVAL;
+            const VL f =
+                WK(sel)(big, rad / WK(sel)(big, nz, WK(set1)(1.0)), zero);
+            const VM out = nz > rad;
+            z0 = WK(sel)(out, z0 * f, z0);
+            z1 = WK(sel)(out, z1 * f, z1);
+        }
+        z0 = WK(sel)(stick, s0, z0);
+        z1 = WK(sel)(stick, s1, z1);
+        const VM sliding = mu > zero;
+        VL e0 = WK(sel)(sliding, z0 - g1, zero);
+        VL e1 = WK(sel)(sliding, z1 - g2v, zero);
+        const VL W0 = WFIELD(r, WF_W), W1 = WFIELD(r, WF_W + 1),
+                 W2 = WFIELD(r, WF_W + 2);
+        const VL du = e0 * u0 + e1 * u1;
+        const VL db = e0 * b0 + e1 * b1;
+        const VL qq = W0 * e0 * e0 + (2.0 * W1 * e0 * e1 + W2 * e1 * e1);
+        const VL al = WK(guard_apply)(gd, du, db, qq);
+        e0 *= al;
+        e1 *= al;
+        const VL n1 = g1 + e0, n2 = g2v + e1;
+        WK(store)(G + RF__SI_LANES, n1);
+        WK(store)(G + 2 * RF__SI_LANES, n2);
+        *d2 += al * al * qq;
+        for (int c = 0; c < 3; ++c) {
+            const VL P = e0 * t1[c] + e1 * t2[c];
+            v->la[c] += WFIELD(m, c) * P;
+            v->aa[c] += e0 * WFIELD(r, WF_IA1 + c) + e1 * WFIELD(r, WF_IA2 + c);
+            v->lb[c] -= WFIELD(m, 3 + c) * P;
+            v->ab[c] -= e0 * WFIELD(r, WF_IB1 + c) + e1 * WFIELD(r, WF_IB2 + c);
+        }
+        *g2 += W0 * n1 * n1 + W2 * n2 * n2;
+    }
+}
+
+/* One pass of bundle b over its lanes [h, h + WK_LANES): the velocities
+   in, the points, the velocities out, each lane's group's sums to
+   sum[4 k ..]. */
+static void WK(bundle)(const rf_problem *p, int pass_friction, int b, int h,
+                       double *vel, double share, int credit, double *sum)
+{
+    const rf_work *w = &p->work;
+    const int *meta = w->si_bundle + (size_t)RF__SI_BMETA * b;
+    int npt = 0; /* these lanes' longest */
+    for (int l = 0; l < WK_LANES; ++l) {
+        npt = meta[BM_LEN + h + l] > npt ? meta[BM_LEN + h + l] : npt;
+    }
+    if (npt == 0) {
+        return;
+    }
+    const VL zero = WK(set1)(0.0);
+    WK(guard) gd = {WK(set1)(share), zero, zero, credit};
+    VL d2 = zero, g2 = zero;
+    WK(bodies) v;
+    WK(bodies_load)(p, meta, h, vel, &v);
+    if (pass_friction) {
+        const double *m = w->si_wm + (size_t)6 * RF__SI_LANES * b + h;
+        WK(friction)(w, meta[BM_SLOT0], npt, h, m, &v, &gd, &d2, &g2);
+    } else {
+        WK(normal)(w, meta[BM_SLOT0], npt, h, &v, &gd, &d2, &g2);
+    }
+    WK(bodies_store)(p, meta, h, vel, &v);
+    for (int l = 0; l < WK_LANES; ++l) {
+        const int k = meta[BM_K + h + l];
+        if (k >= 0) {
+            sum[4 * k] = d2[l];
+            sum[4 * k + 1] = g2[l];
+            sum[4 * k + 2] = gd.de[l];
+            sum[4 * k + 3] = gd.db[l];
+        }
+    }
+}
+
+#undef WFIELD
+#undef VL
+#undef VM

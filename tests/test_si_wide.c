@@ -1,0 +1,187 @@
+/*
+ * The sequential impulse solver's wide form (plugin/solver_si_wide.c):
+ * its bundles run the row form's arithmetic lane by lane, so a solve must
+ * return the same impulses whichever kernel ran the bundled manifolds.
+ *
+ * A random coloured problem (over 512 items, so the sweep is coloured and
+ * bundled) with every case the bundles meet: manifolds of 1 to 4 points
+ * (bundled) and of 5 (too long: the group kernel), manifolds with rolling
+ * or spinning friction (the group kernel), frictionless ones (mu = 0: no
+ * sliding step), points with compliance and with a yield cap, the world
+ * and a fixed body that moves (read only) as the second side, penetrating
+ * and separating biases, and a warm start with normal impulses well above
+ * what the biases ask for, so that the energy guard has work to do.
+ * Solved with SI, De Saxce model, 12 sweeps, no tolerance:
+ *   - the group kernel alone (RF__SI_WIDE_OFF), the two-lane kernel
+ *     (RF__SI_WIDE_NARROW) and the automatic choice (AVX where this
+ *     processor has it) give equal impulses, component by component (==:
+ *     the lanes may differ from the group kernel in the sign of a zero
+ *     only), equal energy changes, and at 2 threads the same as at 1;
+ *   - the wide solves bundled over half the manifolds (the test would
+ *     prove nothing otherwise), and the energy check left every solve
+ *     alone (energy_scale 1: the guard kept the iterate's energy change
+ *     within the biases' work, rf_solve's energy check).
+ */
+#include "internal.h"
+#include "problem_gen.h"
+#include "rollfric/rollfric.h"
+#include "test_util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { NB = 240, NMAN = 260, MAXC = 5 * NMAN };
+
+typedef struct wide_case {
+    rf_problem *p;
+    int ncon;
+    double g0[6 * MAXC]; /* the warm start */
+} wide_case;
+
+static int build_case(uint64_t seed, wide_case *wc)
+{
+    rf_rng r = {seed};
+    int npt[NMAN], pair[NMAN][2], ncon = 0;
+    for (int m = 0; m < NMAN; ++m) {
+        const double x = rf_rng_uniform(&r);
+        npt[m] = x < 0.08 ? 5 : 1 + (int)(rf_rng_uniform(&r) * 4.0);
+        pair[m][0] = (int)(rf_rng_uniform(&r) * (NB - 1));
+        const double y = rf_rng_uniform(&r);
+        pair[m][1] =
+            y < 0.25 ? RF_WORLD
+            : y < 0.35
+                ? NB - 1 /* the moving fixed body */
+                : (pair[m][0] + 1 + (int)(rf_rng_uniform(&r) * (NB - 3))) %
+                      (NB - 1);
+        if (pair[m][1] == pair[m][0]) {
+            pair[m][1] = RF_WORLD;
+        }
+        ncon += npt[m];
+    }
+    ENSURE(rf_problem_create(&wc->p, NULL) == RF_OK);
+    ENSURE(rf_problem_begin_bodies(wc->p, NB, ncon, NULL) == RF_OK);
+    for (int b = 0; b < NB; ++b) {
+        rf_body_desc bd;
+        gen_body(&r, &bd, NULL);
+        if (b == NB - 1) {
+            bd.flags = RF_BODY_FIXED; /* keeps its velocity, read only */
+        }
+        ENSURE(rf_problem_set_body(wc->p, b, &bd, NULL) == RF_OK);
+    }
+    int i = 0;
+    for (int m = 0; m < NMAN; ++m) {
+        const double kind = rf_rng_uniform(&r);
+        for (int k = 0; k < npt[m]; ++k, ++i) {
+            rf_contact_desc c;
+            gen_contact(&r, pair[m][0], pair[m][1], &c);
+            c.rho = c.sigma = 0.0;
+            if (kind < 0.1) { /* rolling and spinning: the group kernel */
+                c.rho = 0.05;
+                c.sigma = 0.02;
+            } else if (kind < 0.18) {
+                c.mu = 0.0;
+            }
+            if (rf_rng_uniform(&r) < 0.05) {
+                c.compliance[0] = 1e-3;
+                c.compliance[1] = c.compliance[2] = 2e-3;
+            }
+            if (rf_rng_uniform(&r) < 0.05) {
+                c.normal_max = 0.4;
+            }
+            /* pushed apart where the warm start pushes (the biases' work
+               g.b > 0: the guard's bound is then E <= 0, and the
+               penetrating points' steps, which the biases pay for, are
+               shortened), penetrating where it does not */
+            double *g = wc->g0 + 6 * i;
+            memset(g, 0, 6 * sizeof(double));
+            g[0] = rf_rng_uniform(&r) < 0.3 ? 0.0 : rf_rng_range(&r, 0.0, 3.0);
+            c.bias[0] = g[0] > 0.0 ? rf_rng_range(&r, 0.0, 0.5)
+                                   : rf_rng_range(&r, -0.5, 0.0);
+            ENSURE(rf_problem_set_contact(wc->p, i, &c, NULL) == RF_OK);
+            g[1] = 0.3 * c.mu * g[0];
+            g[2] = -0.2 * c.mu * g[0];
+        }
+    }
+    wc->ncon = ncon;
+    return 0;
+}
+
+static int solve_mode(wide_case *wc, int mode, int threads, double *g,
+                      rf_stats *st)
+{
+    rf_config cfg;
+    rf_config_default(&cfg);
+    cfg.solver = RF_SOLVER_SI;
+    cfg.model = RF_MODEL_DESAXCE;
+    cfg.max_iter = 12;
+    cfg.tol = 0.0;
+    cfg.warm_start = 1;
+    cfg.residual = 0;
+    cfg.threads = threads;
+    memcpy(g, wc->g0, (size_t)6 * wc->ncon * sizeof(double));
+    wc->p->work.si_wide_mode = mode;
+    ENSURE(rf_solve(wc->p, &cfg, g, st, NULL) == RF_OK);
+    ENSURE(st->iterations == 12 && st->colors > 0);
+    return 0;
+}
+
+static int same_impulses(const double *a, const double *b, int n)
+{
+    for (int k = 0; k < n; ++k) {
+        if (!(a[k] == b[k])) {
+            printf("  component %d (contact %d): %.17g against %.17g\n", k,
+                   k / 6, a[k], b[k]);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int test_kernels_agree(void)
+{
+    static wide_case wc;
+    static double ref[6 * MAXC], g[6 * MAXC];
+    for (uint64_t seed = 1; seed <= 3; ++seed) {
+        ENSURE(build_case(seed, &wc) == 0);
+        const int n = 6 * wc.ncon;
+        rf_stats s_ref, st;
+        ENSURE(solve_mode(&wc, RF__SI_WIDE_OFF, 1, ref, &s_ref) == 0);
+        ENSURE(wc.p->work.si_nbundle == 0);
+        static const int modes[] = {RF__SI_WIDE_NARROW, RF__SI_WIDE_AUTO};
+        for (int mi = 0; mi < 2; ++mi) {
+            for (int threads = 1; threads <= 2; ++threads) {
+                ENSURE(solve_mode(&wc, modes[mi], threads, g, &st) == 0);
+                const rf_work *w = &wc.p->work;
+                int bundled = 0;
+                for (int b = 0; b < w->si_nbundle; ++b) {
+                    const int *meta = w->si_bundle + RF__SI_BMETA * b;
+                    for (int l = 0; l < RF__SI_LANES; ++l) {
+                        bundled +=
+                            meta[2 + RF__SI_LANES + RF__SI_LANES + l] > 0;
+                    }
+                }
+                printf("  seed %d, %s kernel, %d thread(s): %d contacts, %d "
+                       "of %d manifolds bundled, %d colours, energy change "
+                       "%+.6e (group kernel %+.6e)\n",
+                       (int)seed,
+                       mi == 0 ? "two-lane" : (w->si_avx ? "AVX" : "two-lane"),
+                       threads, wc.ncon, bundled, NMAN, st.colors,
+                       st.energy_change, s_ref.energy_change);
+                /* over 70% of the manifolds have 1-4 points and no rolling */
+                ENSURE(bundled > NMAN / 2);
+                ENSURE(mi == 1 || !w->si_avx);
+                ENSURE(same_impulses(ref, g, n));
+                ENSURE(st.energy_change == s_ref.energy_change);
+                ENSURE(st.energy_scale == 1.0);
+            }
+        }
+        rf_problem_destroy(wc.p);
+    }
+    return 0;
+}
+
+int main(void)
+{
+    RUN_TEST(test_kernels_agree);
+    return 0;
+}
