@@ -153,6 +153,14 @@ typedef struct rf_work {
        SSE2), the two-lane kernel only, or no bundles (the row form's
        group kernel only) */
     int si_wide_mode;
+    /* the last successful rf_solve (body form), for
+       rf_problem_solved_velocity: solved 0 none, 1 its gamma in solved_g
+       (ndof), 2 its velocities in solved_vel (6 nbody) as well; valid
+       while the problem's revision is solved_rev */
+    double *solved_g, *solved_vel;
+    int cap_solved_g, cap_solved_vel;
+    int solved;
+    unsigned long solved_rev;
 } rf_work;
 
 #define RF__SI_STRIDE 156
@@ -225,6 +233,10 @@ struct rf_problem {
        solves on T threads does not make OpenMP re-create its team for
        them every step */
     int threads;
+    /* bumped by every call that changes the problem (rf_problem_begin_*,
+       _set_*, _add_*): rf_problem_solved_velocity's results belong to the
+       revision their solve saw */
+    unsigned long revision;
 };
 
 /* --- items and dof vectors --- */
@@ -344,6 +356,8 @@ rf_status rf__work_reserve_blocks(rf_problem *p, rf_error *err);
 rf_status rf__work_reserve_colors(rf_problem *p, rf_error *err);
 /* The sequential impulse solver's records (si_rec, si_int, si_sum). */
 rf_status rf__work_reserve_si(rf_problem *p, rf_error *err);
+/* rf_problem_solved_velocity's copies (solved_g, solved_vel). */
+rf_status rf__work_reserve_solved(rf_problem *p, rf_error *err);
 /* Resolved OpenMP thread count: requested if > 0, else OpenMP's default. */
 /* Cohesion's shift (solve.c): begin puts the shifted free velocity in
    place, end restores the caller's; shift adds sign * cohesion to every
@@ -581,6 +595,9 @@ typedef struct rf_solve_out {
     /* energy_change already set by the solver, within the energy check's
        bound (SI's guard, when cfg->residual = 0): no check afterwards */
     int energy_known;
+    /* work.bv1 holds v* + M^-1 D gamma of the returned gamma, to rounding
+       (SI's sweep velocities): rf_problem_solved_velocity takes them */
+    int vel_valid;
     double lipschitz; /* APGD: rf_stats.apgd_lipschitz; Jacobi:
                          rf_stats.jacobi_lambda_max */
 } rf_solve_out;

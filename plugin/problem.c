@@ -212,6 +212,7 @@ rf_status rf_problem_begin_bodies(rf_problem *p, int nbody, int ncon,
     if (p == NULL) {
         return rf__fail(err, RF_ERR_NULL, "rf_problem_begin_bodies: p is NULL");
     }
+    ++p->revision; /* rf_problem_solved_velocity */
     if (nbody < 0 || ncon < 0) {
         return rf__fail(err, RF_ERR_INVALID,
                         "rf_problem_begin_bodies: negative count (nbody %d, "
@@ -277,6 +278,7 @@ rf_status rf_problem_set_body(rf_problem *p, int i, const rf_body_desc *b,
         return rf__fail(err, RF_ERR_NULL, "%s: %s is NULL", fn,
                         p == NULL ? "p" : "body");
     }
+    ++p->revision; /* rf_problem_solved_velocity */
     rf_status st = check_body_form(p, fn, err);
     if (st != RF_OK) {
         return st;
@@ -455,6 +457,7 @@ rf_status rf_problem_set_contact(rf_problem *p, int i, const rf_contact_desc *c,
         return rf__fail(err, RF_ERR_NULL, "rf_problem_set_contact: %s is NULL",
                         p == NULL ? "p" : "contact");
     }
+    ++p->revision; /* rf_problem_solved_velocity */
     rf_status st = check_body_form(p, "rf_problem_set_contact", err);
     if (st == RF_OK) {
         st = check_contact(p, i, c, err);
@@ -502,6 +505,7 @@ static rf_status set_per_contact(rf_problem *p, const double *v, int nmax,
     if (p == NULL) {
         return rf__fail(err, RF_ERR_NULL, "%s: p is NULL", fn);
     }
+    ++p->revision; /* rf_problem_solved_velocity */
     if (p->kind == RF_KIND_EMPTY) {
         return rf__fail(err, RF_ERR_STATE, "%s: the problem is empty", fn);
     }
@@ -544,6 +548,7 @@ rf_status rf_problem_add_compliance(rf_problem *p, const double *c,
         return rf__fail(err, RF_ERR_NULL, "%s: %s is NULL", fn,
                         p == NULL ? "p" : "c");
     }
+    ++p->revision; /* rf_problem_solved_velocity */
     if (p->kind == RF_KIND_EMPTY) {
         return rf__fail(err, RF_ERR_STATE, "%s: the problem is empty", fn);
     }
@@ -627,6 +632,7 @@ rf_status rf_problem_begin_rows(rf_problem *p, int nrow, rf_error *err)
     if (p == NULL) {
         return rf__fail(err, RF_ERR_NULL, "%s: p is NULL", fn);
     }
+    ++p->revision; /* rf_problem_solved_velocity */
     rf_status st = check_body_form(p, fn, err);
     if (st != RF_OK) {
         return st;
@@ -704,6 +710,7 @@ rf_status rf_problem_set_row(rf_problem *p, int i, const rf_row_desc *r,
         return rf__fail(err, RF_ERR_NULL, "rf_problem_set_row: %s is NULL",
                         p == NULL ? "p" : "row");
     }
+    ++p->revision; /* rf_problem_solved_velocity */
     rf_status st = check_body_form(p, "rf_problem_set_row", err);
     if (st == RF_OK) {
         st = check_row(p, i, r, err);
@@ -1008,6 +1015,7 @@ rf_status rf_problem_set_local_dense(rf_problem *p, int ncon, const double *W,
     if (p == NULL) {
         return rf__fail(err, RF_ERR_NULL, "%s: p is NULL", fn);
     }
+    ++p->revision; /* rf_problem_solved_velocity */
     rf_status st = check_local_args(ncon, W, q, mu, rho, sigma, fn, err);
     if (st != RF_OK) {
         return st;
@@ -1063,6 +1071,7 @@ rf_status rf_problem_set_local_csr(rf_problem *p, int ncon, const int *row_ptr,
     if (p == NULL) {
         return rf__fail(err, RF_ERR_NULL, "%s: p is NULL", fn);
     }
+    ++p->revision; /* rf_problem_solved_velocity */
     rf_status st = check_local_args(ncon, row_ptr, q, mu, rho, sigma, fn, err);
     if (st != RF_OK) {
         return st;
@@ -1168,6 +1177,13 @@ size_t rf_problem_memory_sized(const rf_problem *p, const rf_config *cfg_in,
             (nbody + 1) * 8 +  /* si_mask */
             (nitem + 1) * in + /* si_group */
             (4 * nitem + 4) * d;
+        /* the wide form: units, bundles, and a slot per contact at most */
+        bytes +=
+            (nitem + 2) * ((3 + RF__SI_BMETA) * in + 6 * RF__SI_LANES * d) +
+            (ncon + 1) * (RF__SI_WN + RF__SI_WF + 3) * RF__SI_LANES * d;
+    }
+    if (p->kind == RF_KIND_BODY) { /* rf_problem_solved_velocity's copies */
+        bytes += (ndof + 1) * d + (6 * nbody + 1) * d;
     }
     if (p->kind == RF_KIND_BODY && p->con_cfm != NULL) {
         bytes += (size_t)(p->cap_cfm > 0 ? p->cap_cfm : 1) * 6 * d;

@@ -188,6 +188,38 @@ rf_status rf_problem_body_velocity(rf_problem *p, const double *gamma,
     return RF_OK;
 }
 
+rf_status rf_problem_solved_velocity(rf_problem *p, double *v, double *w,
+                                     rf_error *err)
+{
+    static const char fn[] = "rf_problem_solved_velocity";
+    if (p == NULL || v == NULL || w == NULL) {
+        return rf__fail(err, RF_ERR_NULL, "%s: %s is NULL", fn,
+                        p == NULL   ? "p"
+                        : v == NULL ? "v"
+                                    : "w");
+    }
+    rf_work *wk = &p->work;
+    if (p->kind != RF_KIND_BODY) {
+        return rf__fail(err, RF_ERR_STATE,
+                        "%s: the problem is not in body form", fn);
+    }
+    if (wk->solved == 0 || wk->solved_rev != p->revision) {
+        return rf__fail(err, RF_ERR_STATE,
+                        "%s: no rf_solve since the problem last changed", fn);
+    }
+    if (wk->solved == 1) { /* the body index is the solve's: same revision */
+        rf__body_velocity(p, wk->solved_g, wk->solved_vel,
+                          rf__threads(p->threads));
+        wk->solved = 2;
+    }
+    for (int b = 0; b < p->nbody; ++b) {
+        memcpy(v + 3 * b, wk->solved_vel + 6 * b, 3 * sizeof(double));
+        memcpy(w + 3 * b, wk->solved_vel + 6 * b + 3, 3 * sizeof(double));
+    }
+    rf__ok(err);
+    return RF_OK;
+}
+
 rf_status rf_problem_plastic_flow(rf_problem *p, const double *gamma, double h,
                                   double *flow, rf_error *err)
 {

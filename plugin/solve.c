@@ -616,6 +616,9 @@ static rf_status check_solve_input(rf_problem *p, const rf_config *cfg,
     if (st == RF_OK && cfg->solver == RF_SOLVER_SI) {
         st = rf__work_reserve_si(p, err);
     }
+    if (st == RF_OK && p->kind == RF_KIND_BODY) {
+        st = rf__work_reserve_solved(p, err);
+    }
     if (st == RF_OK && cfg->model == RF_MODEL_PYRAMID) {
         st = rf__check_pyramid(p, err);
     }
@@ -692,6 +695,16 @@ static rf_status solve_full(rf_problem *p, const rf_config *cfg_in,
         rf__cohesion_end(p);
     }
     memcpy(gamma, g, ndof * sizeof(double));
+    if (p->kind == RF_KIND_BODY) { /* rf_problem_solved_velocity */
+        memcpy(w->solved_g, g, ndof * sizeof(double));
+        w->solved = 1;
+        w->solved_rev = p->revision;
+        if (out.vel_valid && out.energy_scale == 1.0) {
+            memcpy(w->solved_vel, w->bv1,
+                   (size_t)6 * p->nbody * sizeof(double));
+            w->solved = 2;
+        }
+    }
     if (stats != NULL) {
         stats->contacts = p->ncon;
         stats->rows = rf__ndof(p);

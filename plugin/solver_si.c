@@ -758,6 +758,7 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
         out->colors = colored ? w->ncolor : 0;
         out->energy_change = E - 0.5 * compliance_work(p, g);
         out->energy_known = 1;
+        out->vel_valid = 1; /* vel: the sweeps' velocities of g */
         return;
     }
     rf__item_velocity(p, g, vel, w->u3, threads);

@@ -182,6 +182,20 @@ rf_status rf__work_reserve_si(rf_problem *p, rf_error *err)
     return RF_OK;
 }
 
+rf_status rf__work_reserve_solved(rf_problem *p, rf_error *err)
+{
+    rf_work *w = &p->work;
+    if (!rf__grow((void **)&w->solved_g, &w->cap_solved_g, rf__ndof(p) + 1,
+                  sizeof(double)) ||
+        !rf__grow((void **)&w->solved_vel, &w->cap_solved_vel, 6 * p->nbody + 1,
+                  sizeof(double))) {
+        return rf__fail(err, RF_ERR_NOMEM,
+                        "out of memory for the solved velocities of %d bodies",
+                        p->nbody);
+    }
+    return RF_OK;
+}
+
 rf_status rf__work_reserve_blocks(rf_problem *p, rf_error *err)
 {
     rf_work *w = &p->work;
@@ -281,6 +295,8 @@ void rf__work_free(rf_work *w)
     free(w->si_wn);
     free(w->si_wf);
     free(w->si_wg);
+    free(w->solved_g);
+    free(w->solved_vel);
     memset(w, 0, sizeof *w);
 }
 

@@ -463,8 +463,8 @@ bool ConeSolver::solve_problem(const btContactSolverInfo &info, rf_stats *out,
     vel_v_.resize(3 * (size_t)nb);
     vel_w_.resize(3 * (size_t)nb);
     if (st == RF_OK && nb > 0) {
-        st = rf_problem_body_velocity(problem_, gamma_.data(), vel_v_.data(),
-                                      vel_w_.data(), &err);
+        st = rf_problem_solved_velocity(problem_, vel_v_.data(), vel_w_.data(),
+                                        &err);
     }
     if (st != RF_OK) {
         char msg[400];

@@ -104,9 +104,12 @@ static int test_body_form(void)
         }
         const size_t problem =
             221 * (size_t)nc + 149 * (size_t)nb + 149 * (size_t)nr;
-        /* + the body form's world impulses, 6 ncon + 1 doubles */
+        /* + the body form's world impulses, 6 ncon + 1 doubles, and
+           rf_problem_solved_velocity's copies of gamma and the bodies'
+           velocities, ndof + 1 and 6 nbody + 1 doubles */
         const size_t work =
-            expected_work(11, nc, nr, nb) + 8 * (size_t)(6 * nc + 1);
+            expected_work(11, nc, nr, nb) + 8 * (size_t)(6 * nc + 1) +
+            8 * (size_t)(6 * nc + nr + 1) + 8 * (size_t)(6 * nb + 1);
         rf_config cfg;
         rf_config_default(&cfg);
         const size_t apgd = rf_problem_memory(p, &cfg);

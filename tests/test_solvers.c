@@ -832,6 +832,56 @@ static int test_si_without_residual(void)
     return 0;
 }
 
+/* rf_problem_solved_velocity: after a solve, the velocities of the
+   returned gamma.  SI (residual 0) hands over its sweeps' velocities:
+   equal to rf_problem_body_velocity(gamma) to rounding (1e-12 of the
+   largest velocity: sums of a few hundred terms in another order); after
+   APGD they are computed from gamma the same way, so equal exactly.  No
+   solve yet, or any change to the problem since (here setting a contact):
+   RF_ERR_STATE. */
+static int test_solved_velocity(void)
+{
+    enum { NB = PILE_NB, NC = PILE_NC };
+    pile pl;
+    rf_problem *p;
+    rf_config cfg;
+    double v[3 * NB], w[3 * NB], v1[3 * NB], w1[3 * NB];
+    rf_error err;
+    ENSURE(pile_solve_setup(91, &p, &pl, &cfg, RF_SOLVER_SI, 0.0, 10) == 0);
+    ENSURE(rf_problem_solved_velocity(p, v, w, &err) == RF_ERR_STATE);
+    for (int k = 0; k < 2; ++k) {
+        double g[6 * NC] = {0};
+        cfg.solver = k == 0 ? RF_SOLVER_SI : RF_SOLVER_APGD;
+        cfg.residual = 0;
+        ENSURE(rf_solve(p, &cfg, g, NULL, NULL) == RF_OK);
+        ENSURE(rf_problem_solved_velocity(p, v, w, NULL) == RF_OK);
+        ENSURE(rf_problem_body_velocity(p, g, v1, w1, NULL) == RF_OK);
+        double vmax = 0.0, dmax = 0.0;
+        for (int b = 0; b < 3 * NB; ++b) {
+            vmax = fmax(vmax, fmax(fabs(v1[b]), fabs(w1[b])));
+            dmax = fmax(dmax, fmax(fabs(v[b] - v1[b]), fabs(w[b] - w1[b])));
+        }
+        printf("  %s: solved velocities within %.3e of the recomputed "
+               "(largest %.3e)\n",
+               k == 0 ? "si" : "apgd", dmax, vmax);
+        if (k == 0) {
+            ENSURE_LE(dmax, 1e-12 * vmax);
+        } else {
+            ENSURE(dmax == 0.0);
+        }
+    }
+    /* any change invalidates them */
+    rf_contact_desc c;
+    rf_rng r = {5};
+    gen_pile_contact(&r, 0, NB, &c);
+    ENSURE(rf_problem_set_contact(p, 0, &c, NULL) == RF_OK);
+    ENSURE(rf_problem_solved_velocity(p, v, w, &err) == RF_ERR_STATE);
+    ENSURE(strstr(err.message, "changed") != NULL);
+    ENSURE(rf_problem_solved_velocity(p, NULL, w, &err) == RF_ERR_NULL);
+    rf_problem_destroy(p);
+    return 0;
+}
+
 int main(void)
 {
     RUN_TEST(test_planted_local);
@@ -843,6 +893,7 @@ int main(void)
     RUN_TEST(test_rolling_sphere_step);
     RUN_TEST(test_energy_check);
     RUN_TEST(test_si_without_residual);
+    RUN_TEST(test_solved_velocity);
     RUN_TEST(test_bad_input);
     RUN_TEST(test_no_contacts);
     RUN_TEST(test_lipschitz_start);

@@ -408,6 +408,18 @@ RF_API rf_status rf_problem_local_velocity(rf_problem *p, const double *gamma,
 RF_API rf_status rf_problem_body_velocity(rf_problem *p, const double *gamma,
                                           double *v, double *w, rf_error *err);
 
+/* The body velocities after the last successful rf_solve on p, for the
+ * gamma it returned: v+ = v* + M^-1 D gamma into v and w (3 nbody each),
+ * as rf_problem_body_velocity gives them for that gamma, to rounding.  The
+ * sequential impulse solver (cfg.residual = 0, the Bullet defaults) hands
+ * over the velocities its sweeps accumulated, so this costs a copy, not a
+ * pass over the contacts; after other solves it is computed once, here.
+ * Errors: RF_ERR_NULL; RF_ERR_STATE for a problem not in body form, or
+ * with no rf_solve since it last changed (any rf_problem_begin_*, _set_*
+ * or _add_* call, failed ones included). */
+RF_API rf_status rf_problem_solved_velocity(rf_problem *p, double *v, double *w,
+                                            rf_error *err);
+
 /* ------------------------------------------------------------------ */
 /* Solving                                                             */
 /* ------------------------------------------------------------------ */
