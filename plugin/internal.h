@@ -142,6 +142,7 @@ typedef struct rf_work {
        (RF__SI_WN, _WF, 3 fields of RF__SI_LANES doubles); si_wk scratch
        (nitem + 1) */
     int *si_unit, *si_unit_ptr, *si_bundle, *si_wk;
+    int *si_wpos; /* per contact its slot * RF__SI_LANES + lane, or -1 */
     int cap_si_unit;
     double *si_wn, *si_wf, *si_wg;
     double *si_wm; /* per bundle the lanes' M_a^-1, M_b^-1 (6 fields) */
@@ -714,8 +715,9 @@ int rf__si_rows_build(rf_problem *p, int i);
 double rf__si_rows_group(const rf_problem *p, const rf_config *cfg,
                          int pass_friction, int lo, int hi, double *gamma,
                          double *vel, double *gn2, rf_si_guard *gd);
-/* The wide form (solver_si_wide.c).  Pack: after the colouring and the
-   row form's records, each colour's units (bundles when wide, else one
+/* The wide form (solver_si_wide.c).  Pack: after the colouring and
+   before the row form's records (which rf__si_rows_build then puts in
+   the bundles), each colour's units (bundles when wide, else one
    per group; serial colours always single groups) and the bundles'
    records.  Bundle: one pass (normal or friction) of bundle b, the
    colour's guard share and credit per lane, each lane's group's four sums
@@ -726,6 +728,9 @@ void rf__si_wide_pack(rf_problem *p, int wide);
 void rf__si_wide_bundle(const rf_problem *p, int pass_friction, int bundle,
                         double *vel, double share, int credit, double *sum);
 void rf__si_wide_gamma(rf_problem *p, double *g, int out);
+/* Contact i's row-form normal and friction records (rf__si_rows_build's
+   layout) into its bundle's slot and lane (work.si_wpos[i] >= 0). */
+void rf__si_wide_put(rf_problem *p, int i, const double *nr, const double *fr);
 /* Greedy colouring of the items (solver_gs.c): items sharing a dynamic
    body (body form) or a W block (local form) get different colours;
    work.color_ptr / color_con list the items of each colour in item

@@ -44,7 +44,10 @@
  * of a colour share no dynamic body (color_sweep), and swept colour after
  * colour, the groups of a colour in parallel: the result is independent of
  * the thread count (the colouring and each group's arithmetic are).  Below,
- * rows then contacts in order on one thread.
+ * rows then contacts in order on one thread.  With the De Saxce model the
+ * common manifolds of a colour (no spin or rolling friction, at most four
+ * points) run four at a time in SIMD lanes (solver_si_wide.c), to the
+ * same bits.
  */
 #include "internal.h"
 
@@ -695,7 +698,20 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
     double *g = w->g0, *vel = w->bv1;
 
     const int staggered = cfg->model == RF_MODEL_DESAXCE;
-    if (staggered) { /* the row form: no scaling, its own records */
+    /* Colour order from 513 items on, whatever the thread count, so
+       that one thread and two give the same bits; below, Bullet's order
+       (rows, then contacts) on one thread. */
+    const int colored = nitem > 512;
+    if (colored) {
+        color_sweep(p);
+        rf__si_wide_pack(p, staggered);
+    } else {
+        for (int i = 0; i < ncon; ++i) {
+            w->si_wpos[i] = -1;
+        }
+    }
+    if (staggered) { /* the row form: no scaling, its own records (a
+                        bundled contact's in its bundle) */
 #pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
         for (int i = 0; i < ncon; ++i) {
             w->si_flags[i] = rf__si_rows_build(p, i);
@@ -711,14 +727,6 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
     for (int j = 0; j < nrow; ++j) { /* rows: 1 / (J M^-1 J^T + cfm) */
         const double dj = rf__row_diag(p, j) + p->row_cfm[j];
         w->step[ncon + j] = dj > RF_MINVAL ? 1.0 / dj : 0.0;
-    }
-    /* Colour order from 513 items on, whatever the thread count, so
-       that one thread and two give the same bits; below, Bullet's order
-       (rows, then contacts) on one thread. */
-    const int colored = nitem > 512;
-    if (colored) {
-        color_sweep(p);
-        rf__si_wide_pack(p, staggered);
     }
     memcpy(g, gamma, (size_t)rf__ndof(p) * sizeof(double));
     rf__body_velocity(p, g, vel, threads);

@@ -1,35 +1,43 @@
 /*
  * The sequential impulse solver's wide form (RF_SOLVER_SI, De Saxce model,
  * coloured sweeps): the row form of solver_si_rows.c run on RF__SI_LANES
- * manifolds at once, one manifold per SIMD lane, as Box2D v3's
+ * (4) manifolds at once, one manifold per SIMD lane, as Box2D v3's
  * contact_solver.c runs its wide contact constraints over the colours of
  * its constraint graph.
  *
  * Why: one manifold's points chain through its two bodies' velocities, so
  * the row form's group kernel is a chain of dependent dot products and
  * updates (latency-bound: an AVX2 build of it, half the instructions, was
- * 0-8% faster).  The groups of one colour share no dynamic body, so
- * RF__SI_LANES of them are independent chains: in lanes they run side by
- * side, each 3-vector costs three full-width operations for RF__SI_LANES
- * manifolds instead of two half-used ones per manifold, and a dot product
- * needs no horizontal sum.
+ * 0-8% faster).  The groups of one colour share no dynamic body, so the
+ * lanes are independent chains that run side by side; a 3-vector costs
+ * three full-width operations for four manifolds instead of two half-used
+ * ones per manifold, and a dot product needs no horizontal sum.  On
+ * BasicDemo's 5x5x5 boxes (300 steps, 1 thread) the sweeps went from 1.09
+ * G instructions to 0.54 G (AVX), and the kernel's time by 40% (perf).
+ *
+ * Kernels (solver_si_wide_kernel.h, one source): four lanes in one AVX
+ * register, chosen at run time where the processor and the system have
+ * AVX (no FMA: it would change the rounding); else two lanes (SSE2, or
+ * the generic vector extension), run on a bundle as two halves.
  *
  * Exactness: every lane does the row form's arithmetic on its manifold in
  * the row form's order (the same products, sums and selections, no
  * contraction to FMA), so a bundle gives the bits the group kernel gives,
- * up to the sign of zeros, and the solve's result does not depend on
- * which groups were bundled.  A lane with fewer points than its bundle's
- * longest is padded with zero records, whose steps are exact zeros.
+ * up to the sign of zeros: the solve's result depends neither on which
+ * groups were bundled nor on the kernel (tests/test_si_wide.c).  A lane
+ * with fewer points than its bundle's longest is padded with zero
+ * records, whose steps are exact zeros.
  *
- * Bundles (rf__si_wide_pack, once per solve after the colouring): in each
- * colour that may run in parallel, the contact groups of at most
- * RF__SI_WMAX points none of which has spin or rolling friction (the
- * common box and hull manifold), longest first, RF__SI_LANES at a time;
- * the colour's other groups stay with the group kernel.  A bundle's
- * records are the row form's normal and friction records transposed to
- * structure of arrays, field by field, RF__SI_LANES lanes each; its
- * impulses (normal and the two sliding components) live in si_wg for the
- * whole solve (rf__si_wide_gamma moves them in and out).
+ * Bundles (rf__si_wide_pack, once per solve after the colouring, before
+ * the records): in each colour that may run in parallel, the contact
+ * groups of at most RF__SI_WMAX points none of which has spin or rolling
+ * friction (the common box and hull manifold), longest first, four at a
+ * time; the colour's other groups stay with the group kernel.  The pack
+ * gives each bundled contact a slot and lane (work.si_wpos), and
+ * rf__si_rows_build writes its records there (rf__si_wide_put): the row
+ * form's normal and friction records, field by field, four lanes each.
+ * Its impulses (normal and the two sliding components) live in si_wg for
+ * the whole solve (rf__si_wide_gamma moves them in and out).
  */
 #include "internal.h"
 
@@ -166,19 +174,24 @@ static int bundled(const rf_problem *p, int grp)
         return 0;
     }
     for (int i = lo; i < hi; ++i) {
-        if (w->si_flags[i] & RF__SI_ANG) {
-            return 0;
+        if (p->con_rho[i] > 0.0 || p->con_sigma[i] > 0.0) {
+            return 0; /* rf__si_rows_build's RF__SI_ANG */
         }
     }
     return 1;
 }
 
-/* Contact i's row-form records into lane l of slot s; m: the lane's
-   inverse masses (si_wm's, field-major). */
-static void transpose_point(rf_work *w, int i, int s, int l, const double *m)
+/* Side s of contact i is dynamic (rf__si_rows_build's RF__SI_DYN_*). */
+static int dynamic_side(const rf_problem *p, int i, int s)
 {
-    const double *nr = w->si_nrec + (size_t)RF__SI_NREC * i;
-    const double *fr = w->si_frec + (size_t)RF__SI_FREC * i;
+    const int b = p->con_body[2 * i + s];
+    return b != RF_WORLD && p->body_flags[b] == RF_BODY_DYNAMIC;
+}
+
+void rf__si_wide_put(rf_problem *p, int i, const double *nr, const double *fr)
+{
+    rf_work *w = &p->work;
+    const int s = w->si_wpos[i] / LANES, l = w->si_wpos[i] % LANES;
     double *wn = w->si_wn + (size_t)s * RF__SI_WN * LANES + l;
     double *wf = w->si_wf + (size_t)s * RF__SI_WF * LANES + l;
     static const int n3[5][2] = {{WN_N, NR_N},
@@ -196,9 +209,12 @@ static void transpose_point(rf_work *w, int i, int s, int l, const double *m)
     wn[WN_W * LANES] = nr[NR_W];
     wn[WN_INV * LANES] = nr[NR_INV];
     wn[WN_NMAX * LANES] = nr[NR_NMAX];
-    for (int c = 0; c < 3; ++c) { /* the product the row form forms */
-        wn[(WN_MA + c) * LANES] = m[c * LANES] * nr[NR_N + c];
-        wn[(WN_MB + c) * LANES] = m[(3 + c) * LANES] * nr[NR_N + c];
+    for (int sd = 0; sd < 2; ++sd) { /* the product the row form forms */
+        const double *im = p->body_inv_mass + 3 * p->con_body[2 * i + sd];
+        const int dyn = dynamic_side(p, i, sd);
+        for (int c = 0; c < 3; ++c) {
+            wn[(WN_MA + 3 * sd + c) * LANES] = dyn ? im[c] * nr[NR_N + c] : 0.0;
+        }
     }
     /* friction: each 4-lane pair (t1, t2), (r_a x t1, r_a x t2), ... */
     static const int f3[5][2] = {{WF_T1, FR_T},
@@ -253,9 +269,8 @@ static int make_bundles(rf_problem *p, const int *kk, int n, int *nbundle,
             meta[BM_K + l] = kk[f + l];
             meta[BM_LO + l] = lo;
             meta[BM_LEN + l] = hi - lo;
-            const int flags = w->si_flags[lo]; /* the group's sides */
-            for (int sd = 0; sd < 2; ++sd) {
-                if (flags & (sd == 0 ? RF__SI_DYN_A : RF__SI_DYN_B)) {
+            for (int sd = 0; sd < 2; ++sd) { /* the group's sides */
+                if (dynamic_side(p, lo, sd)) {
                     const int b = p->con_body[2 * lo + sd];
                     for (int c = 0; c < 3; ++c) {
                         m[(3 * sd + c) * LANES + l] =
@@ -263,8 +278,8 @@ static int make_bundles(rf_problem *p, const int *kk, int n, int *nbundle,
                     }
                 }
             }
-            for (int i = lo; i < hi; ++i) {
-                transpose_point(w, i, *slot + (i - lo), l, m + l);
+            for (int i = lo; i < hi; ++i) { /* rf__si_rows_build puts it */
+                w->si_wpos[i] = (*slot + (i - lo)) * LANES + l;
             }
         }
         for (int l = 0; l < LANES; ++l) { /* zero records pad the lanes */
@@ -303,6 +318,9 @@ void rf__si_wide_pack(rf_problem *p, int wide)
     rf_work *w = &p->work;
     int nunit = 0, nbundle = 0, slot = 0;
     wide = wide && w->si_wide_mode != RF__SI_WIDE_OFF;
+    for (int i = 0; i < p->ncon; ++i) {
+        w->si_wpos[i] = -1; /* the row form's own records */
+    }
     w->si_avx = w->si_wide_mode == RF__SI_WIDE_AUTO && cpu_avx();
     for (int c = 0; c < w->ncolor; ++c) {
         const int lo = w->color_ptr[c], hi = w->color_ptr[c + 1];

@@ -150,6 +150,7 @@ rf_status rf__work_reserve_si(rf_problem *p, rf_error *err)
         {(void **)&w->si_frec, RF__SI_FREC * sizeof(double)},
         {(void **)&w->si_arec, RF__SI_AREC * sizeof(double)},
         {(void **)&w->si_flags, sizeof(int)},
+        {(void **)&w->si_wpos, sizeof(int)},
     };
     /* bundles, units and slots: at most one per group, group and
        contact (a bundle's slots are its longest lane's points) */
@@ -165,7 +166,7 @@ rf_status rf__work_reserve_si(rf_problem *p, rf_error *err)
         {(void **)&w->si_wf, RF__SI_WF * RF__SI_LANES * sizeof(double)},
         {(void **)&w->si_wg, 3 * RF__SI_LANES * sizeof(double)},
     };
-    if (!rf__grow_all(rec, 6, &w->cap_si, p->ncon + 1) ||
+    if (!rf__grow_all(rec, 7, &w->cap_si, p->ncon + 1) ||
         !rf__grow((void **)&w->si_mask, &w->cap_si_mask, p->nbody + 1,
                   sizeof(uint64_t)) ||
         !rf__grow((void **)&w->si_group, &w->cap_si_group, rf__nitem(p) + 1,
@@ -285,6 +286,7 @@ void rf__work_free(rf_work *w)
     free(w->si_frec);
     free(w->si_arec);
     free(w->si_flags);
+    free(w->si_wpos);
     free(w->si_mask);
     free(w->si_group);
     free(w->si_unit);
