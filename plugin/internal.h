@@ -117,7 +117,7 @@ typedef struct rf_work {
        guard's two changes (4 doubles, cap_si_sum) */
     double *si_rec;
     int *si_int;
-    int cap_si;
+    int cap_si, cap_si_block, cap_si_rows;
     double *si_sum;
     int cap_si_sum;
     /* its row form (De Saxce, solver_si_rows.c): per contact the normal,
@@ -356,7 +356,9 @@ rf_status rf__work_reserve_blocks(rf_problem *p, rf_error *err);
    the sequential impulse solver. */
 rf_status rf__work_reserve_colors(rf_problem *p, rf_error *err);
 /* The sequential impulse solver's records (si_rec, si_int, si_sum). */
-rf_status rf__work_reserve_si(rf_problem *p, rf_error *err);
+rf_status rf__work_reserve_si(rf_problem *p, rf_model model, rf_error *err);
+/* The wide form's slots that ncon contacts may need at most. */
+int rf__si_slot_bound(int ncon);
 /* rf_problem_solved_velocity's copies (solved_g, solved_vel). */
 rf_status rf__work_reserve_solved(rf_problem *p, rf_error *err);
 /* Resolved OpenMP thread count: requested if > 0, else OpenMP's default. */

@@ -1169,18 +1169,22 @@ size_t rf_problem_memory_sized(const rf_problem *p, const rf_config *cfg_in,
     if (solver == RF_SOLVER_GS_COLORED || solver == RF_SOLVER_SI) {
         bytes += (nitem + 1) * 4 * in; /* color_con, _of, _ptr, _mark */
     }
-    if (solver == RF_SOLVER_SI) { /* si_rec, si_int, the row form, si_sum */
-        bytes +=
-            (ncon + 1) *
-                ((RF__SI_STRIDE + RF__SI_NREC + RF__SI_FREC + RF__SI_AREC) * d +
-                 6 * in) +
-            (nbody + 1) * 8 +  /* si_mask */
-            (nitem + 1) * in + /* si_group */
-            (4 * nitem + 4) * d;
-        /* the wide form: units, bundles, and a slot per contact at most */
-        bytes +=
-            (nitem + 2) * ((3 + RF__SI_BMETA) * in + 6 * RF__SI_LANES * d) +
-            (ncon + 1) * (RF__SI_WN + RF__SI_WF + 3) * RF__SI_LANES * d;
+    if (solver == RF_SOLVER_SI) { /* rf__work_reserve_si */
+        const int desaxce = cfg != NULL && cfg->model == RF_MODEL_DESAXCE;
+        bytes += (ncon + 1) * 2 * in + /* si_flags, si_wpos */
+                 (nbody + 1) * 8 +     /* si_mask */
+                 (nitem + 1) * in +    /* si_group */
+                 (4 * nitem + 4) * d + /* si_sum */
+                 (nitem + 2) * ((3 + RF__SI_BMETA) * in +
+                                6 * RF__SI_LANES * d); /* units, bundles */
+        if (desaxce) { /* the row form, the bundles' slots */
+            bytes +=
+                (ncon + 1) * (RF__SI_NREC + RF__SI_FREC + RF__SI_AREC) * d +
+                ((size_t)rf__si_slot_bound((int)ncon) + 1) *
+                    (RF__SI_WN + RF__SI_WF + 3) * RF__SI_LANES * d;
+        } else { /* the block records */
+            bytes += (ncon + 1) * (RF__SI_STRIDE * d + 5 * in);
+        }
     }
     if (p->kind == RF_KIND_BODY) { /* rf_problem_solved_velocity's copies */
         bytes += (ndof + 1) * d + (6 * nbody + 1) * d;

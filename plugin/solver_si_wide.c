@@ -346,6 +346,21 @@ void rf__si_wide_pack(rf_problem *p, int wide)
                 }
             }
         }
+        /* the slots reserved hold every bundle (rf__si_slot_bound); a
+           group that would not fit stays a single unit */
+        int fit = 0, need = 0;
+        for (int f = 0; f < n; f += LANES) {
+            const int first = w->color_con[kk[f]];
+            need += w->si_group[first + 1] - w->si_group[first];
+            if (slot + need > w->cap_si_slot) {
+                break;
+            }
+            fit = f + LANES < n ? f + LANES : n;
+        }
+        for (int f = fit; f < n; ++f) { /* not bundled after all */
+            w->si_unit[nunit++] = kk[f];
+        }
+        n = fit;
         const int b0 = nbundle;
         const int made = make_bundles(p, kk, n, &nbundle, &slot);
         for (int b = 0; b < made; ++b) {

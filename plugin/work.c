@@ -140,20 +140,38 @@ rf_status rf__work_reserve_colors(rf_problem *p, rf_error *err)
     return RF_OK;
 }
 
-rf_status rf__work_reserve_si(rf_problem *p, rf_error *err)
+int rf__si_slot_bound(int ncon)
+{
+    /* Within a colour the groups are bundled longest first, four at a
+       time: a bundle's slots are its first lane's points, at most the
+       fewest points of the bundle before it, so at most a quarter of that
+       one's points; the first bundle has RF__SI_WMAX.  Summed over the
+       (at most 63) bundled colours of the contacts' range: ncon / 4 +
+       63 RF__SI_WMAX, and never more than ncon. */
+    const long b = (long)ncon / RF__SI_LANES + 63L * RF__SI_WMAX;
+    return (int)(b < ncon ? b : ncon);
+}
+
+rf_status rf__work_reserve_si(rf_problem *p, rf_model model, rf_error *err)
 {
     rf_work *w = &p->work;
-    const rf_grow_item rec[] = {
-        {(void **)&w->si_rec, RF__SI_STRIDE * sizeof(double)},
-        {(void **)&w->si_int, 5 * sizeof(int)},
-        {(void **)&w->si_nrec, RF__SI_NREC * sizeof(double)},
-        {(void **)&w->si_frec, RF__SI_FREC * sizeof(double)},
-        {(void **)&w->si_arec, RF__SI_AREC * sizeof(double)},
+    const int desaxce = model == RF_MODEL_DESAXCE;
+    const rf_grow_item any[] = {
         {(void **)&w->si_flags, sizeof(int)},
         {(void **)&w->si_wpos, sizeof(int)},
     };
-    /* bundles, units and slots: at most one per group, group and
-       contact (a bundle's slots are its longest lane's points) */
+    /* the associated model's block records, the De Saxce model's row
+       form and its bundles' slots */
+    const rf_grow_item block[] = {
+        {(void **)&w->si_rec, RF__SI_STRIDE * sizeof(double)},
+        {(void **)&w->si_int, 5 * sizeof(int)},
+    };
+    const rf_grow_item rows[] = {
+        {(void **)&w->si_nrec, RF__SI_NREC * sizeof(double)},
+        {(void **)&w->si_frec, RF__SI_FREC * sizeof(double)},
+        {(void **)&w->si_arec, RF__SI_AREC * sizeof(double)},
+    };
+    /* bundles and units: at most one per group */
     const rf_grow_item unit[] = {
         {(void **)&w->si_unit, sizeof(int)},
         {(void **)&w->si_unit_ptr, sizeof(int)},
@@ -166,15 +184,18 @@ rf_status rf__work_reserve_si(rf_problem *p, rf_error *err)
         {(void **)&w->si_wf, RF__SI_WF * RF__SI_LANES * sizeof(double)},
         {(void **)&w->si_wg, 3 * RF__SI_LANES * sizeof(double)},
     };
-    if (!rf__grow_all(rec, 7, &w->cap_si, p->ncon + 1) ||
+    if (!rf__grow_all(any, 2, &w->cap_si, p->ncon + 1) ||
+        (!desaxce && !rf__grow_all(block, 2, &w->cap_si_block, p->ncon + 1)) ||
+        (desaxce && !rf__grow_all(rows, 3, &w->cap_si_rows, p->ncon + 1)) ||
+        (desaxce && !rf__grow_all(slot, 3, &w->cap_si_slot,
+                                  rf__si_slot_bound(p->ncon) + 1)) ||
         !rf__grow((void **)&w->si_mask, &w->cap_si_mask, p->nbody + 1,
                   sizeof(uint64_t)) ||
         !rf__grow((void **)&w->si_group, &w->cap_si_group, rf__nitem(p) + 1,
                   sizeof(int)) ||
         !rf__grow((void **)&w->si_sum, &w->cap_si_sum, 4 * rf__nitem(p) + 4,
                   sizeof(double)) ||
-        !rf__grow_all(unit, 5, &w->cap_si_unit, rf__nitem(p) + 2) ||
-        !rf__grow_all(slot, 3, &w->cap_si_slot, p->ncon + 1)) {
+        !rf__grow_all(unit, 5, &w->cap_si_unit, rf__nitem(p) + 2)) {
         return rf__fail(err, RF_ERR_NOMEM,
                         "out of memory for the sequential impulse records of "
                         "%d contacts",

@@ -199,12 +199,14 @@ static int test_heap(void)
 {
 #ifdef RF_TEST_HEAP
     /* then APGD with cohesive contacts (the shift's buffers), APGD with
-       compliant ones (48 bytes per contact), and coloured GS (its
-       colouring, reserved for it alone) */
-    enum { NS = 6 };
-    const rf_solver_kind solvers[NS] = {RF_SOLVER_APGD, RF_SOLVER_JACOBI,
-                                        RF_SOLVER_GS,   RF_SOLVER_APGD,
-                                        RF_SOLVER_APGD, RF_SOLVER_GS_COLORED};
+       compliant ones (48 bytes per contact), coloured GS (its colouring,
+       reserved for it alone), and SI with each model (the associated
+       model's block records; the De Saxce model's row form and wide
+       slots) */
+    enum { NS = 8 };
+    const rf_solver_kind solvers[NS] = {
+        RF_SOLVER_APGD, RF_SOLVER_JACOBI,     RF_SOLVER_GS, RF_SOLVER_APGD,
+        RF_SOLVER_APGD, RF_SOLVER_GS_COLORED, RF_SOLVER_SI, RF_SOLVER_SI};
     const int nb = 12, nc = 60;
     rf_problem *warm;
     ENSURE(rf_problem_create(&warm, NULL) == RF_OK);
@@ -225,6 +227,7 @@ static int test_heap(void)
     }
     for (int s = 0; s < NS; ++s) {
         cfg.solver = solvers[s];
+        cfg.model = s == 7 ? RF_MODEL_DESAXCE : RF_MODEL_ASSOCIATED;
         const size_t h0 = heap_in_use();
         rf_problem *p;
         ENSURE(rf_problem_create(&p, NULL) == RF_OK);

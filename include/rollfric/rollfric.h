@@ -804,6 +804,17 @@ RF_API rf_status rf_residual(rf_problem *p, rf_model model, const double *gamma,
  *     the scaled 6x6 diagonal block and its Cholesky factor (36 doubles
  *     each) and a flag byte; RF_SOLVER_GS_COLORED also, per item (+ 1),
  *     16: the colouring (4 ints);
+ *   - RF_SOLVER_SI: per contact (+ 1) 2 ints, per body (+ 1) a 64-bit
+ *     colour mask, per item (+ 1) 1 int and 4 doubles (sweep sums), per
+ *     item (+ 2) 17 ints and 24 doubles (units and bundles); with
+ *     RF_MODEL_DESAXCE per contact (+ 1) 960 (the row form's records,
+ *     120 doubles) and per slot of the wide form (min(ncon, ncon / 4 +
+ *     252), + 1) 2,272 (71 fields of 4 doubles); with the other models
+ *     per contact (+ 1) 1,268 (the block record, 156 doubles and 5
+ *     ints);
+ *   - body form, every solver: the last solve's copies for
+ *     rf_problem_solved_velocity, (6 ncon + nrow + 1) + (6 nbody + 1)
+ *     doubles;
  *   - with a compliant contact (body form): 48 per contact (+ 1);
  *   - with a cohesive contact (cohesion > 0), the shift: (6 ncon + nrow
  *     + 1) doubles for it, 2 (max(6 nbody, 6 ncon) + 1) for the free
