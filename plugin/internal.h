@@ -730,9 +730,10 @@ void rf__si_wide_pack(rf_problem *p, int wide);
 void rf__si_wide_bundle(const rf_problem *p, int pass_friction, int bundle,
                         double *vel, double share, int credit, double *sum);
 void rf__si_wide_gamma(rf_problem *p, double *g, int out);
-/* Contact i's row-form normal and friction records (rf__si_rows_build's
-   layout) into its bundle's slot and lane (work.si_wpos[i] >= 0). */
-void rf__si_wide_put(rf_problem *p, int i, const double *nr, const double *fr);
+/* Bundle b's records, every lane and slot: the row form's normal and
+   friction records of its contacts, as rf__si_rows_build makes them (the
+   same bits), zero where a lane has no point; and their si_flags. */
+void rf__si_wide_build(rf_problem *p, int bundle);
 /* Greedy colouring of the items (solver_gs.c): items sharing a dynamic
    body (body form) or a W block (local form) get different colours;
    work.color_ptr / color_con list the items of each colour in item

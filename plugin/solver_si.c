@@ -710,11 +710,21 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
             w->si_wpos[i] = -1;
         }
     }
-    if (staggered) { /* the row form: no scaling, its own records (a
-                        bundled contact's in its bundle) */
-#pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
-        for (int i = 0; i < ncon; ++i) {
-            w->si_flags[i] = rf__si_rows_build(p, i);
+    if (staggered) { /* the row form: no scaling, its own records, the
+                        bundles' built lane-wide */
+        const int nbundle = w->si_nbundle;
+#pragma omp parallel num_threads(threads) if (ncon > 512)
+        {
+#pragma omp for schedule(static) nowait
+            for (int b = 0; b < nbundle; ++b) {
+                rf__si_wide_build(p, b);
+            }
+#pragma omp for schedule(static)
+            for (int i = 0; i < ncon; ++i) {
+                if (w->si_wpos[i] < 0) {
+                    w->si_flags[i] = rf__si_rows_build(p, i);
+                }
+            }
         }
     } else {
         rf__part_scaling(p, w->wscale, NULL, threads);

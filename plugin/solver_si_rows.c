@@ -33,9 +33,9 @@
  * ten-box column rocked at ten sweeps; staggered, a sweep costs what a
  * stock iteration costs and stacks behave as stock's.
  *
- * Records (built once per solve, in parallel; a contact the wide form
- * bundled gets its normal and friction records in its bundle instead,
- * solver_si_wide.c), per contact, in doubles,
+ * Records (built once per solve, in parallel; the wide form builds its
+ * bundled contacts' in its bundles, to the same bits, solver_si_wide.c),
+ * per contact, in doubles,
  * each 3-vector padded to four lanes (the fourth 0) so that a row's dot
  * product and its update are a few operations on two SSE2 registers
  * (rf_v4, GCC's and Clang's vector extension), as Bullet's
@@ -205,11 +205,8 @@ static void inv2(double a, double b, double c, double *inv)
 int rf__si_rows_build(rf_problem *p, int i)
 {
     rf_work *w = &p->work;
-    /* a bundled contact's records go to its bundle (rf__si_wide_put) */
-    const int wide = w->si_wpos[i] >= 0;
-    double nrl[RF__SI_NREC], frl[RF__SI_FREC];
-    double *nr = wide ? nrl : w->si_nrec + (size_t)RF__SI_NREC * i;
-    double *fr = wide ? frl : w->si_frec + (size_t)RF__SI_FREC * i;
+    double *nr = w->si_nrec + (size_t)RF__SI_NREC * i;
+    double *fr = w->si_frec + (size_t)RF__SI_FREC * i;
     double *ar = w->si_arec + (size_t)RF__SI_AREC * i;
     const double *e = p->con_frame + 9 * i;
     const double *arm = p->con_arm + 6 * i;
@@ -308,9 +305,6 @@ int rf__si_rows_build(rf_problem *p, int i)
         } else {
             inv2(ar[A_WR], ar[A_WR + 1], ar[A_WR + 2], ar + A_INV);
         }
-    }
-    if (wide) {
-        rf__si_wide_put(p, i, nr, fr);
     }
     return flags;
 }

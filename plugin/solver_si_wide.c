@@ -93,33 +93,6 @@ enum {
     WF_INV = 39 /* W_tt^-1 (3) */
 };
 
-/* The row form's record offsets (solver_si_rows.c's N_ and F_ enums). */
-enum {
-    NR_N = 0,
-    NR_RA = 4,
-    NR_RB = 8,
-    NR_IA = 12,
-    NR_IB = 16,
-    NR_BIAS = 20,
-    NR_W = 21,
-    NR_INV = 22,
-    NR_NMAX = 23,
-    NR_CFM = 24
-};
-enum {
-    FR_T = 0,
-    FR_RA = 8,
-    FR_RB = 16,
-    FR_IA = 24,
-    FR_IB = 32,
-    FR_BIAS = 40,
-    FR_W = 42,
-    FR_MU = 45,
-    FR_CFM = 46,
-    FR_STEP = 48,
-    FR_INV = 49
-};
-
 /* bundle metadata: slot0, npt, then per lane its group's colour position
    k (-1: empty lane), first contact and point count */
 enum {
@@ -164,6 +137,19 @@ void rf__si_wide_bundle(const rf_problem *p, int pass_friction, int bundle,
     }
 }
 
+void rf__si_wide_build(rf_problem *p, int bundle)
+{
+#if defined(RF__WIDE_AVX)
+    if (p->work.si_avx) {
+        wk4_build(p, bundle, 0);
+        return;
+    }
+#endif
+    for (int h = 0; h < RF__SI_LANES; h += 2) {
+        wk2_build(p, bundle, h);
+    }
+}
+
 /* Group grp (a contact group) goes in a bundle: at most RF__SI_WMAX
    points, none with spin or rolling friction. */
 static int bundled(const rf_problem *p, int grp)
@@ -186,58 +172,6 @@ static int dynamic_side(const rf_problem *p, int i, int s)
 {
     const int b = p->con_body[2 * i + s];
     return b != RF_WORLD && p->body_flags[b] == RF_BODY_DYNAMIC;
-}
-
-void rf__si_wide_put(rf_problem *p, int i, const double *nr, const double *fr)
-{
-    rf_work *w = &p->work;
-    const int s = w->si_wpos[i] / LANES, l = w->si_wpos[i] % LANES;
-    double *wn = w->si_wn + (size_t)s * RF__SI_WN * LANES + l;
-    double *wf = w->si_wf + (size_t)s * RF__SI_WF * LANES + l;
-    static const int n3[5][2] = {{WN_N, NR_N},
-                                 {WN_RA, NR_RA},
-                                 {WN_RB, NR_RB},
-                                 {WN_IA, NR_IA},
-                                 {WN_IB, NR_IB}};
-    for (int k = 0; k < 5; ++k) {
-        for (int c = 0; c < 3; ++c) {
-            wn[(n3[k][0] + c) * LANES] = nr[n3[k][1] + c];
-        }
-    }
-    wn[WN_BIAS * LANES] = nr[NR_BIAS];
-    wn[WN_CFM * LANES] = nr[NR_CFM];
-    wn[WN_W * LANES] = nr[NR_W];
-    wn[WN_INV * LANES] = nr[NR_INV];
-    wn[WN_NMAX * LANES] = nr[NR_NMAX];
-    for (int sd = 0; sd < 2; ++sd) { /* the product the row form forms */
-        const double *im = p->body_inv_mass + 3 * p->con_body[2 * i + sd];
-        const int dyn = dynamic_side(p, i, sd);
-        for (int c = 0; c < 3; ++c) {
-            wn[(WN_MA + 3 * sd + c) * LANES] = dyn ? im[c] * nr[NR_N + c] : 0.0;
-        }
-    }
-    /* friction: each 4-lane pair (t1, t2), (r_a x t1, r_a x t2), ... */
-    static const int f3[5][2] = {{WF_T1, FR_T},
-                                 {WF_RA1, FR_RA},
-                                 {WF_RB1, FR_RB},
-                                 {WF_IA1, FR_IA},
-                                 {WF_IB1, FR_IB}};
-    for (int k = 0; k < 5; ++k) {
-        for (int c = 0; c < 3; ++c) {
-            wf[(f3[k][0] + c) * LANES] = fr[f3[k][1] + c];
-            wf[(f3[k][0] + 3 + c) * LANES] = fr[f3[k][1] + 4 + c];
-        }
-    }
-    for (int k = 0; k < 2; ++k) {
-        wf[(WF_BIAS + k) * LANES] = fr[FR_BIAS + k];
-        wf[(WF_CFM + k) * LANES] = fr[FR_CFM + k];
-    }
-    for (int k = 0; k < 3; ++k) {
-        wf[(WF_W + k) * LANES] = fr[FR_W + k];
-        wf[(WF_INV + k) * LANES] = fr[FR_INV + k];
-    }
-    wf[WF_MU * LANES] = fr[FR_MU];
-    wf[WF_STEP * LANES] = fr[FR_STEP];
 }
 
 /* Bundle the groups at colour positions kk[0 .. n) (longest first) from
@@ -278,20 +212,8 @@ static int make_bundles(rf_problem *p, const int *kk, int n, int *nbundle,
                     }
                 }
             }
-            for (int i = lo; i < hi; ++i) { /* rf__si_rows_build puts it */
+            for (int i = lo; i < hi; ++i) { /* rf__si_wide_build's */
                 w->si_wpos[i] = (*slot + (i - lo)) * LANES + l;
-            }
-        }
-        for (int l = 0; l < LANES; ++l) { /* zero records pad the lanes */
-            for (int j = meta[BM_LEN + l]; j < npt; ++j) {
-                double *wn = w->si_wn + (size_t)(*slot + j) * RF__SI_WN * LANES;
-                double *wf = w->si_wf + (size_t)(*slot + j) * RF__SI_WF * LANES;
-                for (int f = 0; f < RF__SI_WN; ++f) {
-                    wn[f * LANES + l] = 0.0;
-                }
-                for (int f = 0; f < RF__SI_WF; ++f) {
-                    wf[f * LANES + l] = 0.0;
-                }
             }
         }
         *slot += npt;

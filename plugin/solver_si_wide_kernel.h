@@ -363,6 +363,186 @@ static void WK(bundle)(const rf_problem *p, int pass_friction, int b, int h,
     }
 }
 
+/* The records of bundle b's lanes [h, h + WK_LANES), every slot: the
+   row form's normal and friction records (rf__si_rows_build, the same
+   arithmetic in the same order lane by lane, so the same bits), built
+   WK_LANES contacts at a time and stored field by field.  A lane without
+   a point in a slot reads zeros (no dynamic side, no cap) and gets the
+   zero record.  Sets the contacts' si_flags. */
+
+/* lane vectors of n doubles from each lane's source (zero for none) */
+static RF__ALWAYS_INLINE void WK(gather)(const double *const *src, int n,
+                                         VL *out)
+{
+    for (int k = 0; k < n; ++k) {
+        VL v = {0};
+        for (int l = 0; l < WK_LANES; ++l) {
+            v[l] = src[l][k];
+        }
+        out[k] = v;
+    }
+}
+
+static RF__ALWAYS_INLINE void WK(cross)(const VL *a, const VL *b, VL *c)
+{
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static RF__ALWAYS_INLINE void WK(mat3_vec)(const VL *M, const VL *x, VL *y)
+{
+    y[0] = M[0] * x[0] + M[1] * x[1] + M[2] * x[2];
+    y[1] = M[3] * x[0] + M[4] * x[1] + M[5] * x[2];
+    y[2] = M[6] * x[0] + M[7] * x[1] + M[8] * x[2];
+}
+
+static RF__ALWAYS_INLINE VL WK(dot)(const VL *a, const VL *b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static RF__ALWAYS_INLINE void WK(store3)(double *r, int f, const VL *x)
+{
+    for (int c = 0; c < 3; ++c) {
+        WK(store)(r + (size_t)(f + c) * RF__SI_LANES, x[c]);
+    }
+}
+
+static void WK(build)(rf_problem *p, int b, int h)
+{
+    static const double zero[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+    rf_work *w = &p->work;
+    const int *meta = w->si_bundle + (size_t)RF__SI_BMETA * b;
+    const VL vzero = WK(set1)(0.0), one = WK(set1)(1.0);
+    for (int j = 0; j < meta[BM_NPT]; ++j) {
+        const double *e_src[WK_LANES], *arm_src[WK_LANES];
+        const double *I_src[2][WK_LANES], *im_src[2][WK_LANES];
+        const double *bias_src[WK_LANES], *cfm_src[WK_LANES];
+        VL dyn_v[2], mu, nmax;
+        int con[WK_LANES];
+        for (int l = 0; l < WK_LANES; ++l) {
+            const int in = j < meta[BM_LEN + h + l];
+            const int i = in ? meta[BM_LO + h + l] + j : -1;
+            con[l] = i;
+            e_src[l] = in ? p->con_frame + 9 * i : zero;
+            arm_src[l] = in ? p->con_arm + 6 * i : zero;
+            bias_src[l] = in ? p->con_bias + 6 * i : zero;
+            cfm_src[l] = in && p->cfm_on ? p->con_cfm + 6 * i : zero;
+            mu[l] = in ? p->con_mu[i] : 0.0;
+            nmax[l] = 0.0;
+            if (in) {
+                const double cap = p->con_nmax[i]; /* rf__contact_cone */
+                nmax[l] = cap > 0.0 ? cap + p->con_cohesion[i] : INFINITY;
+            }
+            for (int s = 0; s < 2; ++s) {
+                const int bd = in ? p->con_body[2 * i + s] : RF_WORLD;
+                const int dyn =
+                    bd != RF_WORLD && p->body_flags[bd] == RF_BODY_DYNAMIC;
+                I_src[s][l] = dyn ? p->body_inv_inertia + 9 * bd : zero;
+                im_src[s][l] = dyn ? p->body_inv_mass + 3 * bd : zero;
+                dyn_v[s][l] = dyn ? 1.0 : 0.0;
+            }
+        }
+        VL e[9], arm[6], bias[3], cfm[3];
+        WK(gather)(e_src, 9, e);
+        WK(gather)(arm_src, 6, arm);
+        WK(gather)(bias_src, 3, bias);
+        WK(gather)(cfm_src, 3, cfm);
+        double *nr = w->si_wn +
+                     (size_t)(meta[BM_SLOT0] + j) * RF__SI_WN * RF__SI_LANES +
+                     h;
+        double *fr = w->si_wf +
+                     (size_t)(meta[BM_SLOT0] + j) * RF__SI_WF * RF__SI_LANES +
+                     h;
+        WK(store3)(nr, WN_N, e);
+        WK(store3)(fr, WF_T1, e + 3);
+        WK(store3)(fr, WF_T2, e + 6);
+        VL wnn = vzero, wuu = vzero, wuw = vzero, www = vzero;
+        for (int s = 0; s < 2; ++s) {
+            VL rn[3], rt1[3], rt2[3], I[9], im[3];
+            WK(cross)(arm + 3 * s, e, rn);
+            WK(cross)(arm + 3 * s, e + 3, rt1);
+            WK(cross)(arm + 3 * s, e + 6, rt2);
+            WK(store3)(nr, s == 0 ? WN_RA : WN_RB, rn);
+            WK(store3)(fr, s == 0 ? WF_RA1 : WF_RB1, rt1);
+            WK(store3)(fr, s == 0 ? WF_RA2 : WF_RB2, rt2);
+            WK(gather)(I_src[s], 9, I);
+            WK(gather)(im_src[s], 3, im);
+            const VM dyn = dyn_v[s] > vzero;
+            VL in[3], it1[3], it2[3], man[3];
+            WK(mat3_vec)(I, rn, in);
+            WK(mat3_vec)(I, rt1, it1);
+            WK(mat3_vec)(I, rt2, it2);
+            VL res[9]; /* the responses stored: zero on a static side */
+            for (int c = 0; c < 3; ++c) {
+                res[c] = WK(sel)(dyn, in[c], vzero);
+                res[3 + c] = WK(sel)(dyn, it1[c], vzero);
+                res[6 + c] = WK(sel)(dyn, it2[c], vzero);
+            }
+            VL ln = vzero, luu = vzero, luw = vzero, lww = vzero;
+            for (int c = 0; c < 3; ++c) {
+                ln += im[c] * e[c] * e[c];
+                luu += im[c] * e[3 + c] * e[3 + c];
+                luw += im[c] * e[3 + c] * e[6 + c];
+                lww += im[c] * e[6 + c] * e[6 + c];
+                man[c] = WK(sel)(dyn, im[c] * e[c], vzero); /* M^-1 n */
+            }
+            WK(store3)(nr, s == 0 ? WN_IA : WN_IB, res);
+            WK(store3)(fr, s == 0 ? WF_IA1 : WF_IB1, res + 3);
+            WK(store3)(fr, s == 0 ? WF_IA2 : WF_IB2, res + 6);
+            WK(store3)(nr, s == 0 ? WN_MA : WN_MB, man);
+            /* a side that is not dynamic adds nothing (its responses are
+               the zeros its I and M^-1 read) */
+            wnn = WK(sel)(dyn, wnn + (ln + WK(dot)(rn, in)), wnn);
+            wuu = WK(sel)(dyn, wuu + (luu + WK(dot)(rt1, it1)), wuu);
+            wuw = WK(sel)(dyn, wuw + (luw + WK(dot)(rt1, it2)), wuw);
+            www = WK(sel)(dyn, www + (lww + WK(dot)(rt2, it2)), www);
+        }
+        const VL W = wnn + cfm[0];
+        WK(store)(nr + (size_t)WN_BIAS * RF__SI_LANES, bias[0]);
+        WK(store)(nr + (size_t)WN_CFM * RF__SI_LANES, cfm[0]);
+        WK(store)(nr + (size_t)WN_W * RF__SI_LANES, W);
+        const VM wpos = W > RF_MINVAL;
+        WK(store)
+        (nr + (size_t)WN_INV * RF__SI_LANES,
+         WK(sel)(wpos, one / WK(sel)(wpos, W, one), vzero));
+        WK(store)(nr + (size_t)WN_NMAX * RF__SI_LANES, nmax);
+        const VL a = wuu + cfm[1], bb = wuw, c = www + cfm[2];
+        WK(store)(fr + (size_t)WF_BIAS * RF__SI_LANES, bias[1]);
+        WK(store)(fr + (size_t)(WF_BIAS + 1) * RF__SI_LANES, bias[2]);
+        WK(store)(fr + (size_t)WF_CFM * RF__SI_LANES, cfm[1]);
+        WK(store)(fr + (size_t)(WF_CFM + 1) * RF__SI_LANES, cfm[2]);
+        WK(store)(fr + (size_t)WF_W * RF__SI_LANES, a);
+        WK(store)(fr + (size_t)(WF_W + 1) * RF__SI_LANES, bb);
+        WK(store)(fr + (size_t)(WF_W + 2) * RF__SI_LANES, c);
+        WK(store)(fr + (size_t)WF_MU * RF__SI_LANES, mu);
+        /* inv_lambda_max and inv2 of solver_si_rows.c */
+        const VL lam =
+            0.5 * (a + c + WK(sqrt)((a - c) * (a - c) + 4.0 * bb * bb));
+        const VM lpos = lam > RF_MINVAL;
+        WK(store)
+        (fr + (size_t)WF_STEP * RF__SI_LANES,
+         WK(sel)(lpos, one / WK(sel)(lpos, lam, one), vzero));
+        const VL det = a * c - bb * bb;
+        const VM inv = (det > 1e-12 * (a * c)) & (det > RF_MINVAL);
+        const VL ds = WK(sel)(inv, det, one);
+        WK(store)
+        (fr + (size_t)WF_INV * RF__SI_LANES, WK(sel)(inv, c / ds, vzero));
+        WK(store)
+        (fr + (size_t)(WF_INV + 1) * RF__SI_LANES,
+         WK(sel)(inv, -bb / ds, vzero));
+        WK(store)
+        (fr + (size_t)(WF_INV + 2) * RF__SI_LANES, WK(sel)(inv, a / ds, vzero));
+        for (int l = 0; l < WK_LANES; ++l) {
+            if (con[l] >= 0) {
+                w->si_flags[con[l]] = (dyn_v[0][l] != 0.0 ? RF__SI_DYN_A : 0) |
+                                      (dyn_v[1][l] != 0.0 ? RF__SI_DYN_B : 0);
+            }
+        }
+    }
+}
+
 #undef WFIELD
 #undef VL
 #undef VM
