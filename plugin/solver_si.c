@@ -39,15 +39,15 @@
  * made relative); the residual reported is always the natural-map
  * residual of the returned gamma.
  *
- * Parallel: from 513 items or 129 contacts on, groups (consecutive items on the
- * same two bodies: a manifold's points, a joint's rows) are coloured so that
- * groups of a colour share no dynamic body (color_sweep), and swept colour
- * after colour, the groups of a colour in parallel: the result is independent
- * of the thread count (the colouring and each group's arithmetic are).  Below,
- * rows then contacts in order on one thread.  With the De Saxce model the
- * common manifolds of a colour (no spin or rolling friction, at most four
- * points) run four at a time in SIMD lanes (solver_si_wide.c), to the
- * same bits.
+ * Parallel: from 513 items (De Saxce: or 129 contacts) on, groups (consecutive
+ * items on the same two bodies: a manifold's points, a joint's rows) are
+ * coloured so that groups of a colour share no dynamic body (color_sweep), and
+ * swept colour after colour, the groups of a colour in parallel: the result is
+ * independent of the thread count (the colouring and each group's arithmetic
+ * are).  Below, rows then contacts in order on one thread.  With the De Saxce
+ * model the common manifolds of a colour (no spin or rolling friction, at most
+ * four points) run four at a time in SIMD lanes (solver_si_wide.c), to the same
+ * bits.
  */
 #include "internal.h"
 
@@ -698,19 +698,21 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
     double *g = w->g0, *vel = w->bv1;
 
     const int staggered = cfg->model == RF_MODEL_DESAXCE;
-    /* Colour order from 513 items or 129 contacts on, whatever the
-       thread count, so that one thread and two give the same bits; below,
-       Bullet's order (rows, then contacts) on one thread.  The contacts'
-       threshold is the wide form's: from about a hundred contacts its
+    /* Colour order from 513 items (or, De Saxce model, 129 contacts) on,
+       whatever the thread count, so that one thread and two give the same
+       bits; below, Bullet's order (rows, then contacts) on one thread.
+       The contacts' threshold is the wide form's: from about a hundred
+       contacts its
        bundles pay for the colouring even on one thread (quick falling
        boxes, 282 contacts: 1.86x stock's step -> 1.50x); joint rows gain
        nothing from it, so a ragdoll pile keeps Bullet's order until it
        is large enough for threads. */
-    const int colored = nitem > 512 || ncon > 128;
+    const int colored = nitem > 512 || (staggered && ncon > 128);
     if (colored) {
         color_sweep(p);
         rf__si_wide_pack(p, staggered);
-    } else {
+    } else { /* no bundles (none left from an earlier, larger solve) */
+        w->si_nbundle = 0;
         for (int i = 0; i < ncon; ++i) {
             w->si_wpos[i] = -1;
         }

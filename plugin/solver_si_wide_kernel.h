@@ -246,8 +246,9 @@ static RF__ALWAYS_INLINE void WK(normal)(const rf_work *w, int slot0, int npt,
 }
 
 /* The friction pass: each point's sliding pair (part_step and
-   sliding_step of solver_si_rows.c, lane by lane; a lane whose mu is 0
-   takes no step, as the row form skips it). */
+   sliding_step of solver_si_rows.c, lane by lane; a lane whose mu is 0,
+   or whose impulses are all zero, takes no step, as the row form skips
+   it). */
 static RF__ALWAYS_INLINE void WK(friction)(const rf_work *w, int slot0, int npt,
                                            int h, const double *m,
                                            WK(bodies) * v, WK(guard) * gd,
@@ -299,7 +300,11 @@ static RF__ALWAYS_INLINE void WK(friction)(const rf_work *w, int slot0, int npt,
         }
         z0 = WK(sel)(stick, s0, z0);
         z1 = WK(sel)(stick, s1, z1);
-        const VM sliding = mu > zero;
+        /* the row form skips a contact whose impulses are all zero (its
+           discs have radius 0 and it stays at 0; here, with no spin or
+           rolling friction, the three in the bundle) */
+        const VM idle = (gn == zero) & (g1 == zero) & (g2v == zero);
+        const VM sliding = (mu > zero) & ~idle;
         VL e0 = WK(sel)(sliding, z0 - g1, zero);
         VL e1 = WK(sel)(sliding, z1 - g2v, zero);
         const VL W0 = WFIELD(r, WF_W), W1 = WFIELD(r, WF_W + 1),
