@@ -106,18 +106,25 @@ static int build_case(uint64_t seed, wide_case *wc)
     return 0;
 }
 
+/* SI, De Saxce model, 12 sweeps, no tolerance, the Bullet defaults'
+   residual 0. */
+static void si_config(rf_config *cfg, int threads)
+{
+    rf_config_default(cfg);
+    cfg->solver = RF_SOLVER_SI;
+    cfg->model = RF_MODEL_DESAXCE;
+    cfg->max_iter = 12;
+    cfg->tol = 0.0;
+    cfg->residual = 0;
+    cfg->threads = threads;
+}
+
 static int solve_mode(wide_case *wc, int mode, int threads, double *g,
                       rf_stats *st)
 {
     rf_config cfg;
-    rf_config_default(&cfg);
-    cfg.solver = RF_SOLVER_SI;
-    cfg.model = RF_MODEL_DESAXCE;
-    cfg.max_iter = 12;
-    cfg.tol = 0.0;
+    si_config(&cfg, threads);
     cfg.warm_start = 1;
-    cfg.residual = 0;
-    cfg.threads = threads;
     memcpy(g, wc->g0, (size_t)6 * wc->ncon * sizeof(double));
     wc->p->work.si_wide_mode = mode;
     ENSURE(rf_solve(wc->p, &cfg, g, st, NULL) == RF_OK);
@@ -222,12 +229,7 @@ static int test_no_stale_bundles(void)
     ENSURE(rf_problem_create(&fresh, NULL) == RF_OK);
     ENSURE(build_small(wc.p) == 0 && build_small(fresh) == 0);
     rf_config cfg;
-    rf_config_default(&cfg);
-    cfg.solver = RF_SOLVER_SI;
-    cfg.model = RF_MODEL_DESAXCE;
-    cfg.max_iter = 12;
-    cfg.tol = 0.0;
-    cfg.residual = 0;
+    si_config(&cfg, 1);
     double g1[6 * 40] = {0}, g2[6 * 40] = {0};
     ENSURE(rf_solve(wc.p, &cfg, g1, &st, NULL) == RF_OK);
     ENSURE(st.colors == 0 && wc.p->work.si_nbundle == 0);
