@@ -250,6 +250,11 @@ static inline int rf__ndof(const rf_problem *p)
     return 6 * p->ncon + p->nrow;
 }
 /* Body on side s (0 = A, 1 = B) of item it. */
+/* b is a body that takes impulses (not RF_WORLD, not fixed). */
+static inline int rf__dynamic_body(const rf_problem *p, int b)
+{
+    return b != RF_WORLD && p->body_flags[b] == RF_BODY_DYNAMIC;
+}
 static inline int rf__item_body(const rf_problem *p, int it, int s)
 {
     return it < p->ncon ? p->con_body[2 * it + s]
@@ -727,6 +732,9 @@ double rf__si_rows_group(const rf_problem *p, const rf_config *cfg,
    the bundled contacts' normal and sliding impulses from g into the
    bundles (out 0, after the start) or back to g (out 1). */
 void rf__si_wide_pack(rf_problem *p, int wide);
+/* No bundles: every contact keeps the row form's own records (the
+   uncoloured sweep, and the start of a pack). */
+void rf__si_wide_clear(rf_problem *p);
 void rf__si_wide_bundle(const rf_problem *p, int pass_friction, int bundle,
                         double *vel, double share, int credit, double *sum);
 void rf__si_wide_gamma(rf_problem *p, double *g, int out);

@@ -34,12 +34,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* b is a body that takes impulses (not RF_WORLD, not fixed). */
-static inline int dynamic_body(const rf_problem *p, int b)
-{
-    return b != RF_WORLD && p->body_flags[b] == RF_BODY_DYNAMIC;
-}
-
 rf_status rf__build_body_index(rf_problem *p, rf_error *err)
 {
     rf_work *w = &p->work;
@@ -53,7 +47,7 @@ rf_status rf__build_body_index(rf_problem *p, rf_error *err)
     for (int i = 0; i < nitem; ++i) {
         for (int s = 0; s < 2; ++s) {
             int b = rf__item_body(p, i, s);
-            if (dynamic_body(p, b)) {
+            if (rf__dynamic_body(p, b)) {
                 ptr[b + 1]++;
             }
         }
@@ -66,7 +60,7 @@ rf_status rf__build_body_index(rf_problem *p, rf_error *err)
     for (int i = 0; i < nitem; ++i) {
         for (int s = 0; s < 2; ++s) {
             int b = rf__item_body(p, i, s);
-            if (dynamic_body(p, b)) {
+            if (rf__dynamic_body(p, b)) {
                 w->bc_ent[ptr[b]++] = 2 * i + s;
             }
         }
@@ -307,7 +301,7 @@ void rf__contact_apply(const rf_problem *p, int i, const double dg[6],
 {
     for (int s = 0; s < 2; ++s) {
         int b = p->con_body[2 * i + s];
-        if (dynamic_body(p, b)) {
+        if (rf__dynamic_body(p, b)) {
             double F[3], T[3];
             contact_impulse(p, i, s, dg, F, T);
             add_impulse(p, b, F, T, vel);
@@ -319,7 +313,7 @@ void rf__row_apply(const rf_problem *p, int j, double dl, double *vel)
 {
     for (int s = 0; s < 2; ++s) {
         int b = p->row_body[2 * j + s];
-        if (dynamic_body(p, b)) {
+        if (rf__dynamic_body(p, b)) {
             double F[3], T[3];
             row_impulse(p, j, s, dl, F, T);
             add_impulse(p, b, F, T, vel);
@@ -332,7 +326,7 @@ double rf__row_diag(const rf_problem *p, int j)
     double d = 0.0;
     for (int s = 0; s < 2; ++s) {
         int b = p->row_body[2 * j + s];
-        if (!dynamic_body(p, b)) {
+        if (!rf__dynamic_body(p, b)) {
             continue;
         }
         const double *J = p->row_jac + 12 * j + 6 * s;
@@ -582,7 +576,7 @@ static void add_coupling(const rf_problem *p, int b, int i, int si, int j,
 /* Side s of item i (contact or row) is a dynamic body. */
 static int side_dynamic(const rf_problem *p, int i, int s)
 {
-    return dynamic_body(p, rf__item_body(p, i, s));
+    return rf__dynamic_body(p, rf__item_body(p, i, s));
 }
 
 /* Block W_ij = D_i^T M^-1 D_j (row-major 6x6), zero if no shared body. */
@@ -643,7 +637,7 @@ void rf__diag_entries(const rf_problem *p, int i, double d[6])
     const double *e = p->con_frame + 9 * i;
     for (int s = 0; s < 2; ++s) {
         const int b = p->con_body[2 * i + s];
-        if (!dynamic_body(p, b)) {
+        if (!rf__dynamic_body(p, b)) {
             continue;
         }
         double j[9]; /* as jacobian_rows forms them */

@@ -162,6 +162,16 @@ rf_status rf_problem_local_velocity(rf_problem *p, const double *gamma,
     return RF_OK;
 }
 
+/* Body velocities, 6 per body (linear, angular), into v and w (3 each). */
+static void split_body_velocity(const rf_problem *p, const double *vel,
+                                double *v, double *w)
+{
+    for (int b = 0; b < p->nbody; ++b) {
+        memcpy(v + 3 * b, vel + 6 * b, 3 * sizeof(double));
+        memcpy(w + 3 * b, vel + 6 * b + 3, 3 * sizeof(double));
+    }
+}
+
 rf_status rf_problem_body_velocity(rf_problem *p, const double *gamma,
                                    double *v, double *w, rf_error *err)
 {
@@ -180,10 +190,7 @@ rf_status rf_problem_body_velocity(rf_problem *p, const double *gamma,
     }
     double *vel = p->work.bv1;
     rf__body_velocity(p, gamma, vel, rf__threads(p->threads));
-    for (int b = 0; b < p->nbody; ++b) {
-        memcpy(v + 3 * b, vel + 6 * b, 3 * sizeof(double));
-        memcpy(w + 3 * b, vel + 6 * b + 3, 3 * sizeof(double));
-    }
+    split_body_velocity(p, vel, v, w);
     rf__ok(err);
     return RF_OK;
 }
@@ -212,10 +219,7 @@ rf_status rf_problem_solved_velocity(rf_problem *p, double *v, double *w,
                           rf__threads(p->threads));
         wk->solved = 2;
     }
-    for (int b = 0; b < p->nbody; ++b) {
-        memcpy(v + 3 * b, wk->solved_vel + 6 * b, 3 * sizeof(double));
-        memcpy(w + 3 * b, wk->solved_vel + 6 * b + 3, 3 * sizeof(double));
-    }
+    split_body_velocity(p, wk->solved_vel, v, w);
     rf__ok(err);
     return RF_OK;
 }

@@ -696,13 +696,14 @@ static rf_status solve_full(rf_problem *p, const rf_config *cfg_in,
     }
     memcpy(gamma, g, ndof * sizeof(double));
     if (p->kind == RF_KIND_BODY) { /* rf_problem_solved_velocity */
-        memcpy(w->solved_g, g, ndof * sizeof(double));
-        w->solved = 1;
         w->solved_rev = p->revision;
         if (out.vel_valid && out.energy_scale == 1.0) {
             memcpy(w->solved_vel, w->bv1,
                    (size_t)6 * p->nbody * sizeof(double));
             w->solved = 2;
+        } else { /* computed from gamma when asked */
+            memcpy(w->solved_g, g, ndof * sizeof(double));
+            w->solved = 1;
         }
     }
     if (stats != NULL) {

@@ -165,7 +165,7 @@ static void build_record(rf_problem *p, int i, double *rec, int *ri)
             rf__cross3(arm + 3 * s, e + 3 * k, rx + 3 * k);
         }
         const int b = side[s];
-        if (b != RF_WORLD && p->body_flags[b] == RF_BODY_DYNAMIC) {
+        if (rf__dynamic_body(p, b)) {
             flags |= s == 0 ? SI_DYN_A : SI_DYN_B;
             const double *I = p->body_inv_inertia + 9 * b;
             for (int k = 0; k < 3; ++k) {
@@ -562,8 +562,7 @@ static int color_range(rf_problem *p, int g0, int g1, int base, int *serial)
         int dyn[2];
         for (int s = 0; s < 2; ++s) {
             const int b = rf__item_body(p, start[k], s);
-            dyn[s] =
-                b != RF_WORLD && p->body_flags[b] == RF_BODY_DYNAMIC ? b : -1;
+            dyn[s] = rf__dynamic_body(p, b) ? b : -1;
             if (dyn[s] >= 0) {
                 used |= w->si_mask[dyn[s]];
             }
@@ -702,20 +701,16 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
        whatever the thread count, so that one thread and two give the same
        bits; below, Bullet's order (rows, then contacts) on one thread.
        The contacts' threshold is the wide form's: from about a hundred
-       contacts its
-       bundles pay for the colouring even on one thread (quick falling
-       boxes, 282 contacts: 1.86x stock's step -> 1.50x); joint rows gain
-       nothing from it, so a ragdoll pile keeps Bullet's order until it
-       is large enough for threads. */
+       contacts its bundles pay for the colouring even on one thread (quick
+       falling boxes, 282 contacts: 1.86x stock's step -> 1.41x); joint rows
+       gain nothing from it, so a ragdoll pile keeps Bullet's order until it is
+       large enough for threads. */
     const int colored = nitem > 512 || (staggered && ncon > 128);
     if (colored) {
         color_sweep(p);
         rf__si_wide_pack(p, staggered);
     } else { /* no bundles (none left from an earlier, larger solve) */
-        w->si_nbundle = 0;
-        for (int i = 0; i < ncon; ++i) {
-            w->si_wpos[i] = -1;
-        }
+        rf__si_wide_clear(p);
     }
     if (staggered) { /* the row form: no scaling, its own records, the
                         bundles' built lane-wide */

@@ -233,7 +233,7 @@ int rf__si_rows_build(rf_problem *p, int i)
         rf__cross3(r, e + 3, rt);
         rf__cross3(r, e + 6, rt + 4);
         const int b = side[s];
-        if (b == RF_WORLD || p->body_flags[b] != RF_BODY_DYNAMIC) {
+        if (!rf__dynamic_body(p, b)) {
             continue;
         }
         flags |= s == 0 ? RF__SI_DYN_A : RF__SI_DYN_B;

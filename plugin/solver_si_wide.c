@@ -167,13 +167,6 @@ static int bundled(const rf_problem *p, int grp)
     return 1;
 }
 
-/* Side s of contact i is dynamic (rf__si_rows_build's RF__SI_DYN_*). */
-static int dynamic_side(const rf_problem *p, int i, int s)
-{
-    const int b = p->con_body[2 * i + s];
-    return b != RF_WORLD && p->body_flags[b] == RF_BODY_DYNAMIC;
-}
-
 /* Bundle the groups at colour positions kk[0 .. n) (longest first) from
    slot *slot on; returns the bundle count made. */
 static int make_bundles(rf_problem *p, const int *kk, int n, int *nbundle,
@@ -204,8 +197,8 @@ static int make_bundles(rf_problem *p, const int *kk, int n, int *nbundle,
             meta[BM_LO + l] = lo;
             meta[BM_LEN + l] = hi - lo;
             for (int sd = 0; sd < 2; ++sd) { /* the group's sides */
-                if (dynamic_side(p, lo, sd)) {
-                    const int b = p->con_body[2 * lo + sd];
+                const int b = p->con_body[2 * lo + sd];
+                if (rf__dynamic_body(p, b)) {
                     for (int c = 0; c < 3; ++c) {
                         m[(3 * sd + c) * LANES + l] =
                             p->body_inv_mass[3 * b + c];
@@ -235,14 +228,20 @@ static int cpu_avx(void)
 #endif
 }
 
+void rf__si_wide_clear(rf_problem *p)
+{
+    p->work.si_nbundle = 0;
+    for (int i = 0; i < p->ncon; ++i) {
+        p->work.si_wpos[i] = -1; /* the row form's own records */
+    }
+}
+
 void rf__si_wide_pack(rf_problem *p, int wide)
 {
     rf_work *w = &p->work;
     int nunit = 0, nbundle = 0, slot = 0;
     wide = wide && w->si_wide_mode != RF__SI_WIDE_OFF;
-    for (int i = 0; i < p->ncon; ++i) {
-        w->si_wpos[i] = -1; /* the row form's own records */
-    }
+    rf__si_wide_clear(p);
     w->si_avx = w->si_wide_mode == RF__SI_WIDE_AUTO && cpu_avx();
     for (int c = 0; c < w->ncolor; ++c) {
         const int lo = w->color_ptr[c], hi = w->color_ptr[c + 1];

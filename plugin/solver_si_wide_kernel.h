@@ -434,16 +434,15 @@ static void WK(build)(rf_problem *p, int b, int h)
             arm_src[l] = in ? p->con_arm + 6 * i : zero;
             bias_src[l] = in ? p->con_bias + 6 * i : zero;
             cfm_src[l] = in && p->cfm_on ? p->con_cfm + 6 * i : zero;
-            mu[l] = in ? p->con_mu[i] : 0.0;
-            nmax[l] = 0.0;
+            mu[l] = nmax[l] = 0.0;
             if (in) {
-                const double cap = p->con_nmax[i]; /* rf__contact_cone */
-                nmax[l] = cap > 0.0 ? cap + p->con_cohesion[i] : INFINITY;
+                const rf__cone cone = rf__contact_cone(p, i);
+                mu[l] = cone.mu;
+                nmax[l] = cone.nmax;
             }
             for (int s = 0; s < 2; ++s) {
                 const int bd = in ? p->con_body[2 * i + s] : RF_WORLD;
-                const int dyn =
-                    bd != RF_WORLD && p->body_flags[bd] == RF_BODY_DYNAMIC;
+                const int dyn = rf__dynamic_body(p, bd);
                 I_src[s][l] = dyn ? p->body_inv_inertia + 9 * bd : zero;
                 im_src[s][l] = dyn ? p->body_inv_mass + 3 * bd : zero;
                 dyn_v[s][l] = dyn ? 1.0 : 0.0;
