@@ -168,6 +168,9 @@ typedef struct rf_work {
 #define RF__SI_NREC 28
 #define RF__SI_FREC 52
 #define RF__SI_AREC 40
+/* SI's De Saxce rounds of a rolling or spinning contact's friction parts
+   per visit, at most (with cfg->local_iter; solver_si_rows.c says why 2) */
+#define RF__SI_ROUNDS 2
 /* The wide form: manifolds per bundle (SIMD lanes), points per lane at
    most, fields of its normal and friction records, ints of a bundle's
    metadata (slot, points, then per lane colour position, first contact,

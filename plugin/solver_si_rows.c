@@ -21,12 +21,14 @@
  * a disc projection is Euclidean within the part and the fixed point is
  * exact.  No part scaling is needed: no step mixes forces and torques.  A
  * contact with spin or rolling friction repeats its friction parts (up to
- * min(cfg->local_iter, 4) rounds, until a round changes nothing at rounding
- * level; 20 rounds cost RollingFrictionDemo 3.4x stock's step and gave the
- * seed cases nothing more):
- * sliding and rolling are coupled through the lever arm (a ball's: 0.85 of
- * the scaled block), and one round left a cylinder on a line contact
- * veering 0.65 deg at ten sweeps.
+ * min(cfg->local_iter, RF__SI_ROUNDS) rounds, until a round changes nothing
+ * at rounding level): sliding and rolling are coupled through the lever
+ * arm (a ball's: 0.85 of the scaled block).  Two rounds, measured with the
+ * Bullet defaults: a ball held by rolling friction on an incline below
+ * its threshold creeps 34 um in 5 s (one round 1.0 mm, the seed test's
+ * limit; three 3.1 um, four 2.2 um; stock 2.1 mm), and RollingFrictionDemo
+ * costs 1.38x stock's step (four rounds 1.59-1.67x, three 1.53-1.59x); a
+ * cylinder on a line contact veers 0.66-0.68 deg at any count.
  *
  * Why not the block step of solver_si.c: with the whole 6D step per
  * contact a corner's friction and normal fight within one contact, and a
@@ -525,8 +527,8 @@ static RF__ALWAYS_INLINE double normal_group(const rf_problem *p, int lo,
 
 /* The friction pass over a group's contacts: each contact's sliding pair;
    a contact with spin or rolling friction repeats its sliding, spin and
-   rolling parts up to min(local_iter, 4) rounds, until a round changes
-   nothing at rounding level (the file comment). */
+   rolling parts up to min(local_iter, RF__SI_ROUNDS) rounds, until a round
+   changes nothing at rounding level (the file comment). */
 static RF__ALWAYS_INLINE double friction_group(const rf_problem *p,
                                                const rf_config *cfg, int lo,
                                                int hi, double *gamma,
@@ -534,7 +536,8 @@ static RF__ALWAYS_INLINE double friction_group(const rf_problem *p,
                                                double *gn2, rf_si_guard *gd)
 {
     const rf_work *w = &p->work;
-    const int rounds = cfg->local_iter < 4 ? cfg->local_iter : 4;
+    const int rounds =
+        cfg->local_iter < RF__SI_ROUNDS ? cfg->local_iter : RF__SI_ROUNDS;
     double d2 = 0.0, g2 = 0.0;
     for (int i = lo; i < hi; ++i) {
         const double *fr = w->si_frec + (size_t)RF__SI_FREC * i;

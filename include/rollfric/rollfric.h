@@ -504,7 +504,7 @@ typedef enum rf_solver_kind {
                                  threads give the same bits.  omega scales
                                  the associated block step (0 = 1);
                                  local_iter caps a rolling contact's
-                                 friction rounds (at most 4). */
+                                 friction rounds (at most 2). */
 } rf_solver_kind;
 
 typedef struct rf_config {
@@ -529,7 +529,7 @@ typedef struct rf_config {
     int local_iter;        /* GS: max inner iterations of the one-contact
                               solve; SI (De Saxce): rounds of a rolling or
                               spinning contact's friction parts per visit,
-                              at most min(local_iter, 4); default 20 */
+                              at most min(local_iter, 2); default 20 */
     int local_mdp;         /* GS: 1 = a contact without rolling and
                               spinning friction (rho = sigma = 0, no
                               normal_max) is solved by Preclik's maximally
