@@ -125,6 +125,10 @@ typedef struct rf_work {
        and flags (cap_si) */
     double *si_nrec, *si_frec, *si_arec;
     int *si_flags;
+    /* per joint row its record (RF__SI_JREC doubles, solver_si_rows.c;
+       cap_si_joint, both models) */
+    double *si_jrec;
+    int cap_si_joint;
     /* its colouring: per body the colours its items took (a bit each) */
     uint64_t *si_mask;
     int cap_si_mask;
@@ -168,6 +172,7 @@ typedef struct rf_work {
 #define RF__SI_NREC 28
 #define RF__SI_FREC 52
 #define RF__SI_AREC 40
+#define RF__SI_JREC 36
 /* SI's De Saxce rounds of a rolling or spinning contact's friction parts
    per visit, at most (with cfg->local_iter; solver_si_rows.c says why 2) */
 #define RF__SI_ROUNDS 2
@@ -718,6 +723,18 @@ static inline double rf__si_guard_slack(double E, double B, int *credit)
 /* The row form (solver_si_rows.c): contact i's records (after
    rf__work_reserve_si), its flags returned. */
 int rf__si_rows_build(rf_problem *p, int i);
+/* Row j's record (joint rows, both models; after rf__work_reserve_si). */
+void rf__si_joint_build(rf_problem *p, int j);
+/* Rows [lo, hi) in order, each lambda <- clamp(lambda - omega u /
+   (J M^-1 J^T + cfm)) (Bullet's resolveSingleConstraintRowGeneric) from
+   its record, under the energy guard: gd for all of them (E NULL), or
+   each row with a fresh guard of the slack E and B leave (both updated).
+   A run of rows on the same two bodies keeps their velocities in
+   registers.  Adds each |d lambda'|^2 (the row's scaled variable) to *d2
+   and lambda'^2 to *gn2, row by row. */
+void rf__si_joint_run(const rf_problem *p, double omega, int lo, int hi,
+                      double *gamma, double *vel, double *d2, double *gn2,
+                      rf_si_guard *gd, double *E, double *B);
 /* A group's contacts [lo, hi) (consecutive, on the same two bodies) in
    the normal pass (pass_friction 0) or the friction pass, in order, the
    bodies' velocities read and written once.  Returns the changes'

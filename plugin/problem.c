@@ -1171,10 +1171,11 @@ size_t rf_problem_memory_sized(const rf_problem *p, const rf_config *cfg_in,
     }
     if (solver == RF_SOLVER_SI) { /* rf__work_reserve_si */
         const int desaxce = cfg != NULL && cfg->model == RF_MODEL_DESAXCE;
-        bytes += (ncon + 1) * 2 * in + /* si_flags, si_wpos */
-                 (nbody + 1) * 8 +     /* si_mask */
-                 (nitem + 1) * in +    /* si_group */
-                 (4 * nitem + 4) * d + /* si_sum */
+        bytes += (ncon + 1) * 2 * in +                  /* si_flags, si_wpos */
+                 (nbody + 1) * 8 +                      /* si_mask */
+                 (nitem + 1) * in +                     /* si_group */
+                 (4 * nitem + 4) * d +                  /* si_sum */
+                 (nitem - ncon + 1) * RF__SI_JREC * d + /* si_jrec */
                  (nitem + 2) * ((3 + RF__SI_BMETA) * in +
                                 6 * RF__SI_LANES * d); /* units, bundles */
         if (desaxce) { /* the row form, the bundles' slots */

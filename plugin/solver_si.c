@@ -405,49 +405,9 @@ static double visit_contact(const rf_problem *p, const rf_config *cfg,
     return d2;
 }
 
-/* Visit row j: lambda <- clamp(lambda - omega u / (J M^-1 J^T + cfm)),
-   Bullet's resolveSingleConstraintRowGeneric, under the energy guard;
-   returns |d lambda'|^2 in the row's scaled variable and adds lambda'^2
-   to *gn2. */
-static double visit_row(const rf_problem *p, double omega, int j, double *gamma,
-                        double *vel, double *gn2, rf_si_guard *en)
-{
-    const int m6 = 6 * p->ncon;
-    const double lam = gamma[m6 + j];
-    const double u = rf__row_velocity(p, j, vel) + p->row_cfm[j] * lam;
-    double lo, hi;
-    rf__row_bounds(p, NULL, j, gamma, &lo, &hi);
-    const double step = p->work.step[p->ncon + j];
-    double dl = rf__clamp(lam - omega * step * u, lo, hi) - lam;
-    const double du = dl * u, db = dl * p->row_bias[j];
-    const double q = step > 0.0 ? dl * dl / step : 0.0;
-    const double al = rf__si_guard_apply(en, du, db, q);
-    dl *= al;
-    const double ln = lam + dl;
-    gamma[m6 + j] = ln;
-    rf__row_apply(p, j, dl, vel);
-    /* scaled by sqrt(diag) = 1 / sqrt(step) */
-    *gn2 += ln * ln * step;
-    return dl * dl * step;
-}
-
 /* The passes of a sweep: the block step (associated model), or the
    row form's normal and friction passes (De Saxce, solver_si_rows.c). */
 enum { PASS_BLOCK = 0, PASS_NORMAL = 1, PASS_FRICTION = 2 };
-
-/* Visit item it in the pass (rows in the block and normal passes). */
-static double visit_item(const rf_problem *p, const rf_config *cfg,
-                         double omega, int it, double *gamma, double *vel,
-                         double *gn2, rf_si_guard *en, int pass)
-{
-    if (it >= p->ncon) {
-        return pass == PASS_FRICTION
-                   ? 0.0
-                   : visit_row(p, omega, it - p->ncon, gamma, vel, gn2, en);
-    }
-    /* the row form's passes visit contacts in visit_items */
-    return visit_contact(p, cfg, omega, it, gamma, vel, gn2, en);
-}
 
 /* g.b over contacts and rows (the biases' work), in item order. */
 static double bias_work(const rf_problem *p, const double *g)
@@ -616,13 +576,20 @@ static double visit_items(const rf_problem *p, const rf_config *cfg,
                           double omega, int lo, int hi, double *g, double *vel,
                           double *gn2, rf_si_guard *en, int pass)
 {
-    if (pass != PASS_BLOCK && lo < p->ncon) {
+    double d2 = 0.0;
+    if (lo >= p->ncon) { /* rows: the block and normal passes */
+        if (pass != PASS_FRICTION) {
+            rf__si_joint_run(p, omega, lo - p->ncon, hi - p->ncon, g, vel, &d2,
+                             gn2, en, NULL, NULL);
+        }
+        return d2;
+    }
+    if (pass != PASS_BLOCK) {
         return rf__si_rows_group(p, cfg, pass == PASS_FRICTION, lo, hi, g, vel,
                                  gn2, en);
     }
-    double d2 = 0.0;
-    for (int item = lo; item < hi; ++item) {
-        d2 += visit_item(p, cfg, omega, item, g, vel, gn2, en, pass);
+    for (int i = lo; i < hi; ++i) {
+        d2 += visit_contact(p, cfg, omega, i, g, vel, gn2, en);
     }
     return d2;
 }
@@ -640,9 +607,11 @@ static void run_pass(rf_problem *p, const rf_config *cfg, double omega,
         /* each item with the whole slack left after the one before (one
            share per manifold instead let the guard bind more often on
            joints: quick ragdolls slept at step 722 instead of 546) */
-        const int ncon = p->ncon, nrow = p->nrow, nitem = rf__nitem(p);
-        for (int k = 0; k < nitem; ++k) {
-            const int item = k < nrow ? ncon + k : k - nrow;
+        const int ncon = p->ncon;
+        if (pass != PASS_FRICTION) {
+            rf__si_joint_run(p, omega, 0, p->nrow, g, vel, d2, gn2, NULL, E, B);
+        }
+        for (int item = 0; item < ncon; ++item) {
             rf_si_guard en = {0.0, 0, 0.0, 0.0};
             en.share = rf__si_guard_slack(*E, *B, &en.credit);
             *d2 += visit_items(p, cfg, omega, item, item + 1, g, vel, gn2, &en,
@@ -736,9 +705,8 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
                          w->si_int + 5 * i);
         }
     }
-    for (int j = 0; j < nrow; ++j) { /* rows: 1 / (J M^-1 J^T + cfm) */
-        const double dj = rf__row_diag(p, j) + p->row_cfm[j];
-        w->step[ncon + j] = dj > RF_MINVAL ? 1.0 / dj : 0.0;
+    for (int j = 0; j < nrow; ++j) {
+        rf__si_joint_build(p, j);
     }
     memcpy(g, gamma, (size_t)rf__ndof(p) * sizeof(double));
     rf__body_velocity(p, g, vel, threads);

@@ -189,6 +189,8 @@ rf_status rf__work_reserve_si(rf_problem *p, rf_model model, rf_error *err)
         (desaxce && !rf__grow_all(rows, 3, &w->cap_si_rows, p->ncon + 1)) ||
         (desaxce && !rf__grow_all(slot, 3, &w->cap_si_slot,
                                   rf__si_slot_bound(p->ncon) + 1)) ||
+        !rf__grow((void **)&w->si_jrec, &w->cap_si_joint, p->nrow + 1,
+                  RF__SI_JREC * sizeof(double)) ||
         !rf__grow((void **)&w->si_mask, &w->cap_si_mask, p->nbody + 1,
                   sizeof(uint64_t)) ||
         !rf__grow((void **)&w->si_group, &w->cap_si_group, rf__nitem(p) + 1,
@@ -306,6 +308,7 @@ void rf__work_free(rf_work *w)
     free(w->si_nrec);
     free(w->si_frec);
     free(w->si_arec);
+    free(w->si_jrec);
     free(w->si_flags);
     free(w->si_wpos);
     free(w->si_mask);
