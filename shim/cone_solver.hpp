@@ -266,8 +266,8 @@ class ConeSolver final : public btConstraintSolver {
     void warm_start_extras(const btManifoldPoint &cp, const double t1[3],
                            const double t2[3], double g[6]) const;
     // the carried state of the step's points after the solve
-    void carry_point_states(const btContactSolverInfo &info, int threads,
-                            bool repeated);
+    const double *plastic_flow(const btContactSolverInfo &info);
+    int carry_point_state(int i, const double *flow);
     void attach_point_states();
     void add_joint(btTypedConstraint *c, const btContactSolverInfo &info);
     bool fetch_joint_rows(btTypedConstraint *c, int n,
@@ -362,9 +362,10 @@ class ConeSolver final : public btConstraintSolver {
     PointStatePool point_states_;
     std::vector<unsigned char> need_state_;
     std::vector<double> plastic_flow_; // rf_problem_plastic_flow's
-    // manifolds of this step (write_back: one listed twice is written on
-    // one thread)
-    PtrIndex<int> manifold_seen_;
+    // write_points' test for a manifold listed twice (then written on one
+    // thread): per dispatcher index (m_index1a) the write that last saw it
+    std::vector<unsigned> manifold_stamp_;
+    unsigned write_stamp_ = 0;
 
     // The last cone step's points for point_impulse: con_point_[i] has
     // impulse gamma_[6 i ..].  Most steps nobody asks, so the index from

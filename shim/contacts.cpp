@@ -156,7 +156,9 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
     const btCollisionObject *o1 = m->getBody1();
     const double h = info.m_timeStep;
 
-    rf_contact_desc c{};
+    // built in place (a copy from a local cost a tenth of add_point)
+    rf_contact_desc &c = con_desc_[slot];
+    std::memset(&c, 0, sizeof c);
     c.body_a = a;
     c.body_b = b;
     if (!point_frame(cp, c)) {
@@ -193,7 +195,6 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
 
     double g[6];
     warm_start(cp, c, info, g);
-    con_desc_[slot] = c;
     con_point_[slot] = &cp;
     con_manifold_[slot] = m;
     con_plastic_[slot] = plastic;

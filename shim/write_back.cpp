@@ -115,21 +115,44 @@ void ConeSolver::write_points(const btContactSolverInfo &info, int threads)
     // Points: impulses and frame for Bullet's readers.  A manifold handed
     // over twice would list its points twice: then the points are written
     // on one thread, in order, so the last contact's impulse is the one
-    // Bullet keeps.  Points of one manifold are consecutive, so one insert
-    // per manifold finds a repeat.
-    manifold_seen_.clear();
+    // Bullet keeps.  Points of one manifold are consecutive; a repeat
+    // shows as a dispatcher index (m_index1a, unique among the
+    // dispatcher's manifolds) seen twice in this write.  A manifold made
+    // outside the dispatcher may share an index (0) or hold any: that
+    // only costs the parallel write (a hash of the pointers cost 5% of
+    // the full pyramid's step).
+    if (++write_stamp_ == 0) {
+        std::fill(manifold_stamp_.begin(), manifold_stamp_.end(), 0u);
+        write_stamp_ = 1;
+    }
+    const int limit =
+        dispatcher_ != nullptr ? dispatcher_->getNumManifolds() : 0;
+    if (manifold_stamp_.size() < (size_t)limit) {
+        manifold_stamp_.resize((size_t)limit, 0u);
+    }
     const btPersistentManifold *run_m = nullptr;
     bool repeated = false;
-    for (int i = 0; i < nc; ++i) {
+    for (int i = 0; i < nc && !repeated; ++i) {
         const btPersistentManifold *m = con_manifold_[i];
-        if (m != run_m) {
-            run_m = m;
-            int &first = manifold_seen_.insert(m, i);
-            repeated = repeated || first != i;
+        if (m == run_m) {
+            continue;
         }
+        run_m = m;
+        const int idx = m->m_index1a;
+        if (idx < 0 || idx >= limit) { // not the dispatcher's
+            repeated = true;
+            break;
+        }
+        repeated = manifold_stamp_[(size_t)idx] == write_stamp_;
+        manifold_stamp_[(size_t)idx] = write_stamp_;
     }
-#pragma omp parallel for schedule(static)                                      \
-    num_threads(threads) if (threads > 1 && !repeated)
+    // what the points carry (carry_point_states) in the same pass: one
+    // visit per point (the points of a large scene are cache misses)
+    const double *flow = plastic_flow(info);
+    need_state_.assign((size_t)nc, 0);
+    int need = 0;
+#pragma omp parallel for schedule(static) num_threads(threads) \
+    if (threads > 1 && !repeated) reduction(+ : need)
     for (int i = 0; i < nc; ++i) {
         btManifoldPoint &cp = *con_point_[i];
         const rf_contact_desc &c = con_desc_[i];
@@ -141,8 +164,11 @@ void ConeSolver::write_points(const btContactSolverInfo &info, int threads)
                                           (btScalar)c.t1[2]);
         cp.m_lateralFrictionDir2.setValue((btScalar)c.t2[0], (btScalar)c.t2[1],
                                           (btScalar)c.t2[2]);
+        need += carry_point_state(i, flow);
     }
-    carry_point_states(info, threads, repeated);
+    if (need > 0) {
+        attach_point_states();
+    }
     // con_point_ and gamma_ now hold this step's points and impulses
     points_valid_ = true;
     point_index_stale_ = true;
@@ -212,46 +238,43 @@ void carry(PointState &st, const rf_contact_desc &c, const double g[6],
 }
 } // namespace
 
-void ConeSolver::carry_point_states(const btContactSolverInfo &info,
-                                    int threads, bool repeated)
+// The yielding points' flow this step (the core's
+// rf_problem_plastic_flow), or nullptr when nothing yields.
+const double *ConeSolver::plastic_flow(const btContactSolverInfo &info)
 {
     const int nc = (int)con_desc_.size();
-    // the yielding points' flow (the core's rf_problem_plastic_flow)
-    const double *flow = nullptr;
-    if (!yield.empty() && nc > 0) {
-        plastic_flow_.resize((size_t)nc);
-        rf_error err;
-        if (rf_problem_plastic_flow(problem_, gamma_.data(),
-                                    (double)info.m_timeStep,
-                                    plastic_flow_.data(), &err) == RF_OK) {
-            flow = plastic_flow_.data();
-        } else {
-            warn(RF_BULLET_WARN_INTERNAL, err.message); // the step solved
+    if (yield.empty() || nc == 0) {
+        return nullptr;
+    }
+    plastic_flow_.resize((size_t)nc);
+    rf_error err;
+    if (rf_problem_plastic_flow(problem_, gamma_.data(),
+                                (double)info.m_timeStep, plastic_flow_.data(),
+                                &err) != RF_OK) {
+        warn(RF_BULLET_WARN_INTERNAL, err.message); // the step solved
+        return nullptr;
+    }
+    return plastic_flow_.data();
+}
+
+// Contact i's carried state into its point's; 1 when the point has
+// something to carry and no state yet (need_state_[i] set, its
+// indentation kept in con_plastic_[i] for attach_point_states).
+int ConeSolver::carry_point_state(int i, const double *flow)
+{
+    const double *g = gamma_.data() + 6 * i;
+    const double plastic = con_plastic_[i] + (flow ? flow[i] : 0.0);
+    PointState *st = point_states_.of(*con_point_[i]);
+    if (st == nullptr) {
+        if (g[3] == 0.0 && g[4] == 0.0 && g[5] == 0.0 && plastic == 0.0) {
+            return 0;
         }
+        need_state_[i] = 1;
+        con_plastic_[i] = plastic;
+        return 1;
     }
-    need_state_.assign((size_t)nc, 0);
-    int need = 0;
-#pragma omp parallel for schedule(static) num_threads(threads) \
-    if (threads > 1 && !repeated) reduction(+ : need)
-    for (int i = 0; i < nc; ++i) {
-        const double *g = gamma_.data() + 6 * i;
-        const double plastic = con_plastic_[i] + (flow ? flow[i] : 0.0);
-        PointState *st = point_states_.of(*con_point_[i]);
-        if (st == nullptr) {
-            if (g[3] == 0.0 && g[4] == 0.0 && g[5] == 0.0 && plastic == 0.0) {
-                continue;
-            }
-            need_state_[i] = 1;
-            ++need;
-            con_plastic_[i] = plastic; // kept for the pass below
-            continue;
-        }
-        carry(*st, con_desc_[i], g, plastic);
-    }
-    if (need == 0) {
-        return;
-    }
-    attach_point_states();
+    carry(*st, con_desc_[i], g, plastic);
+    return 0;
 }
 
 // The points marked in need_state_ get a state (serially: the pool is
