@@ -656,18 +656,17 @@ static rf_status solve_full(rf_problem *p, const rf_config *cfg_in,
     /* The solvers' gamma argument: an array none of them uses inside
        (Jacobi and GS use g0, g1, g3; APGD uses g0..g2). */
     double *g = cfg->solver == RF_SOLVER_APGD ? w->g3 : w->g2;
-    /* Solvers write gamma only at the end, so a start in work keeps the
-       caller's array untouched until success. */
-    double *start = w->best; /* solvers copy it out before using best */
+    /* The start goes in work (g), so the caller's array stays untouched
+       until success. */
     if (cohesive && cfg->warm_start) { /* the warm start in gamma~ */
-        memcpy(g, gamma, ndof * sizeof(double));
-        rf__cohesion_shift(p, g, 1.0);
-        start_point(p, cfg, g, start);
+        double *shifted = w->best;     /* free until a solver's start */
+        memcpy(shifted, gamma, ndof * sizeof(double));
+        rf__cohesion_shift(p, shifted, 1.0);
+        start_point(p, cfg, shifted, g);
     } else {
-        start_point(p, cfg, gamma, start);
+        start_point(p, cfg, gamma, g);
     }
     rf__free_velocity(p, w->r, threads);
-    memcpy(g, start, ndof * sizeof(double));
     if (cfg->model == RF_MODEL_PYRAMID) {
         rf__solve_pyramid(p, cfg, threads, g, &out, err, &st);
         if (st != RF_OK) {

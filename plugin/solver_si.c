@@ -663,7 +663,9 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
     rf_work *w = &p->work;
     const int ncon = p->ncon, nrow = p->nrow, nitem = rf__nitem(p);
     const double omega = cfg->omega == 0.0 ? 1.0 : cfg->omega;
-    double *g = w->g0, *vel = w->bv1;
+    /* the iterate: gamma itself when no residual is wanted (the caller's
+       work array; a copy cost 1% of a large scene's step), else a copy */
+    double *g = cfg->residual ? w->g0 : gamma, *vel = w->bv1;
 
     const int staggered = cfg->model == RF_MODEL_DESAXCE;
     /* Colour order from 513 items (or, De Saxce model, 129 contacts) on,
@@ -708,7 +710,9 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
     for (int j = 0; j < nrow; ++j) {
         rf__si_joint_build(p, j);
     }
-    memcpy(g, gamma, (size_t)rf__ndof(p) * sizeof(double));
+    if (g != gamma) {
+        memcpy(g, gamma, (size_t)rf__ndof(p) * sizeof(double));
+    }
     rf__body_velocity(p, g, vel, threads);
     double B = 0.0;
     double E = guard_start(p, g, vel, threads, &B);
@@ -739,8 +743,7 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
         /* no residual wanted: the last iterate; its energy change is the
            guard's E less the compliance's share (E bounds the impulses'
            work including g.C g / 2, kinetic energy excluding it) */
-        memcpy(gamma, g, (size_t)rf__ndof(p) * sizeof(double));
-        out->iterations = it;
+        out->iterations = it; /* gamma: the iterate itself */
         out->residual = NAN;
         out->converged = converged;
         out->colors = colored ? w->ncolor : 0;
