@@ -486,6 +486,15 @@ void rf__free_velocity(rf_problem *p, double *r, int threads);
 /* Body velocities v* + M^-1 D gamma into vel (nbody x 6). */
 void rf__body_velocity(rf_problem *p, const double *gamma, double *vel,
                        int threads);
+/* rf__body_velocity, and each body's impulse (D gamma)_b, force then
+   torque, into imp (nbody x 6; 0 for a body that is not dynamic, whose
+   items the body index does not list). */
+void rf__body_velocity_impulse(rf_problem *p, const double *gamma, double *vel,
+                               double *imp, int threads);
+/* g_it . (D_it,s^T v): item it's impulse (g, a dof vector) against the
+   velocity side s's body velocity v (6) alone gives it, no bias. */
+double rf__item_side_work(const rf_problem *p, int it, int s, const double *v,
+                          const double *g);
 /* u_i = D_i^T vel + bias_i for one contact, vel (nbody x 6). */
 void rf__contact_velocity(const rf_problem *p, int i, const double *vel,
                           double u[6]);

@@ -165,7 +165,8 @@ double rf__row_velocity(const rf_problem *p, int j, const double *vel)
    iteration on 900 contacts went from 39 to 29 us (2 threads) when its
    three regions became one. */
 static void body_pass_ws(const rf_problem *p, const double *gamma,
-                         const double *scale, const double *base, double *bv)
+                         const double *scale, const double *base, double *bv,
+                         double *imp)
 {
     const rf_work *w = &p->work;
     double *cimp = w->cimp;
@@ -201,6 +202,12 @@ static void body_pass_ws(const rf_problem *p, const double *gamma,
                 L[c] += T[c];
             }
         }
+        if (imp != NULL) { /* the body's impulse, (P, L) */
+            for (int c = 0; c < 3; ++c) {
+                imp[6 * b + c] = P[c];
+                imp[6 * b + 3 + c] = L[c];
+            }
+        }
         double dw[3];
         mat3_vec(p->body_inv_inertia + 9 * b, L, dw);
         const double *im = p->body_inv_mass + 3 * b;
@@ -225,7 +232,7 @@ static void body_pass(const rf_problem *p, const double *gamma,
                       int threads)
 {
 #pragma omp parallel num_threads(threads) if (rf__product_parallel(p))
-    body_pass_ws(p, gamma, scale, base, bv);
+    body_pass_ws(p, gamma, scale, base, bv, NULL);
 }
 
 /* u = D_i^T vel (no bias) for one contact: the sliding rows read the
@@ -385,7 +392,7 @@ void rf__apply_N(rf_problem *p, const double *gamma, double *out, int add_r,
     const double *cfm = p->cfm_on ? p->con_cfm : NULL;
 #pragma omp parallel num_threads(threads) if (rf__product_parallel(p))
     {
-        body_pass_ws(p, gamma, NULL, add_r ? p->body_vel : NULL, bv);
+        body_pass_ws(p, gamma, NULL, add_r ? p->body_vel : NULL, bv, NULL);
         rows_pass_ws(p, gamma, bv, add_r, out);
         /* Without r: no bias and fixed bodies contribute nothing. */
 #pragma omp for schedule(static)
@@ -441,7 +448,7 @@ void rf__apply_scaled_body_ws(rf_problem *p, const double *scale,
        scaled copy of x and no extra sweep over out (one read of x, one
        write of out per product: the solvers' bandwidth budget). */
     double *bv = p->work.bv0;
-    body_pass_ws(p, x, scale, NULL, bv);
+    body_pass_ws(p, x, scale, NULL, bv, NULL);
     const int ncon = p->ncon, nrow = p->nrow, m6 = 6 * ncon;
 #pragma omp for schedule(static) nowait
     for (int j = 0; j < nrow; ++j) {
@@ -470,7 +477,7 @@ void rf__apply_scaled_trial_body(rf_problem *p, const double *scale,
     const int nblk = rf__num_blocks(ncon);
 #pragma omp parallel num_threads(threads) if (rf__product_parallel(p))
     {
-        body_pass_ws(p, x, scale, NULL, bv);
+        body_pass_ws(p, x, scale, NULL, bv, NULL);
         /* The contact pass by fixed blocks of contacts, each with its
            partial sums: the sums do not depend on the thread count. */
 #pragma omp for schedule(static)
@@ -519,6 +526,38 @@ void rf__body_velocity(rf_problem *p, const double *gamma, double *vel,
                        int threads)
 {
     body_pass(p, gamma, NULL, p->body_vel, vel, threads);
+}
+
+void rf__body_velocity_impulse(rf_problem *p, const double *gamma, double *vel,
+                               double *imp, int threads)
+{
+#pragma omp parallel num_threads(threads) if (rf__product_parallel(p))
+    body_pass_ws(p, gamma, NULL, p->body_vel, vel, imp);
+}
+
+double rf__item_side_work(const rf_problem *p, int it, int s, const double *v,
+                          const double *g)
+{
+    if (it >= p->ncon) { /* a row: lambda J_s v_s */
+        const int j = it - p->ncon;
+        const double *J = p->row_jac + 12 * j + 6 * s;
+        return g[6 * p->ncon + j] * (J[0] * v[0] + J[1] * v[1] + J[2] * v[2] +
+                                     J[3] * v[3] + J[4] * v[4] + J[5] * v[5]);
+    }
+    /* a contact: side a enters u with +, side b with - (Tasora (20)) */
+    const double *e = p->con_frame + 9 * it;
+    const double *r = p->con_arm + 6 * it + 3 * s;
+    double pv[3];
+    rf__cross3(v + 3, r, pv);
+    const double dv[3] = {v[0] + pv[0], v[1] + pv[1], v[2] + pv[2]};
+    const double *gi = g + 6 * it;
+    double work = 0.0;
+    for (int k = 0; k < 3; ++k) {
+        const double *ek = e + 3 * k;
+        work += gi[k] * (ek[0] * dv[0] + ek[1] * dv[1] + ek[2] * dv[2]) +
+                gi[3 + k] * (ek[0] * v[3] + ek[1] * v[4] + ek[2] * v[5]);
+    }
+    return s == 0 ? work : -work;
 }
 
 /* The sliding rows' angular parts of contact i on side s, without the

@@ -666,7 +666,12 @@ static rf_status solve_full(rf_problem *p, const rf_config *cfg_in,
     } else {
         start_point(p, cfg, gamma, g);
     }
-    rf__free_velocity(p, w->r, threads);
+    /* r = D^T v* + b: SI without a residual needs none (its start's work
+       comes from the bodies, its energy from its guard) */
+    if (cfg->solver != RF_SOLVER_SI || cfg->residual ||
+        cfg->model == RF_MODEL_PYRAMID) {
+        rf__free_velocity(p, w->r, threads);
+    }
     if (cfg->model == RF_MODEL_PYRAMID) {
         rf__solve_pyramid(p, cfg, threads, g, &out, err, &st);
         if (st != RF_OK) {

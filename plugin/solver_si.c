@@ -441,21 +441,51 @@ static double compliance_work(const rf_problem *p, const double *g)
    alpha in [0, 1] that makes it so (rf_solve's energy check applied to the
    start; cones and the rows' intervals that hold 0 are closed under it).
    vel follows.  Returns E and sets *B. */
+/* The start's velocities into vel, and its work terms from the bodies,
+   not the items (no item velocity pass, no free velocity r): with P_b =
+   (D g)_b, g.D^T v* = sum_b P_b.v*_b and g.N g = sum_b P_b.(M_b^-1 P_b).
+   A body that is not dynamic has no P_b in the body index: one that
+   moves (kinematic) adds its items' share item by item.  Sets *gv =
+   g.D^T v* and returns g.(N + C) g. */
+static double start_work(rf_problem *p, const double *g, double *vel,
+                         int threads, double *gv)
+{
+    const double *vs = p->body_vel, *imp = p->work.bv0;
+    rf__body_velocity_impulse(p, g, vel, p->work.bv0, threads);
+    double pv = 0.0, n2 = 0.0;
+    int moving = 0;
+    for (int b = 0; b < p->nbody; ++b) {
+        const double *P = imp + 6 * b, *v0 = vs + 6 * b, *v1 = vel + 6 * b;
+        if (!rf__dynamic_body(p, b)) {
+            for (int k = 0; k < 6; ++k) {
+                moving |= v0[k] != 0.0;
+            }
+            continue;
+        }
+        for (int k = 0; k < 6; ++k) {
+            pv += P[k] * v0[k];
+            n2 += P[k] * (v1[k] - v0[k]);
+        }
+    }
+    for (int it = 0; moving && it < rf__nitem(p); ++it) {
+        for (int s = 0; s < 2; ++s) {
+            const int b = rf__item_body(p, it, s);
+            if (b != RF_WORLD && !rf__dynamic_body(p, b)) {
+                pv += rf__item_side_work(p, it, s, vs + 6 * b, g);
+            }
+        }
+    }
+    *gv = pv;
+    return n2 + compliance_work(p, g);
+}
+
 static double guard_start(rf_problem *p, double *g, double *vel, int threads,
                           double *B)
 {
-    rf_work *w = &p->work;
-    double *u = w->u3;
-    rf__item_velocity(p, g, vel, u, threads);
-    const int ndof = rf__ndof(p);
-    double gr = 0.0, gu = 0.0;
-    for (int k = 0; k < ndof; ++k) {
-        gr += g[k] * w->r[k];
-        gu += g[k] * u[k];
-    }
+    double gv;                                            /* g.r - g.b */
+    const double c = start_work(p, g, vel, threads, &gv); /* g.(N + C) g */
     const double gb = bias_work(p, g);
-    const double c = gu - gr; /* g.(N + C) g */
-    double E = gr + 0.5 * c - gb, alpha = 1.0;
+    double E = gv + 0.5 * c, alpha = 1.0;
     const double A = gb < 0.0 ? -gb : 0.0;
     if (E > A) {
         int hold_zero = 1; /* rows whose interval excludes 0 */
@@ -463,12 +493,13 @@ static double guard_start(rf_problem *p, double *g, double *vel, int threads,
             hold_zero &= p->row_bound[j] >= 0 ||
                          (p->row_lo[j] <= 0.0 && p->row_hi[j] >= 0.0);
         }
-        /* alpha (gr - gb) + alpha^2 c / 2 <= alpha A */
-        const double a1 = gr - gb - A;
+        /* alpha (g.r - g.b) + alpha^2 c / 2 <= alpha A */
+        const double a1 = gv - A;
         alpha = c > RF_MINVAL ? -2.0 * a1 / c : 0.0;
         alpha = hold_zero ? fmax(0.0, fmin(1.0, alpha)) : 1.0;
     }
     if (alpha < 1.0) {
+        const int ndof = rf__ndof(p);
         for (int k = 0; k < ndof; ++k) {
             g[k] *= alpha;
         }
@@ -476,7 +507,7 @@ static double guard_start(rf_problem *p, double *g, double *vel, int threads,
         for (int k = 0; k < 6 * p->nbody; ++k) {
             vel[k] = vs[k] + alpha * (vel[k] - vs[k]);
         }
-        E = alpha * (gr - gb) + 0.5 * alpha * alpha * c;
+        E = alpha * gv + 0.5 * alpha * alpha * c;
     }
     *B = alpha * gb;
     return E;
@@ -713,8 +744,7 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
     if (g != gamma) {
         memcpy(g, gamma, (size_t)rf__ndof(p) * sizeof(double));
     }
-    rf__body_velocity(p, g, vel, threads);
-    double B = 0.0;
+    double B = 0.0; /* guard_start forms vel */
     double E = guard_start(p, g, vel, threads, &B);
     if (colored) {
         rf__si_wide_gamma(p, g, 0);
