@@ -401,20 +401,26 @@ pair_load(const rf_problem *p, int i, const double *vel, int flags, si_pair *v)
                                    : v4_of3(zero);
 }
 
-/* Write the dynamic sides' velocities back. */
+/* Write the velocities of bodies a (da: dynamic) and b (db) back. */
+static RF__ALWAYS_INLINE void sides_store(double *vel, int a, int b, int da,
+                                          int db, const si_pair *v)
+{
+    if (da) {
+        v4_store3(vel + 6 * a, v->la);
+        v4_store3(vel + 6 * a + 3, v->aa);
+    }
+    if (db) {
+        v4_store3(vel + 6 * b, v->lb);
+        v4_store3(vel + 6 * b + 3, v->ab);
+    }
+}
+
+/* Write contact i's dynamic sides' velocities back. */
 static RF__ALWAYS_INLINE void
 pair_store(const rf_problem *p, int i, double *vel, int flags, const si_pair *v)
 {
-    if (flags & RF__SI_DYN_A) {
-        double *x = vel + 6 * p->con_body[2 * i];
-        v4_store3(x, v->la);
-        v4_store3(x + 3, v->aa);
-    }
-    if (flags & RF__SI_DYN_B) {
-        double *x = vel + 6 * p->con_body[2 * i + 1];
-        v4_store3(x, v->lb);
-        v4_store3(x + 3, v->ab);
-    }
+    sides_store(vel, p->con_body[2 * i], p->con_body[2 * i + 1],
+                flags & RF__SI_DYN_A, flags & RF__SI_DYN_B, v);
 }
 
 /* The sliding pair of a contact (friction record fr): its two rows'
@@ -709,14 +715,7 @@ void rf__si_joint_run(const rf_problem *p, double omega, int lo, int hi,
     for (int j = lo; j < hi; ++j) {
         const int ja = p->row_body[2 * j], jb = p->row_body[2 * j + 1];
         if (ja != a || jb != b) { /* another pair: the last one's back */
-            if (da) {
-                v4_store3(vel + 6 * a, v.la);
-                v4_store3(vel + 6 * a + 3, v.aa);
-            }
-            if (db) {
-                v4_store3(vel + 6 * b, v.lb);
-                v4_store3(vel + 6 * b + 3, v.ab);
-            }
+            sides_store(vel, a, b, da, db, &v);
             a = ja;
             b = jb;
             da = rf__dynamic_body(p, a);
@@ -738,12 +737,5 @@ void rf__si_joint_run(const rf_problem *p, double omega, int lo, int hi,
             *d2 += joint_step(p, omega, j, gamma, &v, da, db, gn2, gd);
         }
     }
-    if (da) {
-        v4_store3(vel + 6 * a, v.la);
-        v4_store3(vel + 6 * a + 3, v.aa);
-    }
-    if (db) {
-        v4_store3(vel + 6 * b, v.lb);
-        v4_store3(vel + 6 * b + 3, v.ab);
-    }
+    sides_store(vel, a, b, da, db, &v);
 }
