@@ -625,66 +625,128 @@ static double visit_items(const rf_problem *p, const rf_config *cfg,
     return d2;
 }
 
-/* One pass of a sweep over every group: colour by colour (groups of a
-   colour in parallel, each with an equal share of the guard's slack) when
-   colored, else rows then contacts as Bullet, item by item.  E and B (the
-   guard's running sums) are updated; the stopping sums are added to d2, gn2. */
+/* One pass of the uncoloured sweep: rows then contacts as Bullet, item
+   by item.  E and B (the guard's running sums) are updated; the stopping
+   sums are added to d2, gn2. */
 static void run_pass(rf_problem *p, const rf_config *cfg, double omega,
-                     int pass, int colored, int threads, double *g, double *vel,
-                     double *E, double *B, double *d2, double *gn2)
+                     int pass, double *g, double *vel, double *E, double *B,
+                     double *d2, double *gn2)
 {
-    rf_work *w = &p->work;
-    if (!colored) {
-        /* each item with the whole slack left after the one before (one
-           share per manifold instead let the guard bind more often on
-           joints: quick ragdolls slept at step 722 instead of 546) */
-        const int ncon = p->ncon;
-        if (pass != PASS_FRICTION) {
-            rf__si_joint_run(p, omega, 0, p->nrow, g, vel, d2, gn2, NULL, E, B);
-        }
-        for (int item = 0; item < ncon; ++item) {
-            rf_si_guard en = {0.0, 0, 0.0, 0.0};
-            en.share = rf__si_guard_slack(*E, *B, &en.credit);
-            *d2 += visit_items(p, cfg, omega, item, item + 1, g, vel, gn2, &en,
-                               pass);
-            *E += en.d_e;
-            *B += en.d_b;
-        }
+    /* each item with the whole slack left after the one before (one share
+       per manifold instead let the guard bind more often on joints: quick
+       ragdolls slept at step 722 instead of 546) */
+    const int ncon = p->ncon;
+    if (pass != PASS_FRICTION) {
+        rf__si_joint_run(p, omega, 0, p->nrow, g, vel, d2, gn2, NULL, E, B);
+    }
+    for (int item = 0; item < ncon; ++item) {
+        rf_si_guard en = {0.0, 0, 0.0, 0.0};
+        en.share = rf__si_guard_slack(*E, *B, &en.credit);
+        *d2 +=
+            visit_items(p, cfg, omega, item, item + 1, g, vel, gn2, &en, pass);
+        *E += en.d_e;
+        *B += en.d_b;
+    }
+}
+
+/* Unit un of a colour in the pass (a bundle, or one group), the colour's
+   guard share and credit; its group's (or groups') four sums into sum. */
+static void visit_unit(const rf_problem *p, const rf_config *cfg, double omega,
+                       int pass, int un, double *g, double *vel, double share,
+                       int credit, double *sum)
+{
+    const rf_work *w = &p->work;
+    const int k = w->si_unit[un];
+    if (k < 0) { /* a bundle: its groups' sums at their k */
+        rf__si_wide_bundle(p, pass == PASS_FRICTION, -k - 1, vel, share, credit,
+                           sum);
         return;
     }
+    rf_si_guard en = {share, credit, 0.0, 0.0};
+    double gq = 0.0;
+    const int grp = w->color_con[k];
+    sum[4 * k] = visit_items(p, cfg, omega, w->si_group[grp],
+                             w->si_group[grp + 1], g, vel, &gq, &en, pass);
+    sum[4 * k + 1] = gq;
+    sum[4 * k + 2] = en.d_e;
+    sum[4 * k + 3] = en.d_b;
+}
+
+/* The running sums of a coloured sweep. */
+typedef struct si_sums {
+    double E, B, d2, gn2;
+} si_sums;
+
+/* Colour c's units in the pass, on this thread or shared out over the
+   enclosing region's threads (shared), then its groups' sums added to *s
+   in the colour's order.  In a region every thread adds the same terms in
+   the same order after the colour's barrier, so every thread's copy of
+   the sums agrees bit for bit and all take the same branches. */
+static void colored_color(rf_problem *p, const rf_config *cfg, double omega,
+                          int pass, int c, int shared, double *g, double *vel,
+                          si_sums *s)
+{
+    rf_work *w = &p->work;
     double *sum = w->si_sum; /* per group: d2, gn2, dE, dB */
-    for (int c = 0; c < w->ncolor; ++c) {
-        const int lo = w->color_ptr[c], hi = w->color_ptr[c + 1];
-        const int ulo = w->si_unit_ptr[c], uhi = w->si_unit_ptr[c + 1];
-        int credit;
-        const double share =
-            rf__si_guard_slack(*E, *B, &credit) / (double)(hi - lo);
-#pragma omp parallel for schedule(static) num_threads(                         \
-    threads) if (threads > 1 && hi - lo > 64 && c != w->si_serial_color[0] &&  \
-                 c != w->si_serial_color[1])
+    const int lo = w->color_ptr[c], hi = w->color_ptr[c + 1];
+    const int ulo = w->si_unit_ptr[c], uhi = w->si_unit_ptr[c + 1];
+    int credit;
+    const double share =
+        rf__si_guard_slack(s->E, s->B, &credit) / (double)(hi - lo);
+    if (shared) {
+#pragma omp for schedule(static)
         for (int un = ulo; un < uhi; ++un) {
-            const int k = w->si_unit[un];
-            if (k < 0) { /* a bundle: its groups' sums at their k */
-                rf__si_wide_bundle(p, pass == PASS_FRICTION, -k - 1, vel, share,
-                                   credit, sum);
-                continue;
+            visit_unit(p, cfg, omega, pass, un, g, vel, share, credit, sum);
+        }
+    } else {
+        for (int un = ulo; un < uhi; ++un) {
+            visit_unit(p, cfg, omega, pass, un, g, vel, share, credit, sum);
+        }
+    }
+    for (int k = lo; k < hi; ++k) { /* in the colour's order */
+        s->d2 += sum[4 * k];
+        s->gn2 += sum[4 * k + 1];
+        s->E += sum[4 * k + 2];
+        s->B += sum[4 * k + 3];
+    }
+}
+
+/* One pass of the coloured sweep, colour by colour.  A run of colours
+   that pay for threads (over 64 groups, and not a colour whose items may
+   share bodies) shares one parallel region, each colour ending at a
+   barrier: one fork and join per run instead of per colour (each cost a
+   futex wake under the passive wait policy, and a large scene has a few
+   dozen such colours per sweep).  The other colours run on this thread
+   with no synchronisation at all. */
+static void colored_pass(rf_problem *p, const rf_config *cfg, double omega,
+                         int pass, int threads, double *g, double *vel,
+                         si_sums *s)
+{
+    const rf_work *w = &p->work;
+    for (int c = 0; c < w->ncolor;) {
+        int c2 = c;
+        while (threads > 1 && c2 < w->ncolor &&
+               w->color_ptr[c2 + 1] - w->color_ptr[c2] > 64 &&
+               c2 != w->si_serial_color[0] && c2 != w->si_serial_color[1]) {
+            ++c2;
+        }
+        if (c2 == c) {
+            colored_color(p, cfg, omega, pass, c, 0, g, vel, s);
+            ++c;
+            continue;
+        }
+        si_sums out = *s;
+#pragma omp parallel num_threads(threads)
+        {
+            si_sums t = *s;
+            for (int k = c; k < c2; ++k) {
+                colored_color(p, cfg, omega, pass, k, 1, g, vel, &t);
             }
-            rf_si_guard en = {share, credit, 0.0, 0.0};
-            double gq = 0.0;
-            const int grp = w->color_con[k];
-            sum[4 * k] =
-                visit_items(p, cfg, omega, w->si_group[grp],
-                            w->si_group[grp + 1], g, vel, &gq, &en, pass);
-            sum[4 * k + 1] = gq;
-            sum[4 * k + 2] = en.d_e;
-            sum[4 * k + 3] = en.d_b;
+#pragma omp master
+            out = t;
         }
-        for (int k = lo; k < hi; ++k) { /* in the colour's order */
-            *d2 += sum[4 * k];
-            *gn2 += sum[4 * k + 1];
-            *E += sum[4 * k + 2];
-            *B += sum[4 * k + 3];
-        }
+        *s = out;
+        c = c2;
     }
 }
 
@@ -752,19 +814,22 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
 
     int it = 0, converged = 0;
     while (it < cfg->max_iter && !converged) {
-        double d2 = 0.0, gn2 = 0.0;
-        if (staggered) {
-            run_pass(p, cfg, omega, PASS_NORMAL, colored, threads, g, vel, &E,
-                     &B, &d2, &gn2);
-            run_pass(p, cfg, omega, PASS_FRICTION, colored, threads, g, vel, &E,
-                     &B, &d2, &gn2);
-        } else {
-            run_pass(p, cfg, omega, PASS_BLOCK, colored, threads, g, vel, &E,
-                     &B, &d2, &gn2);
+        si_sums sm = {E, B, 0.0, 0.0};
+        const int first = staggered ? PASS_NORMAL : PASS_BLOCK;
+        for (int pass = first; pass <= (staggered ? PASS_FRICTION : first);
+             ++pass) {
+            if (colored) {
+                colored_pass(p, cfg, omega, pass, threads, g, vel, &sm);
+            } else {
+                run_pass(p, cfg, omega, pass, g, vel, &sm.E, &sm.B, &sm.d2,
+                         &sm.gn2);
+            }
         }
+        E = sm.E;
+        B = sm.B;
         ++it;
-        converged =
-            cfg->tol > 0.0 && sqrt(d2) <= cfg->tol * fmax(sqrt(gn2), 1e-300);
+        converged = cfg->tol > 0.0 &&
+                    sqrt(sm.d2) <= cfg->tol * fmax(sqrt(sm.gn2), 1e-300);
     }
     if (colored) {
         rf__si_wide_gamma(p, g, 1);
