@@ -671,8 +671,9 @@ void rf__apply_scaled(rf_problem *p, const double *scale, const double *x,
 
 /* Solver kernels.  On entry: the problem is complete and validated, work
    memory is reserved, the body index is built (body form), work.r holds
-   r, gamma holds a start point in Y.  On return gamma holds the best
-   iterate.  threads > 0. */
+   r (not for SI without a residual, which needs none: solve.c), gamma
+   holds a start point in Y.  On return gamma holds the best iterate.
+   threads > 0. */
 void rf__solve_jacobi(rf_problem *p, const rf_config *cfg, int threads,
                       double *gamma, rf_solve_out *out);
 void rf__solve_gs(rf_problem *p, const rf_config *cfg, int threads,

@@ -437,10 +437,6 @@ static double compliance_work(const rf_problem *p, const double *g)
     return s;
 }
 
-/* The start under the guard: E(g) <= A(g), else g scaled by the largest
-   alpha in [0, 1] that makes it so (rf_solve's energy check applied to the
-   start; cones and the rows' intervals that hold 0 are closed under it).
-   vel follows.  Returns E and sets *B. */
 /* The start's velocities into vel, and its work terms from the bodies,
    not the items (no item velocity pass, no free velocity r): with P_b =
    (D g)_b, g.D^T v* = sum_b P_b.v*_b and g.N g = sum_b P_b.(M_b^-1 P_b).
@@ -479,6 +475,10 @@ static double start_work(rf_problem *p, const double *g, double *vel,
     return n2 + compliance_work(p, g);
 }
 
+/* The start under the guard: E(g) <= A(g), else g scaled by the largest
+   alpha in [0, 1] that makes it so (rf_solve's energy check applied to the
+   start; cones and the rows' intervals that hold 0 are closed under it).
+   vel follows.  Returns E and sets *B. */
 static double guard_start(rf_problem *p, double *g, double *vel, int threads,
                           double *B)
 {

@@ -134,7 +134,9 @@ void ConeSolver::write_points(const btContactSolverInfo &info, int threads)
     bool repeated = false;
     for (int i = 0; i < nc && !repeated; ++i) {
         const btPersistentManifold *m = con_manifold_[i];
-        if (m == run_m) {
+        // a manifold's points lie in address order: a repeat right after
+        // its first listing starts again at a lower (or the same) point
+        if (m == run_m && con_point_[i] > con_point_[i - 1]) {
             continue;
         }
         run_m = m;
@@ -146,7 +148,7 @@ void ConeSolver::write_points(const btContactSolverInfo &info, int threads)
         repeated = manifold_stamp_[(size_t)idx] == write_stamp_;
         manifold_stamp_[(size_t)idx] = write_stamp_;
     }
-    // what the points carry (carry_point_states) in the same pass: one
+    // what the points carry (carry_point_state) in the same pass: one
     // visit per point (the points of a large scene are cache misses)
     const double *flow = plastic_flow(info);
     need_state_.assign((size_t)nc, 0);
