@@ -182,7 +182,7 @@ typedef struct rf_work {
    points). */
 #define RF__SI_LANES 4
 #define RF__SI_WMAX 4
-#define RF__SI_WN 26
+#define RF__SI_WN 20
 #define RF__SI_WF 42
 #define RF__SI_BMETA (2 + 3 * RF__SI_LANES)
 enum { RF__SI_WIDE_AUTO = 0, RF__SI_WIDE_NARROW = 1, RF__SI_WIDE_OFF = 2 };

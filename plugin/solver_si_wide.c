@@ -69,9 +69,7 @@ enum {
     WN_CFM = 16,
     WN_W = 17,
     WN_INV = 18,
-    WN_NMAX = 19,
-    WN_MA = 20, /* M_a^-1 n (3; 0 when a is not dynamic) */
-    WN_MB = 23  /* M_b^-1 n */
+    WN_NMAX = 19 /* M^-1 n: the bundle's masses (si_wm) times n */
 };
 /* wide friction record (RF__SI_WF fields) */
 enum {

@@ -135,8 +135,9 @@ static RF__ALWAYS_INLINE VL WK(guard_apply)(WK(guard) * g, VL du, VL db, VL q)
 
 /* The lanes' bodies: the two sides' velocities, linear and angular, a
    component per vector (a side that is not dynamic is read only).  The
-   inverse masses stay in memory (si_wm, and M^-1 n in the normal record):
-   sixteen registers hold the velocities and a row, not the masses too. */
+   inverse masses stay in memory (si_wm, read where M^-1 n or M^-1 t is
+   applied): sixteen registers hold the velocities and a row, not the
+   masses too. */
 typedef struct WK(bodies) {
     VL la[3], aa[3], lb[3], ab[3];
 } WK(bodies);
@@ -210,8 +211,8 @@ static RF__ALWAYS_INLINE void WK(field3)(const double *r, int f, VL out[3])
 /* The normal pass over npt slots (normal_group of solver_si_rows.c, lane
    by lane). */
 static RF__ALWAYS_INLINE void WK(normal)(const rf_work *w, int slot0, int npt,
-                                         int h, WK(bodies) * v, WK(guard) * gd,
-                                         VL *d2, VL *g2)
+                                         int h, const double *m, WK(bodies) * v,
+                                         WK(guard) * gd, VL *d2, VL *g2)
 {
     for (int j = 0; j < npt; ++j) {
         const double *r =
@@ -234,10 +235,11 @@ static RF__ALWAYS_INLINE void WK(normal)(const rf_work *w, int slot0, int npt,
         d *= WK(guard_apply)(gd, d * u, d * bias, W * d * d);
         const VL g = gn + d;
         WK(store)(G, g);
-        for (int c = 0; c < 3; ++c) {
-            v->la[c] += d * WFIELD(r, WN_MA + c);
+        for (int c = 0; c < 3; ++c) { /* M^-1 n formed here, as the row
+                                          form does (the same bits) */
+            v->la[c] += d * (WFIELD(m, c) * n[c]);
             v->aa[c] += d * WFIELD(r, WN_IA + c);
-            v->lb[c] -= d * WFIELD(r, WN_MB + c);
+            v->lb[c] -= d * (WFIELD(m, 3 + c) * n[c]);
             v->ab[c] -= d * WFIELD(r, WN_IB + c);
         }
         *g2 += W * g * g;
@@ -350,11 +352,11 @@ static void WK(bundle)(const rf_problem *p, int pass_friction, int b, int h,
     VL d2 = zero, g2 = zero;
     WK(bodies) v;
     WK(bodies_load)(p, meta, h, vel, &v);
+    const double *m = w->si_wm + (size_t)6 * RF__SI_LANES * b + h;
     if (pass_friction) {
-        const double *m = w->si_wm + (size_t)6 * RF__SI_LANES * b + h;
         WK(friction)(w, meta[BM_SLOT0], npt, h, m, &v, &gd, &d2, &g2);
     } else {
-        WK(normal)(w, meta[BM_SLOT0], npt, h, &v, &gd, &d2, &g2);
+        WK(normal)(w, meta[BM_SLOT0], npt, h, m, &v, &gd, &d2, &g2);
     }
     WK(bodies_store)(p, meta, h, vel, &v);
     for (int l = 0; l < WK_LANES; ++l) {
@@ -474,7 +476,7 @@ static void WK(build)(rf_problem *p, int b, int h)
             WK(gather)(I_src[s], 9, I);
             WK(gather)(im_src[s], 3, im);
             const VM dyn = dyn_v[s] > vzero;
-            VL in[3], it1[3], it2[3], man[3];
+            VL in[3], it1[3], it2[3];
             WK(mat3_vec)(I, rn, in);
             WK(mat3_vec)(I, rt1, it1);
             WK(mat3_vec)(I, rt2, it2);
@@ -490,12 +492,10 @@ static void WK(build)(rf_problem *p, int b, int h)
                 luu += im[c] * e[3 + c] * e[3 + c];
                 luw += im[c] * e[3 + c] * e[6 + c];
                 lww += im[c] * e[6 + c] * e[6 + c];
-                man[c] = WK(sel)(dyn, im[c] * e[c], vzero); /* M^-1 n */
             }
             WK(store3)(nr, s == 0 ? WN_IA : WN_IB, res);
             WK(store3)(fr, s == 0 ? WF_IA1 : WF_IB1, res + 3);
             WK(store3)(fr, s == 0 ? WF_IA2 : WF_IB2, res + 6);
-            WK(store3)(nr, s == 0 ? WN_MA : WN_MB, man);
             /* a side that is not dynamic adds nothing (its responses are
                the zeros its I and M^-1 read) */
             wnn = WK(sel)(dyn, wnn + (ln + WK(dot)(rn, in)), wnn);
