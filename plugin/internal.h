@@ -257,12 +257,12 @@ static inline int rf__ndof(const rf_problem *p)
 {
     return 6 * p->ncon + p->nrow;
 }
-/* Body on side s (0 = A, 1 = B) of item it. */
 /* b is a body that takes impulses (not RF_WORLD, not fixed). */
 static inline int rf__dynamic_body(const rf_problem *p, int b)
 {
     return b != RF_WORLD && p->body_flags[b] == RF_BODY_DYNAMIC;
 }
+/* Body on side s (0 = A, 1 = B) of item it. */
 static inline int rf__item_body(const rf_problem *p, int it, int s)
 {
     return it < p->ncon ? p->con_body[2 * it + s]

@@ -625,27 +625,32 @@ static double visit_items(const rf_problem *p, const rf_config *cfg,
     return d2;
 }
 
+/* A sweep's running sums: the guard's E and B, the stopping sums d2 and
+   gn2. */
+typedef struct si_sums {
+    double E, B, d2, gn2;
+} si_sums;
+
 /* One pass of the uncoloured sweep: rows then contacts as Bullet, item
-   by item.  E and B (the guard's running sums) are updated; the stopping
-   sums are added to d2, gn2. */
+   by item, its sums added to *s. */
 static void run_pass(rf_problem *p, const rf_config *cfg, double omega,
-                     int pass, double *g, double *vel, double *E, double *B,
-                     double *d2, double *gn2)
+                     int pass, double *g, double *vel, si_sums *s)
 {
     /* each item with the whole slack left after the one before (one share
        per manifold instead let the guard bind more often on joints: quick
        ragdolls slept at step 722 instead of 546) */
     const int ncon = p->ncon;
     if (pass != PASS_FRICTION) {
-        rf__si_joint_run(p, omega, 0, p->nrow, g, vel, d2, gn2, NULL, E, B);
+        rf__si_joint_run(p, omega, 0, p->nrow, g, vel, &s->d2, &s->gn2, NULL,
+                         &s->E, &s->B);
     }
     for (int item = 0; item < ncon; ++item) {
         rf_si_guard en = {0.0, 0, 0.0, 0.0};
-        en.share = rf__si_guard_slack(*E, *B, &en.credit);
-        *d2 +=
-            visit_items(p, cfg, omega, item, item + 1, g, vel, gn2, &en, pass);
-        *E += en.d_e;
-        *B += en.d_b;
+        en.share = rf__si_guard_slack(s->E, s->B, &en.credit);
+        s->d2 += visit_items(p, cfg, omega, item, item + 1, g, vel, &s->gn2,
+                             &en, pass);
+        s->E += en.d_e;
+        s->B += en.d_b;
     }
 }
 
@@ -671,11 +676,6 @@ static void visit_unit(const rf_problem *p, const rf_config *cfg, double omega,
     sum[4 * k + 2] = en.d_e;
     sum[4 * k + 3] = en.d_b;
 }
-
-/* The running sums of a coloured sweep. */
-typedef struct si_sums {
-    double E, B, d2, gn2;
-} si_sums;
 
 /* Colour c's units in the pass, on this thread or shared out over the
    enclosing region's threads (shared), then its groups' sums added to *s
@@ -821,8 +821,7 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
             if (colored) {
                 colored_pass(p, cfg, omega, pass, threads, g, vel, &sm);
             } else {
-                run_pass(p, cfg, omega, pass, g, vel, &sm.E, &sm.B, &sm.d2,
-                         &sm.gn2);
+                run_pass(p, cfg, omega, pass, g, vel, &sm);
             }
         }
         E = sm.E;

@@ -384,21 +384,29 @@ typedef struct si_pair {
     rf_v4 ma, mb;         /* M_a^-1, M_b^-1 (diagonal) */
 } si_pair;
 
-static RF__ALWAYS_INLINE void
-pair_load(const rf_problem *p, int i, const double *vel, int flags, si_pair *v)
+static const double si_zero[6] = {0, 0, 0, 0, 0, 0};
+
+/* The velocities of bodies a and b (RF_WORLD: zero) into v. */
+static RF__ALWAYS_INLINE void sides_load(const double *vel, int a, int b,
+                                         si_pair *v)
 {
-    static const double zero[6] = {0, 0, 0, 0, 0, 0};
-    const int a = p->con_body[2 * i], b = p->con_body[2 * i + 1];
-    const double *xa = a == RF_WORLD ? zero : vel + 6 * a;
-    const double *xb = b == RF_WORLD ? zero : vel + 6 * b;
+    const double *xa = a == RF_WORLD ? si_zero : vel + 6 * a;
+    const double *xb = b == RF_WORLD ? si_zero : vel + 6 * b;
     v->la = v4_of3(xa);
     v->aa = v4_of3(xa + 3);
     v->lb = v4_of3(xb);
     v->ab = v4_of3(xb + 3);
+}
+
+static RF__ALWAYS_INLINE void
+pair_load(const rf_problem *p, int i, const double *vel, int flags, si_pair *v)
+{
+    const int a = p->con_body[2 * i], b = p->con_body[2 * i + 1];
+    sides_load(vel, a, b, v);
     v->ma = (flags & RF__SI_DYN_A) ? v4_of3(p->body_inv_mass + 3 * a)
-                                   : v4_of3(zero);
+                                   : v4_of3(si_zero);
     v->mb = (flags & RF__SI_DYN_B) ? v4_of3(p->body_inv_mass + 3 * b)
-                                   : v4_of3(zero);
+                                   : v4_of3(si_zero);
 }
 
 /* Write the velocities of bodies a (da: dynamic) and b (db) back. */
@@ -708,8 +716,7 @@ void rf__si_joint_run(const rf_problem *p, double omega, int lo, int hi,
                       double *gamma, double *vel, double *d2, double *gn2,
                       rf_si_guard *gd, double *E, double *B)
 {
-    static const double zero[6] = {0, 0, 0, 0, 0, 0};
-    const rf_v4 z = v4_of3(zero);
+    const rf_v4 z = v4_of3(si_zero);
     si_pair v = {z, z, z, z, z, z}; /* loaded at the first row */
     int a = RF_WORLD - 1, b = RF_WORLD - 1, da = 0, db = 0;
     for (int j = lo; j < hi; ++j) {
@@ -720,12 +727,7 @@ void rf__si_joint_run(const rf_problem *p, double omega, int lo, int hi,
             b = jb;
             da = rf__dynamic_body(p, a);
             db = rf__dynamic_body(p, b);
-            const double *xa = a == RF_WORLD ? zero : vel + 6 * a;
-            const double *xb = b == RF_WORLD ? zero : vel + 6 * b;
-            v.la = v4_of3(xa);
-            v.aa = v4_of3(xa + 3);
-            v.lb = v4_of3(xb);
-            v.ab = v4_of3(xb + 3);
+            sides_load(vel, a, b, &v);
         }
         if (E != NULL) { /* each row with the whole slack left */
             rf_si_guard en = {0.0, 0, 0.0, 0.0};

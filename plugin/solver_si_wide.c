@@ -58,7 +58,8 @@
 
 enum { LANES = RF__SI_LANES };
 
-/* wide normal record (RF__SI_WN fields of LANES doubles) */
+/* wide normal record (RF__SI_WN fields of LANES doubles; no M^-1 n: the
+   kernel forms it from the bundle's masses, si_wm, as the row form does) */
 enum {
     WN_N = 0,   /* n (3) */
     WN_RA = 3,  /* r_a x n */
@@ -69,7 +70,7 @@ enum {
     WN_CFM = 16,
     WN_W = 17,
     WN_INV = 18,
-    WN_NMAX = 19 /* M^-1 n: the bundle's masses (si_wm) times n */
+    WN_NMAX = 19
 };
 /* wide friction record (RF__SI_WF fields) */
 enum {
