@@ -791,12 +791,6 @@ static int test_no_contacts(void)
     return 0;
 }
 
-/* rf_config.residual = 0 (the Bullet defaults): SI returns the same
-   impulses bit for bit, reports residual NAN, and its energy_change (from
-   its guard's running sums, not a product) is the kinetic energy the
-   impulses add, measured from the bodies' velocities (0.5 v.M v before
-   and after) to rounding, 1e-9 of the start's energy; residual = 2 is
-   refused. */
 /* The same SI solve with a residual (into g1, st1) and without (g0,
    st0), each from the start already in its array: equal impulses. */
 static int solve_both_residuals(rf_problem *p, rf_config *cfg, double *g1,
@@ -811,6 +805,12 @@ static int solve_both_residuals(rf_problem *p, rf_config *cfg, double *g1,
     return 0;
 }
 
+/* rf_config.residual = 0 (the Bullet defaults): SI returns the same
+   impulses bit for bit, reports residual NAN, and its energy_change (from
+   its guard's running sums, not a product) is the kinetic energy the
+   impulses add, measured from the bodies' velocities (0.5 v.M v before
+   and after) to rounding, 1e-9 of the start's energy; residual = 2 is
+   refused. */
 static int test_si_without_residual(void)
 {
     enum { NB = PILE_NB, NC = PILE_NC };
@@ -854,7 +854,7 @@ static int test_si_without_residual(void)
    the items with a residual (solve.c energy_check: g.r from D^T v* + b
    per item) to 1e-9 of the kinetic energy (sums of a few hundred terms in
    another order).  Leaving out the fixed bodies' share makes them differ
-   by 0.59 J (4% of it). */
+   by 0.59 J (2% of it). */
 static int test_si_start_work(void)
 {
     enum { NB = PILE_NB, NC = PILE_NC };
