@@ -23,9 +23,9 @@
  * iteration stops where no contact moves.
  *
  * This file holds the associated model's block step (above, steps 1-4),
- * the sweep and the energy guard's start; the De Saxce model (the Bullet
- * default) visits every contact's normal row, then its friction parts, in
- * the row form of solver_si_rows.c.  The block step reads one record per
+ * the sweep and the energy guard's start and end; the De Saxce model (the
+ * Bullet default) visits every contact's normal row, then its friction parts,
+ * in the row form of solver_si_rows.c.  The block step reads one record per
  * contact (si_rec, built once per solve in parallel): the frame, the
  * sliding rows' angular parts r x e_k of both sides, their responses
  * I^-1 (r x e_k) and I^-1 e_k, the inverse masses, biases, part scales,
@@ -475,19 +475,23 @@ static double start_work(rf_problem *p, const double *g, double *vel,
     return n2 + compliance_work(p, g);
 }
 
-/* The start under the guard: E(g) <= A(g), else g scaled by the largest
-   alpha in [0, 1] that makes it so (rf_solve's energy check applied to the
-   start; cones and the rows' intervals that hold 0 are closed under it).
-   vel follows.  Returns E and sets *B. */
-static double guard_start(rf_problem *p, double *g, double *vel, int threads,
-                          double *B)
+/* The guard's energy of g (the start, or an iterate still in excess at
+   the end): E(g) = g.(D^T v* - b) + g.(N + C) g / 2 from the bodies
+   (start_work, which forms vel), B(g) = g.b into *B.  With scale set, g
+   is then scaled by the largest alpha in [0, 1] that makes E <= A =
+   max(0, -B) (rf_solve's energy check; cones and the rows' intervals
+   that hold 0 are closed under it), vel following.  Returns E. */
+static double guard_energy(rf_problem *p, double *g, double *vel, int threads,
+                           int scale, double *B)
 {
     double gv;                                            /* g.r - g.b */
     const double c = start_work(p, g, vel, threads, &gv); /* g.(N + C) g */
     const double gb = bias_work(p, g);
     double E = gv + 0.5 * c, alpha = 1.0;
     const double A = gb < 0.0 ? -gb : 0.0;
-    if (E > A) {
+    /* rounding of the sums: a few ulps of the terms' size (an iterate
+       "in excess" by 1e-20 J is not scaled) */
+    if (scale && E > A + 1e-12 * (fabs(gv) + 0.5 * fabs(c) + A)) {
         int hold_zero = 1; /* rows whose interval excludes 0 */
         for (int j = 0; j < p->nrow; ++j) {
             hold_zero &= p->row_bound[j] >= 0 ||
@@ -806,8 +810,17 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
     if (g != gamma) {
         memcpy(g, gamma, (size_t)rf__ndof(p) * sizeof(double));
     }
-    double B = 0.0; /* guard_start forms vel */
-    double E = guard_start(p, g, vel, threads, &B);
+    /* The start is kept whole even when it adds more energy than the
+       biases' work (E > A: a warm start of last step's impact impulses
+       that now push apart).  The guard's slack is then 0, so the sweeps
+       take only steps that add no energy, which is what GS's steps do to
+       an excess; only an iterate still in excess at the end is scaled.
+       Scaling the start instead, as before, took the warm start off every
+       contact whenever one was in excess: the full pyramid's lower layers
+       sank twice as deep as stock's as each layer landed, and the next
+       layer fell through them (deepest point 60 mm, stock 36 mm). */
+    double B = 0.0; /* guard_energy forms vel */
+    double E = guard_energy(p, g, vel, threads, 0, &B);
     if (colored) {
         rf__si_wide_gamma(p, g, 0);
     }
@@ -832,6 +845,9 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
     }
     if (colored) {
         rf__si_wide_gamma(p, g, 1);
+    }
+    if (E > (B < 0.0 ? -B : 0.0) + 1e-9 * (fabs(E) + fabs(B))) {
+        E = guard_energy(p, g, vel, threads, 1, &B); /* still in excess */
     }
     if (!cfg->residual) {
         /* no residual wanted: the last iterate; its energy change is the

@@ -908,6 +908,136 @@ static int test_si_start_work(void)
     return 0;
 }
 
+/* Unit-mass cubes (inverse inertia 6 I) in columns on the ground, each
+   contact a single point on the vertical through the centres (n = +y from
+   the lower body, or the world, to the upper; no lever arm, so no
+   rotation), resting (bias 0), free velocities -g h = -0.1 m/s (g = 10,
+   h = 0.01).  boxes[k]: the body below box k (-1: the ground); contact k
+   holds box k up. */
+static int column_problem(rf_problem **pp, int nbox, const int *below)
+{
+    ENSURE(rf_problem_create(pp, NULL) == RF_OK);
+    ENSURE(rf_problem_begin_bodies(*pp, nbox, nbox, NULL) == RF_OK);
+    for (int b = 0; b < nbox; ++b) {
+        rf_body_desc bd;
+        memset(&bd, 0, sizeof bd);
+        bd.flags = RF_BODY_DYNAMIC;
+        bd.inv_mass = 1.0;
+        bd.inv_inertia[0] = bd.inv_inertia[4] = bd.inv_inertia[8] = 6.0;
+        bd.v[1] = -0.1;
+        ENSURE(rf_problem_set_body(*pp, b, &bd, NULL) == RF_OK);
+    }
+    for (int k = 0; k < nbox; ++k) {
+        rf_contact_desc c;
+        memset(&c, 0, sizeof c);
+        c.body_a = k;
+        c.body_b = below[k] < 0 ? RF_WORLD : below[k];
+        c.n[1] = 1.0;
+        c.t1[0] = 1.0;
+        c.t2[2] = -1.0; /* t1 x t2 = n */
+        c.r_a[1] = -0.5;
+        c.r_b[1] = below[k] < 0 ? 0.0 : 0.5;
+        c.mu = 0.5;
+        ENSURE(rf_problem_set_contact(*pp, k, &c, NULL) == RF_OK);
+    }
+    return 0;
+}
+
+/* SI, one sweep, no residual (the Bullet defaults' budget case). */
+static void si_one_sweep(rf_config *cfg, rf_model model)
+{
+    rf_config_default(cfg);
+    cfg->solver = RF_SOLVER_SI;
+    cfg->model = model;
+    cfg->max_iter = 1;
+    cfg->tol = 0.0;
+    cfg->residual = 0;
+}
+
+/* Kinetic energy change of the solved impulses g (unit masses, no
+   rotation here) from the bodies' velocities: the reference the guard's
+   figure is checked against. */
+static double column_energy_change(rf_problem *p, int nbox, const double *g)
+{
+    double v[3 * 8], w[3 * 8], de = 0.0;
+    if (nbox > 8 || rf_problem_body_velocity(p, g, v, w, NULL) != RF_OK) {
+        return NAN;
+    }
+    for (int b = 0; b < nbox; ++b) {
+        de += 0.5 * (v[3 * b] * v[3 * b] + v[3 * b + 1] * v[3 * b + 1] +
+                     v[3 * b + 2] * v[3 * b + 2]) -
+              0.5 * 0.01;
+    }
+    return de;
+}
+
+/* SI's energy guard and a warm start in excess.  A start that adds more
+   kinetic energy than the biases' work (here any: the biases are 0) is
+   kept whole; the sweeps then take only steps that add none, and only an
+   iterate still in excess after them is scaled (solver_si.c).
+   (a) A column of six boxes warm-started with its resting impulses
+       ((6 - k) m g h for contact k, exact), beside a lone box whose start
+       is ten times its weight's (0.1 N s: last step's impact, which now
+       pushes it off the ground at 0.9 m/s).  One sweep returns the
+       column's start exactly (its steps are zero) and the lone box's
+       weight, 0.1 N s, both models, to 1e-12; the energy change is the
+       stopped bodies' -6 x 0.005 - 0.005 = -0.035 J, and the guard's
+       figure equals the bodies' to 1e-12.  Scaling the start instead
+       (alpha = 0.32 / 1.06 = 0.30 of it: the old guard) left the column's
+       bottom contact at 0.25 N s after the sweep, not 0.6.
+   (b) Two boxes stacked (box 0 on box 1), the ground contact's start 10
+       N s and the upper contact visited first (listed first): box 1 rises
+       at 9.9 m/s, the upper contact's step shares that with box 0 (5 N s,
+       both at 4.9 m/s), the ground contact's step stops box 1 (5.1 N s),
+       and box 0 flies off at 4.9 m/s: after one sweep the iterate still
+       adds 12 J.  The guard scales it: the energy change is at most the
+       biases' work (0) to 1e-12 J, as the bodies' velocities say; without
+       the scaling the bodies gain 12 J. */
+static int test_si_start_excess(void)
+{
+    for (int model = 0; model < 2; ++model) {
+        rf_config cfg;
+        si_one_sweep(&cfg, (rf_model)model);
+        /* (a) */
+        const int below_a[7] = {-1, 0, 1, 2, 3, 4, -1};
+        rf_problem *p;
+        ENSURE(column_problem(&p, 7, below_a) == 0);
+        double g[6 * 7] = {0};
+        for (int k = 0; k < 6; ++k) {
+            g[6 * k] = 0.1 * (6 - k);
+        }
+        g[6 * 6] = 1.0;
+        rf_stats st;
+        ENSURE(rf_solve(p, &cfg, g, &st, NULL) == RF_OK);
+        const double de = column_energy_change(p, 7, g);
+        printf("  si %-11s column + lone box: bottom %.15f N s (0.6), lone "
+               "%.15f (0.1), energy %+.3e J (guard %+.3e)\n",
+               MODEL_NAMES[model], g[0], g[36], de, st.energy_change);
+        for (int k = 0; k < 6; ++k) {
+            ENSURE_SMALL(g[6 * k] - 0.1 * (6 - k), 1e-12);
+        }
+        ENSURE_SMALL(g[36] - 0.1, 1e-12);
+        ENSURE_SMALL(de + 0.035, 1e-12);
+        ENSURE_SMALL(st.energy_change - de, 1e-12);
+        rf_problem_destroy(p);
+        /* (b) */
+        const int below_b[2] = {1, -1}; /* contact 0: box 0 on box 1 */
+        ENSURE(column_problem(&p, 2, below_b) == 0);
+        double h[12] = {0};
+        h[6] = 10.0;
+        ENSURE(rf_solve(p, &cfg, h, &st, NULL) == RF_OK);
+        const double de2 = column_energy_change(p, 2, h);
+        printf("  si %-11s two boxes, 10 N s under them: energy %+.3e J "
+               "(guard %+.3e), impulses %.4f %.4f\n",
+               MODEL_NAMES[model], de2, st.energy_change, h[0], h[6]);
+        ENSURE_LE(de2, 1e-12);
+        ENSURE_SMALL(st.energy_change - de2, 1e-12);
+        ENSURE(h[0] > 0.0); /* scaled, not zeroed: the boxes still part */
+        rf_problem_destroy(p);
+    }
+    return 0;
+}
+
 /* rf_problem_solved_velocity: after a solve, the velocities of the
    returned gamma.  SI (residual 0) hands over its sweeps' velocities:
    equal to rf_problem_body_velocity(gamma) to rounding (1e-12 of the
@@ -970,6 +1100,7 @@ int main(void)
     RUN_TEST(test_energy_check);
     RUN_TEST(test_si_without_residual);
     RUN_TEST(test_si_start_work);
+    RUN_TEST(test_si_start_excess);
     RUN_TEST(test_solved_velocity);
     RUN_TEST(test_bad_input);
     RUN_TEST(test_no_contacts);

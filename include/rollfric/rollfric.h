@@ -493,7 +493,12 @@ typedef enum rf_solver_kind {
                                  contact.  An energy guard shortens any
                                  step that would make the impulses add
                                  more kinetic energy than the biases' work
-                                 (rf_stats.energy_scale then stays 1).
+                                 (rf_stats.energy_scale then stays 1); a
+                                 warm start already adding more is kept
+                                 whole, the sweeps then take only steps
+                                 that add no energy, and an iterate still
+                                 in excess after the last sweep is scaled
+                                 back to the bound.
                                  With tol > 0 it stops when a sweep
                                  changes the impulses by at most tol
                                  relative (W-weighted); stats.residual is
