@@ -23,7 +23,7 @@
  * iteration stops where no contact moves.
  *
  * This file holds the associated model's block step (above, steps 1-4),
- * the sweep and the energy guard's start and end; the De Saxce model (the
+ * the sweep and the energy guard's start; the De Saxce model (the
  * Bullet default) visits every contact's normal row, then its friction parts,
  * in the row form of solver_si_rows.c.  The block step reads one record per
  * contact (si_rec, built once per solve in parallel): the frame, the
@@ -475,14 +475,21 @@ static double start_work(rf_problem *p, const double *g, double *vel,
     return n2 + compliance_work(p, g);
 }
 
-/* The guard's energy of g (the start, or an iterate still in excess at
-   the end): E(g) = g.(D^T v* - b) + g.(N + C) g / 2 from the bodies
-   (start_work, which forms vel), B(g) = g.b into *B.  With scale set, g
-   is then scaled by the largest alpha in [0, 1] that makes E <= A =
-   max(0, -B) (rf_solve's energy check; cones and the rows' intervals
-   that hold 0 are closed under it), vel following.  Returns E. */
+/* Row j of the problem's interval holds 0 (scaling keeps it in). */
+static int row_holds_zero(const rf_problem *p, int j)
+{
+    return p->row_bound[j] >= 0 || (p->row_lo[j] <= 0.0 && p->row_hi[j] >= 0.0);
+}
+
+/* The guard's energy of g (the start, or an iterate still in excess
+   after the sweeps): E(g) = g.(D^T v* - b) + g.(N + C) g / 2 from the
+   bodies (start_work, which forms vel), B(g) = g.b into *B, and into
+   *alpha_out (unless NULL) the largest alpha in [0, 1] that makes E <= A
+   = max(0, -B) (rf_solve's energy check; cones and the rows' intervals
+   that hold 0 are closed under it; 1 if a row's excludes 0).  With scale
+   set, g is scaled by it, vel following.  Returns E. */
 static double guard_energy(rf_problem *p, double *g, double *vel, int threads,
-                           int scale, double *B)
+                           int scale, double *B, double *alpha_out)
 {
     double gv;                                            /* g.r - g.b */
     const double c = start_work(p, g, vel, threads, &gv); /* g.(N + C) g */
@@ -491,18 +498,20 @@ static double guard_energy(rf_problem *p, double *g, double *vel, int threads,
     const double A = gb < 0.0 ? -gb : 0.0;
     /* rounding of the sums: a few ulps of the terms' size (an iterate
        "in excess" by 1e-20 J is not scaled) */
-    if (scale && E > A + 1e-12 * (fabs(gv) + 0.5 * fabs(c) + A)) {
+    if (E > A + 1e-12 * (fabs(gv) + 0.5 * fabs(c) + A)) {
         int hold_zero = 1; /* rows whose interval excludes 0 */
         for (int j = 0; j < p->nrow; ++j) {
-            hold_zero &= p->row_bound[j] >= 0 ||
-                         (p->row_lo[j] <= 0.0 && p->row_hi[j] >= 0.0);
+            hold_zero &= row_holds_zero(p, j);
         }
         /* alpha (g.r - g.b) + alpha^2 c / 2 <= alpha A */
         const double a1 = gv - A;
         alpha = c > RF_MINVAL ? -2.0 * a1 / c : 0.0;
         alpha = hold_zero ? fmax(0.0, fmin(1.0, alpha)) : 1.0;
     }
-    if (alpha < 1.0) {
+    if (alpha_out != NULL) {
+        *alpha_out = alpha;
+    }
+    if (scale && alpha < 1.0) {
         const int ndof = rf__ndof(p);
         for (int k = 0; k < ndof; ++k) {
             g[k] *= alpha;
@@ -512,9 +521,49 @@ static double guard_energy(rf_problem *p, double *g, double *vel, int threads,
             vel[k] = vs[k] + alpha * (vel[k] - vs[k]);
         }
         E = alpha * gv + 0.5 * alpha * alpha * c;
+        *B = alpha * gb;
+        return E;
     }
-    *B = alpha * gb;
+    *B = gb;
     return E;
+}
+
+/* A start in excess (E > A) with joint rows: the impulses of the rows
+   and of the contacts on a body that a row holds scaled by alpha (the
+   guard's scale of the whole start, guard_energy), the rest kept.  The
+   Bullet shim starts SI's rows cold, as stock does, and the contacts warm:
+   a jointed body's contacts then carry their joints' share and push it
+   off (the full ragdolls' start is in excess at 388 of 400 steps);
+   scaled, they fall asleep at step 854 as before, kept whole they never
+   do.  Elsewhere the excess is last step's impact impulses that now push
+   bodies apart, which the sweeps remove: scaling the whole start for
+   them took the warm start off every contact of the scene, and the full
+   pyramid's lower layers sank twice as deep as stock's while the layers
+   above landed (deepest point 60 mm, stock 36 mm; 37.6 mm kept). */
+static void scale_jointed(rf_problem *p, double *g, double alpha)
+{
+    rf__si_body *sb = p->work.si_body;
+    const int ncon = p->ncon, m6 = 6 * ncon;
+    for (int b = 0; b < p->nbody; ++b) {
+        sb[b].mask = 0;
+    }
+    for (int j = 0; j < p->nrow; ++j) {
+        for (int s = 0; s < 2; ++s) {
+            const int b = p->row_body[2 * j + s];
+            if (b != RF_WORLD) {
+                sb[b].mask = 1;
+            }
+        }
+        g[m6 + j] *= alpha; /* rows hold 0 here (guard_energy) */
+    }
+    for (int i = 0; i < ncon; ++i) {
+        const int a = p->con_body[2 * i], b = p->con_body[2 * i + 1];
+        if ((a != RF_WORLD && sb[a].mask) || (b != RF_WORLD && sb[b].mask)) {
+            for (int k = 0; k < 6; ++k) {
+                g[6 * i + k] *= alpha;
+            }
+        }
+    }
 }
 
 /* The coloured sweep's unit, a group: a run of consecutive items on the
@@ -549,7 +598,9 @@ static int color_range(rf_problem *p, int g0, int g1, int base, int *serial)
 {
     rf_work *w = &p->work;
     const int *start = w->si_group;
-    memset(w->si_mask, 0, (size_t)p->nbody * sizeof(uint64_t));
+    for (int b = 0; b < p->nbody; ++b) {
+        w->si_body[b].mask = 0;
+    }
     int ncolor = 0;
     *serial = -1;
     for (int k = g0; k < g1; ++k) {
@@ -559,7 +610,7 @@ static int color_range(rf_problem *p, int g0, int g1, int base, int *serial)
             const int b = rf__item_body(p, start[k], s);
             dyn[s] = rf__dynamic_body(p, b) ? b : -1;
             if (dyn[s] >= 0) {
-                used |= w->si_mask[dyn[s]];
+                used |= w->si_body[dyn[s]].mask;
             }
         }
         int c = 63;
@@ -571,7 +622,7 @@ static int color_range(rf_problem *p, int g0, int g1, int base, int *serial)
         }
         for (int s = 0; s < 2; ++s) {
             if (dyn[s] >= 0) {
-                w->si_mask[dyn[s]] |= UINT64_C(1) << c;
+                w->si_body[dyn[s]].mask |= UINT64_C(1) << c;
             }
         }
         w->color_of[k] = base + c;
@@ -810,17 +861,18 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
     if (g != gamma) {
         memcpy(g, gamma, (size_t)rf__ndof(p) * sizeof(double));
     }
-    /* The start is kept whole even when it adds more energy than the
-       biases' work (E > A: a warm start of last step's impact impulses
-       that now push apart).  The guard's slack is then 0, so the sweeps
-       take only steps that add no energy, which is what GS's steps do to
-       an excess; only an iterate still in excess at the end is scaled.
-       Scaling the start instead, as before, took the warm start off every
-       contact whenever one was in excess: the full pyramid's lower layers
-       sank twice as deep as stock's as each layer landed, and the next
-       layer fell through them (deepest point 60 mm, stock 36 mm). */
+    /* the start under the guard: kept whole even when it adds more
+       energy than the biases' work (E > A), but for the jointed bodies'
+       impulses (scale_jointed).  The guard's slack is then 0, so the
+       sweeps take only steps that add no energy, which is what GS's steps
+       do to an excess; an iterate still in excess at the end is scaled. */
     double B = 0.0; /* guard_energy forms vel */
-    double E = guard_energy(p, g, vel, threads, 0, &B);
+    double alpha = 1.0;
+    double E = guard_energy(p, g, vel, threads, 0, &B, &alpha);
+    if (p->nrow > 0 && alpha < 1.0) {
+        scale_jointed(p, g, alpha);
+        E = guard_energy(p, g, vel, threads, 0, &B, NULL);
+    }
     if (colored) {
         rf__si_wide_gamma(p, g, 0);
     }
@@ -847,7 +899,7 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
         rf__si_wide_gamma(p, g, 1);
     }
     if (E > (B < 0.0 ? -B : 0.0) + 1e-9 * (fabs(E) + fabs(B))) {
-        E = guard_energy(p, g, vel, threads, 1, &B); /* still in excess */
+        E = guard_energy(p, g, vel, threads, 1, &B, NULL); /* in excess */
     }
     if (!cfg->residual) {
         /* no residual wanted: the last iterate; its energy change is the

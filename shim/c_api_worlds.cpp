@@ -10,6 +10,29 @@ namespace capi {
 
 namespace {
 int g_sdks = 0; // live SDKs created with the right precision
+
+// The world's rf_config or rf_stats into the first size bytes of *out
+// (get: rf_bullet_get_config_sized or rf_bullet_stats_sized); fn names
+// the call in messages, type the struct.
+template <typename T, typename Get>
+plStatus get_sized(plDynamicsWorldHandle world, T *out, size_t size,
+                   const char *fn, const char *type, Get get)
+{
+    return guarded(fn, [&] {
+        LOOKUP(World, w, world, K_WORLD, fn, "world");
+        if (out == nullptr) {
+            return fail(PL_ERR_NULL, "%s: out is NULL", fn);
+        }
+        if (get(w->plugin, out, size) != RF_OK) {
+            return fail(PL_ERR_INVALID,
+                        "%s: the caller's %s has %zu bytes, this library's "
+                        "%zu",
+                        fn, type, size, sizeof(T));
+        }
+        return PL_OK;
+    });
+}
+
 } // namespace
 
 plStatus need_sdk(const char *fn)
@@ -404,37 +427,15 @@ void plGetDefaultSolverConfigSized(rf_config *cfg, size_t size)
 plStatus plGetSolverConfigSized(plDynamicsWorldHandle world, rf_config *out,
                                 size_t size)
 {
-    return guarded("plGetSolverConfig", [&] {
-        LOOKUP(World, w, world, K_WORLD, "plGetSolverConfig", "world");
-        if (out == nullptr) {
-            return fail(PL_ERR_NULL, "plGetSolverConfig: out is NULL");
-        }
-        if (rf_bullet_get_config_sized(w->plugin, out, size) != RF_OK) {
-            return fail(PL_ERR_INVALID,
-                        "plGetSolverConfig: the caller's rf_config has %zu "
-                        "bytes, this library's %zu",
-                        size, sizeof(rf_config));
-        }
-        return PL_OK;
-    });
+    return get_sized(world, out, size, "plGetSolverConfig", "rf_config",
+                     rf_bullet_get_config_sized);
 }
 
 plStatus plGetSolverStatsSized(plDynamicsWorldHandle world, rf_stats *out,
                                size_t size)
 {
-    return guarded("plGetSolverStats", [&] {
-        LOOKUP(World, w, world, K_WORLD, "plGetSolverStats", "world");
-        if (out == nullptr) {
-            return fail(PL_ERR_NULL, "plGetSolverStats: out is NULL");
-        }
-        if (rf_bullet_stats_sized(w->plugin, out, size) != RF_OK) {
-            return fail(PL_ERR_INVALID,
-                        "plGetSolverStats: the caller's rf_stats has %zu "
-                        "bytes, this library's %zu",
-                        size, sizeof(rf_stats));
-        }
-        return PL_OK;
-    });
+    return get_sized(world, out, size, "plGetSolverStats", "rf_stats",
+                     rf_bullet_stats_sized);
 }
 
 } // extern "C"

@@ -495,10 +495,13 @@ typedef enum rf_solver_kind {
                                  more kinetic energy than the biases' work
                                  (rf_stats.energy_scale then stays 1); a
                                  warm start already adding more is kept
-                                 whole, the sweeps then take only steps
-                                 that add no energy, and an iterate still
-                                 in excess after the last sweep is scaled
-                                 back to the bound.
+                                 whole but for the rows and the contacts
+                                 on bodies that rows hold (scaled to the
+                                 bound as a whole start would be), the
+                                 sweeps then take only steps that add no
+                                 energy, and an iterate still in excess
+                                 after the last sweep is scaled back to
+                                 the bound.
                                  With tol > 0 it stops when a sweep
                                  changes the impulses by at most tol
                                  relative (W-weighted); stats.residual is
@@ -810,7 +813,7 @@ RF_API rf_status rf_residual(rf_problem *p, rf_model model, const double *gamma,
  *     each) and a flag byte; RF_SOLVER_GS_COLORED also, per item (+ 1),
  *     16: the colouring (4 ints);
  *   - RF_SOLVER_SI: per contact (+ 1) 2 ints, per body (+ 1) a 64-bit
- *     colour mask, per item (+ 1) 1 int and 4 doubles (sweep sums), per
+ *     word (colour mask, then the energy guard's), per item (+ 1) 1 int and 4 doubles (sweep sums), per
  *     item (+ 2) 17 ints and 24 doubles (units and bundles), per row
  *     (+ 1) 288 (its record: J and M^-1 J^T, 36 doubles); with
  *     RF_MODEL_DESAXCE per contact (+ 1) 960 (the row form's records,
