@@ -6,7 +6,7 @@
 //
 //   rfbench_scenes [--quick] [--scenes a,b,c] [--steps N]
 //                  [--configs stock,defaults,gs,apgd:10] [--threads 1,2]
-//                  [--sleep-runs K] [--load] [--out FILE]
+//                  [--sleep-runs K] [--perturb S] [--load] [--out FILE]
 //
 //   --quick    the scenes' quick sizes (CI: at most a few hundred bodies);
 //              full size (Bullet's counts) otherwise
@@ -32,8 +32,10 @@
 //              --threads 1,2; without it the configurations keep their
 //              threads (the defaults': OpenMP's default, OMP_NUM_THREADS
 //              or one per core)
-//   --sleep-runs K   K perturbed copies per configuration for the sleep
-//              step's median (see sleep_runs below); default 0
+//   --sleep-runs K   K perturbed copies per configuration for the medians
+//              of the sleep step, deepest penetration and end kinetic
+//              energy (see sleep_runs below); default 0
+//   --perturb S  copy k's gravity scaled by 1 + S k; default 1e-5
 //   --load     fork a child that spins on one core for the whole run
 //              (killed at the end): one core kept busy by another process
 //   --out      JSON file (default bench/results/rfbench-scenes.json)
@@ -69,11 +71,17 @@
 //   sleep_step   first step after which every dynamic body is
 //        ISLAND_SLEEPING (-1: never); awake_end: bodies awake at the end;
 //   sleep_runs, sleep_median   with --sleep-runs K: the sleep step of K
-//        more copies with gravity scaled by 1 + 1e-5 k (k = 1..K), each
-//        stepped alone until it sleeps, and their median (the lower
-//        middle; a copy that never slept counts as latest): sleeping is
-//        chaotic (one body's brief wake-up restarts its island's 2 s
-//        timer), and one run's step moves by up to a hundred either way;
+//        more copies with gravity scaled by 1 + S k (k = 1..K, S =
+//        --perturb, 1e-5), each stepped alone until it sleeps, and their
+//        median (the lower middle; a copy that never slept counts as
+//        latest): sleeping is chaotic (one body's brief wake-up restarts
+//        its island's 2 s timer), and one run's step moves by up to a
+//        hundred either way;
+//   pen_runs, pen_median, ke_runs, ke_median   the same copies' deepest
+//        manifold point and kinetic energy at the end (0 once asleep),
+//        and their medians: a fast body's first contact is found wherever
+//        it happens to be, up to a step's travel deep, and a scene still
+//        moving at the end has whatever is still falling;
 //   ke_end, ke_max   kinetic energy, sum of 1/2 m v^2 + 1/2 w.I w, J;
 //   energy_rise  with E = kinetic + gravity's potential (-m g.x) after
 //        each step (and before the first), max over t of E(t) - min over
@@ -223,8 +231,10 @@ struct Run {
     rf_config config{};
     std::vector<double> ms;
     int sleep_step = -1;
-    // --sleep-runs: the sleep step of each perturbed copy (-1: never)
+    // --sleep-runs: each perturbed copy's sleep step (-1: never), deepest
+    // penetration and kinetic energy at the end
     std::vector<int> sleep_runs;
+    std::vector<double> pen_runs, ke_runs;
     double e_min = 0, energy_rise = 0, ke_max = 0;
     double pen_max = 0, pen_sum = 0, joint_max = 0;
     // at the end
@@ -482,6 +492,15 @@ void json_run(FILE *f, const SceneResult &s, const Run &r, bool last)
         }
         std::fprintf(f, "], \"sleep_median\": %d,\n",
                      sleep_median(r.sleep_runs));
+        for (int which = 0; which < 2; ++which) {
+            const std::vector<double> &v = which ? r.ke_runs : r.pen_runs;
+            std::fprintf(f, "         \"%s_runs\": [", which ? "ke" : "pen");
+            for (size_t i = 0; i < v.size(); ++i) {
+                std::fprintf(f, "%s%s", i ? ", " : "", num(v[i]).c_str());
+            }
+            std::fprintf(f, "], \"%s_median\": %s,\n", which ? "ke" : "pen",
+                         num(median(v)).c_str());
+        }
     }
     std::fprintf(f, "         \"structures\": [");
     for (size_t i = 0; i < r.structures.size(); ++i) {
@@ -571,22 +590,36 @@ std::unique_ptr<Run> new_run(const std::string &name, bool quick,
 }
 
 // One perturbed copy for --sleep-runs: the scene with gravity scaled by
-// 1 + 1e-5 k, the configuration as in the main run, stepped until every
-// body sleeps or for `steps`; its sleep step (-1: never).  Sleeping is
-// chaotic in piles and ragdolls: one body's brief wake-up restarts its
-// island's 2 s timer, so one run's step moves by a hundred either way.
-int perturbed_sleep_step(const std::string &name, bool quick,
-                         const ConfigSpec &spec, int steps, int k)
+// 1 + perturb k, the configuration as in the main run, stepped until every
+// body sleeps or for `steps`.  Sleeping is chaotic in piles and ragdolls:
+// one body's brief wake-up restarts its island's 2 s timer, so one run's
+// step moves by a hundred either way; the deepest penetration is set by
+// where a fast body happens to be when its first contact is found, and
+// the end energy of a scene still moving by what is still falling.
+struct PerturbedRun {
+    int sleep = -1;     // sleep step, -1: never
+    double pen_max = 0; // deepest manifold point over the run, m
+    double ke_end = 0;  // kinetic energy after the last step, J
+};
+
+PerturbedRun perturbed_run(const std::string &name, bool quick,
+                           const ConfigSpec &spec, int steps, int k,
+                           double perturb)
 {
     bool ok;
-    std::unique_ptr<Run> r = new_run(name, quick, spec, 1.0 + 1e-5 * k, &ok);
+    PerturbedRun out;
+    std::unique_ptr<Run> r = new_run(name, quick, spec, 1.0 + perturb * k, &ok);
     for (int step = 1; ok && step <= steps; ++step) {
         r->world->step();
+        out.pen_max =
+            std::max(out.pen_max, rfscenes::penetration(*r->world).max);
         if (rfscenes::awake_bodies(*r->world) == 0) {
-            return step;
+            out.sleep = step; // asleep: nothing moves any more
+            return out;
         }
     }
-    return -1;
+    out.ke_end = ok ? rfscenes::kinetic_energy(*r->world) : 0.0;
+    return out;
 }
 
 void print_header()
@@ -651,7 +684,8 @@ int usage()
         stderr,
         "usage: rfbench_scenes [--quick] [--scenes a,b,c] [--steps N]\n"
         "                      [--configs stock,defaults,gs,apgd:10]\n"
-        "                      [--threads 1,2] [--sleep-runs K] [--load]\n"
+        "                      [--threads 1,2] [--sleep-runs K] [--perturb S]\n"
+        "                      [--load]\n"
         "                      [--out FILE]\n"
         "scenes:");
     for (const rfscenes::SceneEntry &e : rfscenes::kScenes) {
@@ -668,6 +702,7 @@ int main(int argc, char **argv)
 {
     bool quick = false, load = false;
     int steps = -1, sleep_runs = 0;
+    double perturb = 1e-5;
     std::vector<std::string> scenes,
         configs = {"stock", "defaults", "gs", "apgd:10"};
     std::vector<int> threads; // empty: as each configuration has them
@@ -698,6 +733,13 @@ int main(int argc, char **argv)
             }
         } else if (!std::strcmp(a, "--sleep-runs")) {
             if (!parse_int(v, &sleep_runs)) {
+                return usage();
+            }
+        } else if (!std::strcmp(a, "--perturb")) {
+            char *end = nullptr;
+            perturb = std::strtod(v, &end);
+            if (end == v || *end != '\0' || !std::isfinite(perturb) ||
+                perturb <= 0.0 || perturb > 0.01) {
                 return usage();
             }
         } else if (!std::strcmp(a, "--threads")) {
@@ -790,8 +832,11 @@ int main(int argc, char **argv)
         }
         for (auto &r : sr.runs) {
             for (int k = 1; r->error.empty() && k <= sleep_runs; ++k) {
-                r->sleep_runs.push_back(
-                    perturbed_sleep_step(name, quick, r->spec, sr.steps, k));
+                const PerturbedRun pr =
+                    perturbed_run(name, quick, r->spec, sr.steps, k, perturb);
+                r->sleep_runs.push_back(pr.sleep);
+                r->pen_runs.push_back(pr.pen_max);
+                r->ke_runs.push_back(pr.ke_end);
             }
         }
         print_header();
