@@ -912,9 +912,10 @@ static int test_si_start_work(void)
    contact a single point on the vertical through the centres (n = +y from
    the lower body, or the world, to the upper; no lever arm, so no
    rotation), resting (bias 0), free velocities -g h = -0.1 m/s (g = 10,
-   h = 0.01).  boxes[k]: the body below box k (-1: the ground); contact k
-   holds box k up. */
-static int column_problem(rf_problem **pp, int nbox, const int *below)
+   h = 0.01) unless vy gives them.  below[k]: the body below box k (-1:
+   the ground); contact k holds box k up. */
+static int column_problem(rf_problem **pp, int nbox, const int *below,
+                          const double *vy)
 {
     ENSURE(rf_problem_create(pp, NULL) == RF_OK);
     ENSURE(rf_problem_begin_bodies(*pp, nbox, nbox, NULL) == RF_OK);
@@ -924,7 +925,7 @@ static int column_problem(rf_problem **pp, int nbox, const int *below)
         bd.flags = RF_BODY_DYNAMIC;
         bd.inv_mass = 1.0;
         bd.inv_inertia[0] = bd.inv_inertia[4] = bd.inv_inertia[8] = 6.0;
-        bd.v[1] = -0.1;
+        bd.v[1] = vy != NULL ? vy[b] : -0.1;
         ENSURE(rf_problem_set_body(*pp, b, &bd, NULL) == RF_OK);
     }
     for (int k = 0; k < nbox; ++k) {
@@ -973,7 +974,8 @@ static double column_energy_change(rf_problem *p, int nbox, const double *g)
 
 /* SI's energy guard and a warm start in excess.  A start that adds more
    kinetic energy than the biases' work (here any: the biases are 0) is
-   kept whole, but for joint rows and the contacts on the bodies they hold; the
+   kept whole, but for separating contacts, joint rows and the contacts on
+   the bodies they hold; the
    sweeps then take only steps that add none, and only an iterate still in
    excess after them is scaled (solver_si.c). (a) A column of six boxes
    warm-started with its resting impulses
@@ -1003,7 +1005,15 @@ static double column_energy_change(rf_problem *p, int nbox, const double *g)
        the free column's start exactly (0.2, 0.1 N s, to 1e-12); the
        jointed column's upper contact, started scaled, is not back at 0.1
        (off by more than 1e-3; kept whole it would be exact), and the
-       energy change is at most 0. */
+       energy change is at most 0.
+   (d) A contact whose free normal velocity separates needs no impulse:
+       its start is scaled too.  Box 1 on box 0 on the ground, box 1
+       thrown up at 0.9 m/s, the upper contact started at 0.5 N s (an
+       impact's leftover), the ground contact at box 0's weight, 0.1 (the
+       start adds 0.695 J, alpha = 0).  One sweep gives 0.1 and 0 to
+       1e-12 and stops box 0 (-0.005 J); kept whole, the upper start
+       pushes box 0 down, the ground contact takes 0.6 N s, box 0 leaves
+       at 0.5 m/s, and the end's scaling leaves 0.2 N s. */
 static int test_si_start_excess(void)
 {
     for (int model = 0; model < 2; ++model) {
@@ -1012,7 +1022,7 @@ static int test_si_start_excess(void)
         /* (a) */
         const int below_a[7] = {-1, 0, 1, 2, 3, 4, -1};
         rf_problem *p;
-        ENSURE(column_problem(&p, 7, below_a) == 0);
+        ENSURE(column_problem(&p, 7, below_a, NULL) == 0);
         double g[6 * 7] = {0};
         for (int k = 0; k < 6; ++k) {
             g[6 * k] = 0.1 * (6 - k);
@@ -1033,7 +1043,7 @@ static int test_si_start_excess(void)
         rf_problem_destroy(p);
         /* (b) */
         const int below_b[2] = {1, -1}; /* contact 0: box 0 on box 1 */
-        ENSURE(column_problem(&p, 2, below_b) == 0);
+        ENSURE(column_problem(&p, 2, below_b, NULL) == 0);
         double h[12] = {0};
         h[6] = 10.0;
         ENSURE(rf_solve(p, &cfg, h, &st, NULL) == RF_OK);
@@ -1047,7 +1057,7 @@ static int test_si_start_excess(void)
         rf_problem_destroy(p);
         /* (c) */
         const int below_c[4] = {-1, 0, -1, 2}; /* two columns of two */
-        ENSURE(column_problem(&p, 4, below_c) == 0);
+        ENSURE(column_problem(&p, 4, below_c, NULL) == 0);
         ENSURE(rf_problem_begin_rows(p, 1, NULL) == RF_OK);
         rf_row_desc row;
         memset(&row, 0, sizeof row);
@@ -1072,6 +1082,24 @@ static int test_si_start_excess(void)
         ENSURE_SMALL(q[6] - 0.1, 1e-12);
         ENSURE(fabs(q[18] - 0.1) > 1e-3);
         ENSURE_LE(de3, 1e-12);
+        rf_problem_destroy(p);
+        /* (d) */
+        const int below_d[2] = {-1, 0};     /* box 1 on box 0 on the ground */
+        const double vy_d[2] = {-0.1, 0.9}; /* box 1 thrown up */
+        ENSURE(column_problem(&p, 2, below_d, vy_d) == 0);
+        double t[12] = {0};
+        t[0] = 0.1; /* box 0's weight: exact */
+        t[6] = 0.5; /* the impact's leftover */
+        ENSURE(rf_solve(p, &cfg, t, &st, NULL) == RF_OK);
+        /* box 1 started at 0.9 m/s, not 0.1 */
+        const double de4 =
+            column_energy_change(p, 2, t) - 0.5 * 0.81 + 0.5 * 0.01;
+        printf("  si %-11s a separating contact's start: ground %.15f N s "
+               "(0.1), upper %.15f (0), energy %+.3e J\n",
+               MODEL_NAMES[model], t[0], t[6], de4);
+        ENSURE_SMALL(t[0] - 0.1, 1e-12);
+        ENSURE_SMALL(t[6], 1e-12);
+        ENSURE_SMALL(de4 + 0.005, 1e-12);
         rf_problem_destroy(p);
     }
     return 0;

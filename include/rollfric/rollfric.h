@@ -495,13 +495,14 @@ typedef enum rf_solver_kind {
                                  more kinetic energy than the biases' work
                                  (rf_stats.energy_scale then stays 1); a
                                  warm start already adding more is kept
-                                 whole but for the rows and the contacts
-                                 on bodies that rows hold (scaled to the
-                                 bound as a whole start would be), the
-                                 sweeps then take only steps that add no
-                                 energy, and an iterate still in excess
-                                 after the last sweep is scaled back to
-                                 the bound.
+                                 whole but for the contacts whose free
+                                 normal velocity separates, the rows and
+                                 the contacts on bodies that rows hold
+                                 (scaled to the bound as a whole start
+                                 would be), the sweeps then take only
+                                 steps that add no energy, and an iterate
+                                 still in excess after the last sweep is
+                                 scaled back to the bound.
                                  With tol > 0 it stops when a sweep
                                  changes the impulses by at most tol
                                  relative (W-weighted); stats.residual is
