@@ -71,12 +71,6 @@ typedef struct rf_csr {
 /* Work memory owned by a problem; sized by rf__work_reserve before a solve
  * and reused across solves (grown only).  Roles per solver are documented
  * in each solver file. */
-/* SI's per-body word: a colour mask while colouring, a number after. */
-typedef union rf__si_body {
-    uint64_t mask;
-    double x;
-} rf__si_body;
-
 typedef struct rf_work {
     int cap_item, cap_body, cap_ent, cap_blk, cap_partial, cap_color;
     int cap_vec[12]; /* per dof vector, in the order of the RF__VEC_ bits */
@@ -136,10 +130,9 @@ typedef struct rf_work {
     double *si_jrec;
     int cap_si_joint;
     /* per body: the colours its items took (a bit each, the colouring),
-       then the energy guard's share of the start (solver_si.c
-       localize_start) */
-    rf__si_body *si_body;
-    int cap_si_body;
+       then whether a joint row holds it (solver_si.c scale_excess) */
+    uint64_t *si_mask;
+    int cap_si_mask;
     /* the groups it colours: runs of items on the same bodies, group k
        is items [si_group[k], si_group[k + 1]) (nitem + 1 ints) */
     int *si_group;

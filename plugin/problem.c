@@ -1172,7 +1172,7 @@ size_t rf_problem_memory_sized(const rf_problem *p, const rf_config *cfg_in,
     if (solver == RF_SOLVER_SI) { /* rf__work_reserve_si */
         const int desaxce = cfg != NULL && cfg->model == RF_MODEL_DESAXCE;
         bytes += (ncon + 1) * 2 * in +                  /* si_flags, si_wpos */
-                 (nbody + 1) * 8 +                      /* si_body */
+                 (nbody + 1) * 8 +                      /* si_mask */
                  (nitem + 1) * in +                     /* si_group */
                  (4 * nitem + 4) * d +                  /* si_sum */
                  (nitem - ncon + 1) * RF__SI_JREC * d + /* si_jrec */

@@ -507,9 +507,8 @@ void rf__cohesion_shift(const rf_problem *p, double *g, double sign)
 static void energy_check(rf_problem *p, const rf_config *cfg, double *g,
                          int threads, rf_solve_out *out)
 {
-    out->energy_scale = 1.0;
     if (out->energy_known) {
-        return;
+        return; /* SI without a residual: its guard's figures */
     }
     out->energy_change = 0.0;
     if (p->kind != RF_KIND_BODY) {
@@ -560,7 +559,8 @@ static void energy_check(rf_problem *p, const rf_config *cfg, double *g,
         g[j] *= alpha;
         u[j] = alpha * (u[j] - w->r[j]) + w->r[j]; /* u of alpha gamma */
     }
-    out->energy_scale = alpha;
+    out->energy_scale *= alpha; /* after SI's own end scaling, if any */
+    out->vel_valid = 0;         /* the solver's velocities are gamma's */
     out->energy_change = alpha * a + 0.5 * alpha * alpha * c;
     if (cfg->model == RF_MODEL_PYRAMID) {
         /* the LCP's residual lives in its own variables (pyramid.c), and
@@ -701,7 +701,7 @@ static rf_status solve_full(rf_problem *p, const rf_config *cfg_in,
     memcpy(gamma, g, ndof * sizeof(double));
     if (p->kind == RF_KIND_BODY) { /* rf_problem_solved_velocity */
         w->solved_rev = p->revision;
-        if (out.vel_valid && out.energy_scale == 1.0) {
+        if (out.vel_valid) {
             memcpy(w->solved_vel, w->bv1,
                    (size_t)6 * p->nbody * sizeof(double));
             w->solved = 2;

@@ -23,7 +23,7 @@
  * iteration stops where no contact moves.
  *
  * This file holds the associated model's block step (above, steps 1-4),
- * the sweep and the energy guard's start; the De Saxce model (the
+ * the sweep and the energy guard's start and end; the De Saxce model (the
  * Bullet default) visits every contact's normal row, then its friction parts,
  * in the row form of solver_si_rows.c.  The block step reads one record per
  * contact (si_rec, built once per solve in parallel): the frame, the
@@ -267,8 +267,10 @@ static int in_scaled_cone(const double g[6], const rf__cone *c)
    With F(g) = 1/2 g.(N + C) g + r.g and B(g) = g.b (b the biases), the
    impulses change the kinetic energy by at most E = F - B (rf_solve's
    energy check, solve.c), which may not exceed A = max(0, -B): the work
-   the biases ask for (recovery, restitution, motors).  The solve keeps
-   the invariant E <= A from its start on: a visit's change dg changes F
+   the biases ask for (recovery, restitution, motors).  The solve returns
+   E <= A (a start in excess is scaled where the excess is, the sweeps
+   take no step that adds energy while E > A, and an iterate still above
+   at the end is scaled back as a whole): a visit's change dg changes F
    by exactly a dg.u + a^2/2 dg.W dg for a step a dg (u: the velocity it
    saw, W: its diagonal block, C included), and B by a dg.b.  While
    B <= 0 the bound is E <= -B, i.e. F <= 0, and a visit may spend S of
@@ -482,7 +484,7 @@ static int row_holds_zero(const rf_problem *p, int j)
 }
 
 /* The guard's energy of g (the start, or an iterate still in excess
-   after the sweeps): E(g) = g.(D^T v* - b) + g.(N + C) g / 2 from the
+   after the sweeps): E(g) = g.D^T v* + g.(N + C) g / 2 from the
    bodies (start_work, which forms vel), B(g) = g.b into *B, and into
    *alpha_out (unless NULL) the largest alpha in [0, 1] that makes E <= A
    = max(0, -B) (rf_solve's energy check; cones and the rows' intervals
@@ -499,7 +501,7 @@ static double guard_energy(rf_problem *p, double *g, double *vel, int threads,
     /* rounding of the sums: a few ulps of the terms' size (an iterate
        "in excess" by 1e-20 J is not scaled) */
     if (E > A + 1e-12 * (fabs(gv) + 0.5 * fabs(c) + A)) {
-        int hold_zero = 1; /* rows whose interval excludes 0 */
+        int hold_zero = 1; /* every row's interval holds 0 */
         for (int j = 0; j < p->nrow; ++j) {
             hold_zero &= row_holds_zero(p, j);
         }
@@ -549,24 +551,24 @@ static double guard_energy(rf_problem *p, double *g, double *vel, int threads,
    stock 1). */
 static void scale_excess(rf_problem *p, double *g, double alpha)
 {
-    rf__si_body *sb = p->work.si_body;
+    uint64_t *sb = p->work.si_mask;
     const int ncon = p->ncon, m6 = 6 * ncon;
     for (int b = 0; b < p->nbody; ++b) {
-        sb[b].mask = 0;
+        sb[b] = 0;
     }
     for (int j = 0; j < p->nrow; ++j) {
         for (int s = 0; s < 2; ++s) {
             const int b = p->row_body[2 * j + s];
-            if (b != RF_WORLD) {
-                sb[b].mask = 1;
+            if (rf__dynamic_body(p, b)) { /* a fixed one passes nothing on */
+                sb[b] = 1;
             }
         }
-        g[m6 + j] *= alpha; /* rows hold 0 here (guard_energy) */
+        g[m6 + j] *= alpha; /* alpha < 1: every row holds 0 (guard_energy) */
     }
     for (int i = 0; i < ncon; ++i) {
         const int a = p->con_body[2 * i], b = p->con_body[2 * i + 1];
-        int scale =
-            (a != RF_WORLD && sb[a].mask) || (b != RF_WORLD && sb[b].mask);
+        int scale = (rf__dynamic_body(p, a) && sb[a]) ||
+                    (rf__dynamic_body(p, b) && sb[b]);
         if (!scale) {
             double u[6];
             rf__contact_velocity(p, i, p->body_vel, u);
@@ -613,7 +615,7 @@ static int color_range(rf_problem *p, int g0, int g1, int base, int *serial)
     rf_work *w = &p->work;
     const int *start = w->si_group;
     for (int b = 0; b < p->nbody; ++b) {
-        w->si_body[b].mask = 0;
+        w->si_mask[b] = 0;
     }
     int ncolor = 0;
     *serial = -1;
@@ -624,7 +626,7 @@ static int color_range(rf_problem *p, int g0, int g1, int base, int *serial)
             const int b = rf__item_body(p, start[k], s);
             dyn[s] = rf__dynamic_body(p, b) ? b : -1;
             if (dyn[s] >= 0) {
-                used |= w->si_body[dyn[s]].mask;
+                used |= w->si_mask[dyn[s]];
             }
         }
         int c = 63;
@@ -636,7 +638,7 @@ static int color_range(rf_problem *p, int g0, int g1, int base, int *serial)
         }
         for (int s = 0; s < 2; ++s) {
             if (dyn[s] >= 0) {
-                w->si_body[dyn[s]].mask |= UINT64_C(1) << c;
+                w->si_mask[dyn[s]] |= UINT64_C(1) << c;
             }
         }
         w->color_of[k] = base + c;
@@ -912,9 +914,14 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
     if (colored) {
         rf__si_wide_gamma(p, g, 1);
     }
-    if (E > (B < 0.0 ? -B : 0.0) + 1e-9 * (fabs(E) + fabs(B))) {
-        E = guard_energy(p, g, vel, threads, 1, &B, NULL); /* in excess */
+    /* at or near the bound (the running sums' rounding): E afresh, and
+       scaled back if it is above by more than rf_solve's energy check
+       allows, so that residual 0 and 1 return the same bits */
+    double alpha_end = 1.0;
+    if (E > (B < 0.0 ? -B : 0.0) - 1e-9 * (fabs(E) + fabs(B))) {
+        E = guard_energy(p, g, vel, threads, 1, &B, &alpha_end);
     }
+    out->energy_scale = alpha_end;
     if (!cfg->residual) {
         /* no residual wanted: the last iterate; its energy change is the
            guard's E less the compliance's share (E bounds the impulses'

@@ -191,8 +191,8 @@ rf_status rf__work_reserve_si(rf_problem *p, rf_model model, rf_error *err)
                                   rf__si_slot_bound(p->ncon) + 1)) ||
         !rf__grow((void **)&w->si_jrec, &w->cap_si_joint, p->nrow + 1,
                   RF__SI_JREC * sizeof(double)) ||
-        !rf__grow((void **)&w->si_body, &w->cap_si_body, p->nbody + 1,
-                  sizeof(rf__si_body)) ||
+        !rf__grow((void **)&w->si_mask, &w->cap_si_mask, p->nbody + 1,
+                  sizeof(uint64_t)) ||
         !rf__grow((void **)&w->si_group, &w->cap_si_group, rf__nitem(p) + 1,
                   sizeof(int)) ||
         !rf__grow((void **)&w->si_sum, &w->cap_si_sum, 4 * rf__nitem(p) + 4,
@@ -311,7 +311,7 @@ void rf__work_free(rf_work *w)
     free(w->si_jrec);
     free(w->si_flags);
     free(w->si_wpos);
-    free(w->si_body);
+    free(w->si_mask);
     free(w->si_group);
     free(w->si_unit);
     free(w->si_unit_ptr);

@@ -881,7 +881,8 @@ static int test_si_start_work(void)
         }
         /* penetrating, recovering at 1 m/s: the biases' work pays for the
            start, which the guard then keeps whole (with zero biases it
-           would scale this start to 0 and test nothing) */
+           would be in excess, and the end's scaling, not the start's work,
+           would set the energy reported) */
         c.bias[0] = -1.0;
         ENSURE(rf_problem_set_contact(p, i, &c, NULL) == RF_OK);
         start[6 * i] = 0.2;
@@ -960,15 +961,17 @@ static void si_one_sweep(rf_config *cfg, rf_model model)
    figure is checked against. */
 static double column_energy_change(rf_problem *p, int nbox, const double *g)
 {
-    double v[3 * 8], w[3 * 8], de = 0.0;
-    if (nbox > 8 || rf_problem_body_velocity(p, g, v, w, NULL) != RF_OK) {
-        return NAN;
+    double *v = malloc((size_t)6 * nbox * sizeof(double)), de = NAN;
+    if (v != NULL &&
+        rf_problem_body_velocity(p, g, v, v + 3 * nbox, NULL) == RF_OK) {
+        de = 0.0;
+        for (int b = 0; b < nbox; ++b) {
+            de += 0.5 * (v[3 * b] * v[3 * b] + v[3 * b + 1] * v[3 * b + 1] +
+                         v[3 * b + 2] * v[3 * b + 2]) -
+                  0.5 * 0.01;
+        }
     }
-    for (int b = 0; b < nbox; ++b) {
-        de += 0.5 * (v[3 * b] * v[3 * b] + v[3 * b + 1] * v[3 * b + 1] +
-                     v[3 * b + 2] * v[3 * b + 2]) -
-              0.5 * 0.01;
-    }
+    free(v);
     return de;
 }
 
@@ -995,7 +998,8 @@ static double column_energy_change(rf_problem *p, int nbox, const double *g)
        and box 0 flies off at 4.9 m/s: after one sweep the iterate still
        adds 12 J.  The guard scales it: the energy change is at most the
        biases' work (0) to 1e-12 J, as the bodies' velocities say; without
-       the scaling the bodies gain 12 J.
+       the scaling the bodies gain 12 J.  With a residual asked for, the
+       same bits and the same energy_scale.
    (c) With joint rows, the starts of the rows and of the contacts on a
        jointed body are scaled as a whole start would be (the Bullet
        shim's contacts carry their cold joints' share; kept whole, the
@@ -1013,7 +1017,11 @@ static double column_energy_change(rf_problem *p, int nbox, const double *g)
        start adds 0.695 J, alpha = 0).  One sweep gives 0.1 and 0 to
        1e-12 and stops box 0 (-0.005 J); kept whole, the upper start
        pushes box 0 down, the ground contact takes 0.6 N s, box 0 leaves
-       at 0.5 m/s, and the end's scaling leaves 0.2 N s. */
+       at 0.5 m/s, and the end's scaling leaves 0.2 N s.
+   (e) (b) 300 times over in one problem (600 items: the coloured sweep
+       and its bundles): the end's scaling holds the energy change to at
+       most 0 there too, equal to the bodies' (to 1e-12 J per pair), and
+       says so in energy_scale < 1. */
 static int test_si_start_excess(void)
 {
     for (int model = 0; model < 2; ++model) {
@@ -1044,15 +1052,20 @@ static int test_si_start_excess(void)
         /* (b) */
         const int below_b[2] = {1, -1}; /* contact 0: box 0 on box 1 */
         ENSURE(column_problem(&p, 2, below_b, NULL) == 0);
-        double h[12] = {0};
-        h[6] = 10.0;
-        ENSURE(rf_solve(p, &cfg, h, &st, NULL) == RF_OK);
+        double h[12] = {0}, h1[12] = {0};
+        h[6] = h1[6] = 10.0;
+        rf_stats st1;
+        ENSURE(solve_both_residuals(p, &cfg, h1, h, 12, &st1, &st) == 0);
+        ENSURE(st1.energy_scale == st.energy_scale); /* the same scaling */
         const double de2 = column_energy_change(p, 2, h);
         printf("  si %-11s two boxes, 10 N s under them: energy %+.3e J "
                "(guard %+.3e), impulses %.4f %.4f\n",
                MODEL_NAMES[model], de2, st.energy_change, h[0], h[6]);
         ENSURE_LE(de2, 1e-12);
         ENSURE_SMALL(st.energy_change - de2, 1e-12);
+        /* the end's scaling, 2 x 0.51 / 25.01: the sweep's iterate adds
+           -0.51 + 25.01 / 2 = 12.0 J */
+        ENSURE_SMALL(st.energy_scale - 1.02 / 25.01, 1e-9);
         ENSURE(h[0] > 0.0); /* scaled, not zeroed: the boxes still part */
         rf_problem_destroy(p);
         /* (c) */
@@ -1082,6 +1095,7 @@ static int test_si_start_excess(void)
         ENSURE_SMALL(q[6] - 0.1, 1e-12);
         ENSURE(fabs(q[18] - 0.1) > 1e-3);
         ENSURE_LE(de3, 1e-12);
+        ENSURE_SMALL(st.energy_change - de3, 1e-12);
         rf_problem_destroy(p);
         /* (d) */
         const int below_d[2] = {-1, 0};     /* box 1 on box 0 on the ground */
@@ -1100,6 +1114,29 @@ static int test_si_start_excess(void)
         ENSURE_SMALL(t[0] - 0.1, 1e-12);
         ENSURE_SMALL(t[6], 1e-12);
         ENSURE_SMALL(de4 + 0.005, 1e-12);
+        rf_problem_destroy(p);
+        /* (e) */
+        enum { NPAIR = 300 };
+        int below_e[2 * NPAIR];
+        double *e = calloc((size_t)12 * NPAIR, sizeof(double));
+        ENSURE(e != NULL);
+        for (int k = 0; k < NPAIR; ++k) {
+            below_e[2 * k] = 2 * k + 1; /* box 2k on box 2k + 1 */
+            below_e[2 * k + 1] = -1;
+            e[6 * (2 * k + 1)] = 10.0;
+        }
+        ENSURE(column_problem(&p, 2 * NPAIR, below_e, NULL) == 0);
+        ENSURE(rf_solve(p, &cfg, e, &st, NULL) == RF_OK);
+        const double de5 = column_energy_change(p, 2 * NPAIR, e);
+        printf("  si %-11s (b) 300 times, coloured (%d colours): energy "
+               "%+.3e J (guard %+.3e), scale %.6f\n",
+               MODEL_NAMES[model], st.colors, de5, st.energy_change,
+               st.energy_scale);
+        ENSURE(st.colors > 0);
+        ENSURE_LE(de5, 1e-12 * NPAIR);
+        ENSURE_SMALL(st.energy_change - de5, 1e-12 * NPAIR);
+        ENSURE(st.energy_scale < 1.0);
+        free(e);
         rf_problem_destroy(p);
     }
     return 0;

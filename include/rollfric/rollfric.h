@@ -492,17 +492,19 @@ typedef enum rf_solver_kind {
                                  model: one part-scaled block step per
                                  contact.  An energy guard shortens any
                                  step that would make the impulses add
-                                 more kinetic energy than the biases' work
-                                 (rf_stats.energy_scale then stays 1); a
-                                 warm start already adding more is kept
-                                 whole but for the contacts whose free
-                                 normal velocity separates, the rows and
-                                 the contacts on bodies that rows hold
-                                 (scaled to the bound as a whole start
-                                 would be), the sweeps then take only
-                                 steps that add no energy, and an iterate
-                                 still in excess after the last sweep is
-                                 scaled back to the bound.
+                                 more kinetic energy than the biases'
+                                 work; a warm start already adding more
+                                 is kept whole but for the contacts whose
+                                 free normal velocity separates, the rows
+                                 and the contacts on bodies that rows
+                                 hold (scaled by the factor that would
+                                 bring the whole start to the bound), the
+                                 sweeps then take only steps that add no
+                                 energy, and an iterate still in excess
+                                 after the last sweep is scaled back to
+                                 the bound (rf_stats.energy_scale < 1
+                                 says by how much).  Nothing is scaled
+                                 while a row's interval excludes 0.
                                  With tol > 0 it stops when a sweep
                                  changes the impulses by at most tol
                                  relative (W-weighted); stats.residual is
@@ -582,8 +584,9 @@ typedef struct rf_config {
                                  residual = NAN, and its energy figures come
                                  from its energy guard's running sums
                                  instead of one more N product (the guard
-                                 already holds the bound the check enforces:
-                                 energy_scale = 1).  Solvers that stop on
+                                 already holds the bound the check
+                                 enforces; energy_scale is its own end
+                                 scaling).  Solvers that stop on
                                  the residual compute it regardless.  The
                                  Bullet defaults (rf_bullet_config_default)
                                  use 0.  default 1 */
@@ -637,7 +640,9 @@ typedef struct rf_stats {
        an iterate that would is scaled by energy_scale in [0, 1) until it
        does not (so a solve stopped early never injects energy), and the
        residual is that of the scaled gamma (the pyramid model: see
-       RF_MODEL_PYRAMID).  energy_scale = 1: untouched. */
+       RF_MODEL_PYRAMID).  RF_SOLVER_SI scales its own last iterate the
+       same way (its energy guard), and energy_scale is the product of
+       the two.  energy_scale = 1: untouched. */
     double energy_change;
     double energy_scale;
     /* The step constants to start a next solve of a similar problem
