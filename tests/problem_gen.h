@@ -20,6 +20,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* SI (the Bullet defaults' solver) for exactly `sweeps` sweeps: no
+   tolerance, no residual (rf_config.residual 0, as the Bullet defaults). */
+static inline void gen_si_config(rf_config *cfg, rf_model model, int sweeps)
+{
+    rf_config_default(cfg);
+    cfg->solver = RF_SOLVER_SI;
+    cfg->model = model;
+    cfg->max_iter = sweeps;
+    cfg->tol = 0.0;
+    cfg->residual = 0;
+}
+
 static inline double gen_dot(const double *a, const double *b, int n)
 {
     double s = 0.0;

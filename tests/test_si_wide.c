@@ -110,12 +110,7 @@ static int build_case(uint64_t seed, wide_case *wc)
    residual 0. */
 static void si_config(rf_config *cfg, int threads)
 {
-    rf_config_default(cfg);
-    cfg->solver = RF_SOLVER_SI;
-    cfg->model = RF_MODEL_DESAXCE;
-    cfg->max_iter = 12;
-    cfg->tol = 0.0;
-    cfg->residual = 0;
+    gen_si_config(cfg, RF_MODEL_DESAXCE, 12);
     cfg->threads = threads;
 }
 

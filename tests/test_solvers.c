@@ -945,17 +945,6 @@ static int column_problem(rf_problem **pp, int nbox, const int *below,
     return 0;
 }
 
-/* SI, one sweep, no residual (the Bullet defaults' budget case). */
-static void si_one_sweep(rf_config *cfg, rf_model model)
-{
-    rf_config_default(cfg);
-    cfg->solver = RF_SOLVER_SI;
-    cfg->model = model;
-    cfg->max_iter = 1;
-    cfg->tol = 0.0;
-    cfg->residual = 0;
-}
-
 /* Kinetic energy change of the solved impulses g (unit masses, no
    rotation here) from the bodies' velocities: the reference the guard's
    figure is checked against. */
@@ -1026,7 +1015,7 @@ static int test_si_start_excess(void)
 {
     for (int model = 0; model < 2; ++model) {
         rf_config cfg;
-        si_one_sweep(&cfg, (rf_model)model);
+        gen_si_config(&cfg, (rf_model)model, 1); /* one sweep */
         /* (a) */
         const int below_a[7] = {-1, 0, 1, 2, 3, 4, -1};
         rf_problem *p;
