@@ -819,9 +819,10 @@ RF_API rf_status rf_residual(rf_problem *p, rf_model model, const double *gamma,
  *     each) and a flag byte; RF_SOLVER_GS_COLORED also, per item (+ 1),
  *     16: the colouring (4 ints);
  *   - RF_SOLVER_SI: per contact (+ 1) 2 ints, per body (+ 1) a 64-bit
- *     word (colour mask, then the energy guard's), per item (+ 1) 1 int and 4 doubles (sweep sums), per
- *     item (+ 2) 17 ints and 24 doubles (units and bundles), per row
- *     (+ 1) 288 (its record: J and M^-1 J^T, 36 doubles); with
+ *     word (colour mask, then the energy guard's), per item (+ 1) 1 int
+ *     and 4 doubles (sweep sums), per item (+ 2) 17 ints and 24 doubles
+ *     (units and bundles), per row (+ 1) 288 (its record: J and M^-1
+ *     J^T, 36 doubles); with
  *     RF_MODEL_DESAXCE per contact (+ 1) 960 (the row form's records,
  *     120 doubles) and per slot of the wide form (min(ncon, ncon / 4 +
  *     252), + 1) 2,080 (65 fields of 4 doubles); with the other models
