@@ -553,9 +553,7 @@ static void scale_excess(rf_problem *p, double *g, double alpha)
 {
     uint64_t *sb = p->work.si_mask;
     const int ncon = p->ncon, m6 = 6 * ncon;
-    for (int b = 0; b < p->nbody; ++b) {
-        sb[b] = 0;
-    }
+    memset(sb, 0, (size_t)p->nbody * sizeof(uint64_t));
     for (int j = 0; j < p->nrow; ++j) {
         for (int s = 0; s < 2; ++s) {
             const int b = p->row_body[2 * j + s];
@@ -614,9 +612,7 @@ static int color_range(rf_problem *p, int g0, int g1, int base, int *serial)
 {
     rf_work *w = &p->work;
     const int *start = w->si_group;
-    for (int b = 0; b < p->nbody; ++b) {
-        w->si_mask[b] = 0;
-    }
+    memset(w->si_mask, 0, (size_t)p->nbody * sizeof(uint64_t));
     int ncolor = 0;
     *serial = -1;
     for (int k = g0; k < g1; ++k) {
