@@ -325,7 +325,10 @@ class ConeSolver final : public btConstraintSolver {
     std::vector<btManifoldPoint *> con_point_;
     std::vector<const btPersistentManifold *> con_manifold_;
     std::vector<double> con_plastic_; // indentation carried in, m
-    std::vector<double> con_split_;   // split impulse bias (< 0) or 0, m/s
+    // the point's carried state when the step gathered it (nullptr: none
+    // yet); kept so that write_points need not read the point again
+    std::vector<PointState *> con_state_;
+    std::vector<double> con_split_; // split impulse bias (< 0) or 0, m/s
     std::vector<double> split_v_, split_w_; // pseudo-velocities per body
     std::vector<double> gamma_;
     std::vector<double> vel_v_, vel_w_;
@@ -362,10 +365,12 @@ class ConeSolver final : public btConstraintSolver {
     PointStatePool point_states_;
     std::vector<unsigned char> need_state_;
     std::vector<double> plastic_flow_; // rf_problem_plastic_flow's
-    // write_points' test for a manifold listed twice (then written on one
-    // thread): per dispatcher index (m_index1a) the write that last saw it
+    // gather_contacts' test for a manifold listed twice (then its points
+    // are added and written on one thread): per dispatcher index
+    // (m_index1a) the step that last saw it
     std::vector<unsigned> manifold_stamp_;
     unsigned write_stamp_ = 0;
+    bool manifold_repeated_ = false;
 
     // The last cone step's points for point_impulse: con_point_[i] has
     // impulse gamma_[6 i ..].  Most steps nobody asks, so the index from

@@ -199,7 +199,18 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
     con_manifold_[slot] = m;
     con_plastic_[slot] = plastic;
     con_split_[slot] = std::isfinite(split) ? split : 0.0;
+    con_state_[slot] = point_states_.of(cp);
     std::memcpy(&gamma_[6 * slot], g, sizeof g);
+    // The frame goes to the point here, while the point is in cache, as
+    // stock's convertContact sets it; write_points then writes only the
+    // impulses (reading the frame back there cost a cache miss per
+    // contact: 2% of the full pyramid's step).  The warm start above has
+    // read the old frame.  Should the step fall back to stock, stock's
+    // warm start takes the lateral impulses without their directions.
+    cp.m_lateralFrictionDir1.setValue((btScalar)c.t1[0], (btScalar)c.t1[1],
+                                      (btScalar)c.t1[2]);
+    cp.m_lateralFrictionDir2.setValue((btScalar)c.t2[0], (btScalar)c.t2[1],
+                                      (btScalar)c.t2[2]);
     return kAdded;
 }
 
@@ -498,6 +509,7 @@ void ConeSolver::resize_contacts(size_t n)
     con_point_.resize(n);
     con_manifold_.resize(n);
     con_plastic_.resize(n);
+    con_state_.resize(n);
     con_split_.resize(n);
     gamma_.resize(6 * n);
 }
@@ -514,7 +526,10 @@ void ConeSolver::add_points(const btContactSolverInfo &info)
     point_first_[nms] = total;
     resize_contacts(total);
     slot_state_.resize(total);
-    const int threads = total >= kParallelPoints ? build_threads() : 1;
+    // A manifold listed twice is added on one thread: add_point writes
+    // its points' frames.
+    const int threads =
+        total >= kParallelPoints && !manifold_repeated_ ? build_threads() : 1;
     // Each thread takes a contiguous run of manifolds (so the fetch ahead
     // stays within its run) and writes only their slots and points.
 #pragma omp parallel num_threads(threads) if (threads > 1)
@@ -568,6 +583,7 @@ void ConeSolver::compact_contacts(size_t total)
             con_point_[kept] = con_point_[i];
             con_manifold_[kept] = con_manifold_[i];
             con_plastic_[kept] = con_plastic_[i];
+            con_state_[kept] = con_state_[i];
             con_split_[kept] = con_split_[i];
             std::memcpy(&gamma_[6 * kept], &gamma_[6 * i], 6 * sizeof(double));
         }
@@ -588,6 +604,21 @@ void ConeSolver::gather_contacts(const btContactSolverInfo &info)
     // Bullet's pair order they lay scattered over the whole problem.
     manifold_sides_.clear();
     const size_t nm = in_manifolds_.size();
+    // A manifold listed twice (the application's own list may repeat one)
+    // shows as a dispatcher index (m_index1a, unique among the
+    // dispatcher's manifolds, in the tail fetched ahead) seen twice this
+    // step.  A manifold made outside the dispatcher may share an index (0)
+    // or hold any: that only costs the parallel add and write.
+    if (++write_stamp_ == 0) {
+        std::fill(manifold_stamp_.begin(), manifold_stamp_.end(), 0u);
+        write_stamp_ = 1;
+    }
+    const int limit =
+        dispatcher_ != nullptr ? dispatcher_->getNumManifolds() : 0;
+    if (manifold_stamp_.size() < (size_t)limit) {
+        manifold_stamp_.resize((size_t)limit, 0u);
+    }
+    manifold_repeated_ = false;
     for (size_t k = 0; k < nm; ++k) {
         if (k + 4 * kPrefetchAhead < nm) {
             prefetch_manifold_tail(in_manifolds_[k + 4 * kPrefetchAhead]);
@@ -617,6 +648,13 @@ void ConeSolver::gather_contacts(const btContactSolverInfo &info)
         }
         const int first = dyn_a && dyn_b ? std::min(a, b) : (dyn_a ? a : b);
         manifold_sides_.push_back({m, a, b, first, n});
+        const int idx = m->m_index1a;
+        if (idx < 0 || idx >= limit) { // not the dispatcher's
+            manifold_repeated_ = true;
+        } else {
+            manifold_repeated_ |= manifold_stamp_[(size_t)idx] == write_stamp_;
+            manifold_stamp_[(size_t)idx] = write_stamp_;
+        }
     }
     const size_t nms = manifold_sides_.size();
     order_count_.assign(body_desc_.size() + 1, 0);

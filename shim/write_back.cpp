@@ -112,42 +112,11 @@ void ConeSolver::write_bodies(int threads)
 void ConeSolver::write_points(const btContactSolverInfo &info, int threads)
 {
     const int nc = (int)con_desc_.size();
-    // Points: impulses and frame for Bullet's readers.  A manifold handed
-    // over twice would list its points twice: then the points are written
-    // on one thread, in order, so the last contact's impulse is the one
-    // Bullet keeps.  Points of one manifold are consecutive; a repeat
-    // shows as a dispatcher index (m_index1a, unique among the
-    // dispatcher's manifolds) seen twice in this write.  A manifold made
-    // outside the dispatcher may share an index (0) or hold any: that
-    // only costs the parallel write (a hash of the pointers cost 5% of
-    // the full pyramid's step).
-    if (++write_stamp_ == 0) {
-        std::fill(manifold_stamp_.begin(), manifold_stamp_.end(), 0u);
-        write_stamp_ = 1;
-    }
-    const int limit =
-        dispatcher_ != nullptr ? dispatcher_->getNumManifolds() : 0;
-    if (manifold_stamp_.size() < (size_t)limit) {
-        manifold_stamp_.resize((size_t)limit, 0u);
-    }
-    const btPersistentManifold *run_m = nullptr;
-    bool repeated = false;
-    for (int i = 0; i < nc && !repeated; ++i) {
-        const btPersistentManifold *m = con_manifold_[i];
-        // a manifold's points lie in address order: a repeat right after
-        // its first listing starts again at a lower (or the same) point
-        if (m == run_m && con_point_[i] > con_point_[i - 1]) {
-            continue;
-        }
-        run_m = m;
-        const int idx = m->m_index1a;
-        if (idx < 0 || idx >= limit) { // not the dispatcher's
-            repeated = true;
-            break;
-        }
-        repeated = manifold_stamp_[(size_t)idx] == write_stamp_;
-        manifold_stamp_[(size_t)idx] = write_stamp_;
-    }
+    // Points: impulses for Bullet's readers (add_point wrote the frame).
+    // A manifold handed over twice would list its points twice: then the
+    // points are written on one thread, in order, so the last contact's
+    // impulse is the one Bullet keeps (gather_contacts finds repeats).
+    const bool repeated = manifold_repeated_;
     // what the points carry (carry_point_state) in the same pass: one
     // visit per point (the points of a large scene are cache misses)
     const double *flow = plastic_flow(info);
@@ -157,15 +126,10 @@ void ConeSolver::write_points(const btContactSolverInfo &info, int threads)
     if (threads > 1 && !repeated) reduction(+ : need)
     for (int i = 0; i < nc; ++i) {
         btManifoldPoint &cp = *con_point_[i];
-        const rf_contact_desc &c = con_desc_[i];
         const double *g = gamma_.data() + 6 * i;
         cp.m_appliedImpulse = (btScalar)g[0];
         cp.m_appliedImpulseLateral1 = (btScalar)g[1];
         cp.m_appliedImpulseLateral2 = (btScalar)g[2];
-        cp.m_lateralFrictionDir1.setValue((btScalar)c.t1[0], (btScalar)c.t1[1],
-                                          (btScalar)c.t1[2]);
-        cp.m_lateralFrictionDir2.setValue((btScalar)c.t2[0], (btScalar)c.t2[1],
-                                          (btScalar)c.t2[2]);
         need += carry_point_state(i, flow);
     }
     if (need > 0) {
@@ -266,7 +230,7 @@ int ConeSolver::carry_point_state(int i, const double *flow)
 {
     const double *g = gamma_.data() + 6 * i;
     const double plastic = con_plastic_[i] + (flow ? flow[i] : 0.0);
-    PointState *st = point_states_.of(*con_point_[i]);
+    PointState *st = con_state_[i]; // as add_point found it
     if (st == nullptr) {
         if (g[3] == 0.0 && g[4] == 0.0 && g[5] == 0.0 && plastic == 0.0) {
             return 0;
