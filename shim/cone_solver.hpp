@@ -217,6 +217,7 @@ class ConeSolver final : public btConstraintSolver {
     enum SlotState : unsigned char { kAdded, kSkipped, kBeyond };
     SlotState add_point(btPersistentManifold *m, int j, int a, int b,
                         const btContactSolverInfo &info, size_t slot);
+    double warm_factor(const btContactSolverInfo &info) const;
     // add_point's parts (contacts.cpp): the coefficients, cohesion, yield
     // and indentation; the normal bias and compliance (returns the split
     // impulse's bias); the compliance and ERP; the warm start

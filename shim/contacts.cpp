@@ -487,18 +487,28 @@ void ConeSolver::warm_start(const btManifoldPoint &cp, const rf_contact_desc &c,
         // 125 boxes awake after 500 steps with the full start, asleep by
         // step 274 with 0.85; stock: 421).  The other solvers run to a
         // tolerance, where the full start only saves iterations.
-        double wsf = 1.0, wsf_friction = 1.0;
-        if (cfg.solver == RF_SOLVER_SI) {
-            wsf = (info.m_solverMode & SOLVER_USE_WARMSTARTING)
-                      ? (double)info.m_warmstartingFactor
-                      : 0.0;
-            wsf_friction = kSiFrictionWarmShare * wsf;
-        }
+        const double wsf = warm_factor(info);
+        const double wsf_friction =
+            cfg.solver == RF_SOLVER_SI ? kSiFrictionWarmShare * wsf : wsf;
         for (int k = 0; k < 6; ++k) {
             const double x = g[k] * (k == 0 ? wsf : wsf_friction);
             g[k] = std::isfinite(x) ? x : 0.0;
         }
     }
+}
+
+// The share of last step's impulses that starts this step's solve:
+// Bullet's warm-start factor (m_warmstartingFactor, 0.85 by default; 0
+// without SOLVER_USE_WARMSTARTING) for RF_SOLVER_SI, all of it for the
+// solvers that run to a tolerance.
+double ConeSolver::warm_factor(const btContactSolverInfo &info) const
+{
+    if (cfg.solver != RF_SOLVER_SI) {
+        return 1.0;
+    }
+    return (info.m_solverMode & SOLVER_USE_WARMSTARTING)
+               ? (double)info.m_warmstartingFactor
+               : 0.0;
 }
 
 // The per-contact arrays, which add_points fills slot by slot, at n

@@ -55,14 +55,22 @@ void ConeSolver::add_joint(btTypedConstraint *c,
     for (int j = 0; j < n; ++j) {
         row_desc_.push_back(joint_row(c, j, a, b, info));
     }
-    // warm start: this joint's impulses of the last cone step; none for
-    // RF_SOLVER_SI, as stock's convertJoint (a ragdoll pile's rows
-    // started warm gave back twice stock's recovery energy at ten sweeps)
+    // Warm start: this joint's impulses of the last cone step, for
+    // RF_SOLVER_SI times Bullet's warm-start factor as the contacts'
+    // normal impulses (warm_factor).  Stock's convertJoint starts its rows
+    // cold; RF_SOLVER_SI did too until the eleventh benchmark round.
+    // Cold rows under warm contacts made the start of nearly every step of
+    // a ragdoll pile exceed the biases' work (the contacts carried their
+    // joints' share), and the energy guard took most of the jointed
+    // bodies' start away: two of three perturbed copies of BenchmarkDemo's
+    // 136 ragdolls never fell asleep (creep kept the pile's island awake).
+    // Warm rows: every copy asleep by step 800 (stock 867-1,136), the
+    // joints' end error 0.03 m (stock's 0.05).
     const WarmSpan *w = joint_warm_index_.find(c);
-    const bool warm = cfg.warm_start && cfg.solver != RF_SOLVER_SI &&
-                      w != nullptr && w->count == n;
+    const bool warm = cfg.warm_start && w != nullptr && w->count == n;
+    const double share = warm_factor(info);
     for (int j = 0; j < n; ++j) {
-        row_gamma_.push_back(warm ? joint_warm_[w->first + j] : 0.0);
+        row_gamma_.push_back(warm ? share * joint_warm_[w->first + j] : 0.0);
     }
     joints_.push_back(JointRows{c, (int)first, n});
 }

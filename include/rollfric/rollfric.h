@@ -495,9 +495,8 @@ typedef enum rf_solver_kind {
                                  more kinetic energy than the biases'
                                  work; a warm start already adding more
                                  is kept whole but for the contacts whose
-                                 free normal velocity separates, the rows
-                                 and the contacts on bodies that rows
-                                 hold (scaled by the factor that would
+                                 free normal velocity separates and the
+                                 rows (scaled by the factor that would
                                  bring the whole start to the bound), the
                                  sweeps then take only steps that add no
                                  energy, and an iterate still in excess
