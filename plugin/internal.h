@@ -129,8 +129,7 @@ typedef struct rf_work {
        cap_si_joint, both models) */
     double *si_jrec;
     int cap_si_joint;
-    /* per body: the colours its items took (a bit each, the colouring),
-       then whether a joint row holds it (solver_si.c scale_excess) */
+    /* per body: the colours its items took (a bit each, the colouring) */
     uint64_t *si_mask;
     int cap_si_mask;
     /* the groups it colours: runs of items on the same bodies, group k

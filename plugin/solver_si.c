@@ -542,8 +542,8 @@ static double guard_energy(rf_problem *p, double *g, double *vel, int threads,
    contacts warm, so a jointed body's contacts carried their joints'
    share and the start was in excess at nearly every step of a ragdoll
    pile.  The shim now starts the rows warm as the contacts, and scaling
-   those contacts every step let the piles creep (two of three perturbed
-   copies of the full ragdolls never fell asleep).
+   those contacts every step let the piles creep (5 of 8 perturbed copies
+   of the full ragdolls never fell asleep, 1 of 8 now, as stock).
    Scaling the whole start instead took the warm start off every contact
    of the scene whenever one was in excess: the full pyramid's lower
    layers sank twice as deep as stock's while the layers above landed,

@@ -357,7 +357,8 @@ void ConeSolver::clear_problem()
     body_dynamic_.clear();
     fixed_index_.clear();
     refused_body_ = nullptr;
-    // con_desc_, con_point_, con_manifold_, con_plastic_ and gamma_ are
+    // con_desc_, con_point_, con_manifold_, con_plastic_, con_state_,
+    // con_split_ and gamma_ are
     // sized by add_points (not cleared: resizing keeps their elements, so
     // the slots are not zero-filled every step)
     row_desc_.clear();

@@ -210,10 +210,12 @@ class ConeSolver final : public btConstraintSolver {
     void rolling_anisotropy(const btCollisionObject *o0,
                             const btCollisionObject *o1, rf_contact_desc &c);
     // Point j of manifold m into contact slot `slot` of con_desc_,
-    // con_point_, con_manifold_, con_plastic_ and gamma_ (sized by the
-    // caller).  Runs on several threads at once for different slots: it
-    // writes only its slot and its own point, and reports through the
-    // locked warn().
+    // con_point_, con_manifold_, con_plastic_, con_state_, con_split_ and
+    // gamma_ (sized by the caller), and the contact's frame into the point
+    // (unless its manifold is listed twice: write_points writes those).
+    // Runs on several threads at once for different slots when no
+    // manifold is listed twice: it writes only its slot and its own
+    // point, and reports through the locked warn().
     enum SlotState : unsigned char { kAdded, kSkipped, kBeyond };
     SlotState add_point(btPersistentManifold *m, int j, int a, int b,
                         const btContactSolverInfo &info, size_t slot);

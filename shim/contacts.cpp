@@ -205,12 +205,14 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
     // stock's convertContact sets it; write_points then writes only the
     // impulses (reading the frame back there cost a cache miss per
     // contact: 2% of the full pyramid's step).  The warm start above has
-    // read the old frame.  Should the step fall back to stock, stock's
-    // warm start takes the lateral impulses without their directions.
-    cp.m_lateralFrictionDir1.setValue((btScalar)c.t1[0], (btScalar)c.t1[1],
-                                      (btScalar)c.t1[2]);
-    cp.m_lateralFrictionDir2.setValue((btScalar)c.t2[0], (btScalar)c.t2[1],
-                                      (btScalar)c.t2[2]);
+    // read the old frame.  A manifold listed twice keeps its old frame
+    // until write_points, so that the second listing's warm start reads
+    // it too.  Should the step fall back to stock, stock sees this frame
+    // (with SOLVER_ENABLE_FRICTION_DIRECTION_CACHING on a point it has
+    // flagged, it solves along it) instead of last step's cone frame.
+    if (!manifold_repeated_) {
+        write_point_frame(cp, c);
+    }
     return kAdded;
 }
 

@@ -62,15 +62,16 @@ void ConeSolver::add_joint(btTypedConstraint *c,
     // Cold rows under warm contacts made the start of nearly every step of
     // a ragdoll pile exceed the biases' work (the contacts carried their
     // joints' share), and the energy guard took most of the jointed
-    // bodies' start away: two of three perturbed copies of BenchmarkDemo's
-    // 136 ragdolls never fell asleep (creep kept the pile's island awake).
-    // Warm rows: every copy asleep by step 800 (stock 867-1,136), the
-    // joints' end error 0.03 m (stock's 0.05).
+    // bodies' start away: creep kept the pile's island awake, and 5 of 8
+    // perturbed copies of BenchmarkDemo's 136 ragdolls never fell asleep
+    // within 1,260 steps.  Warm rows: 1 of 8 (the others asleep at steps
+    // 706-896), as stock (1 of 8; the others at 829-1,136).
     const WarmSpan *w = joint_warm_index_.find(c);
     const bool warm = cfg.warm_start && w != nullptr && w->count == n;
     const double share = warm_factor(info);
     for (int j = 0; j < n; ++j) {
-        row_gamma_.push_back(warm ? share * joint_warm_[w->first + j] : 0.0);
+        const double x = warm ? share * joint_warm_[w->first + j] : 0.0;
+        row_gamma_.push_back(std::isfinite(x) ? x : 0.0);
     }
     joints_.push_back(JointRows{c, (int)first, n});
 }

@@ -101,6 +101,16 @@ inline void prefetch_object(const void *p, size_t size)
     prefetch_read(c + size - 1); // the last line when p is not aligned
 }
 
+// Contact c's sliding directions into its point, for Bullet's readers
+// and the next step's warm start.
+inline void write_point_frame(btManifoldPoint &cp, const rf_contact_desc &c)
+{
+    cp.m_lateralFrictionDir1.setValue((btScalar)c.t1[0], (btScalar)c.t1[1],
+                                      (btScalar)c.t1[2]);
+    cp.m_lateralFrictionDir2.setValue((btScalar)c.t2[0], (btScalar)c.t2[1],
+                                      (btScalar)c.t2[2]);
+}
+
 // A manifold's first touch was the largest stall of cone_step's manifold
 // loop.  Fetch the lines the loop reads first: the bodies, point count and
 // thresholds, which Bullet keeps after the point cache at the end of the

@@ -108,14 +108,17 @@ void ConeSolver::write_bodies(int threads)
     last.skipped_bodies += bad_bodies;
 }
 
-// The points' impulses and frames, and what they carry to the next step.
+// The points' impulses (and their frames where a manifold was listed
+// twice), and what they carry to the next step.
 void ConeSolver::write_points(const btContactSolverInfo &info, int threads)
 {
     const int nc = (int)con_desc_.size();
     // Points: impulses for Bullet's readers (add_point wrote the frame).
     // A manifold handed over twice would list its points twice: then the
     // points are written on one thread, in order, so the last contact's
-    // impulse is the one Bullet keeps (gather_contacts finds repeats).
+    // impulse and frame are the ones Bullet keeps (gather_contacts finds
+    // repeats; add_point leaves their frames to this pass, so that every
+    // listing's warm start reads last step's frame).
     const bool repeated = manifold_repeated_;
     // what the points carry (carry_point_state) in the same pass: one
     // visit per point (the points of a large scene are cache misses)
@@ -130,6 +133,9 @@ void ConeSolver::write_points(const btContactSolverInfo &info, int threads)
         cp.m_appliedImpulse = (btScalar)g[0];
         cp.m_appliedImpulseLateral1 = (btScalar)g[1];
         cp.m_appliedImpulseLateral2 = (btScalar)g[2];
+        if (repeated) {
+            write_point_frame(cp, con_desc_[i]);
+        }
         need += carry_point_state(i, flow);
     }
     if (need > 0) {

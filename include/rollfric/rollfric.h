@@ -818,7 +818,7 @@ RF_API rf_status rf_residual(rf_problem *p, rf_model model, const double *gamma,
  *     each) and a flag byte; RF_SOLVER_GS_COLORED also, per item (+ 1),
  *     16: the colouring (4 ints);
  *   - RF_SOLVER_SI: per contact (+ 1) 2 ints, per body (+ 1) a 64-bit
- *     word (colour mask, then the energy guard's), per item (+ 1) 1 int
+ *     word (colour mask), per item (+ 1) 1 int
  *     and 4 doubles (sweep sums), per item (+ 2) 17 ints and 24 doubles
  *     (units and bundles), per row (+ 1) 288 (its record: J and M^-1
  *     J^T, 36 doubles); with
