@@ -225,7 +225,8 @@ class ConeSolver final : public btConstraintSolver {
     // impulse's bias); the compliance and ERP; the warm start
     double point_coefficients(const btManifoldPoint &cp,
                               const btPersistentManifold *m, bool user_dirs,
-                              double h, rf_contact_desc &c, double *plastic);
+                              double h, const PointState *st,
+                              rf_contact_desc &c, double *plastic);
     double normal_bias(const btManifoldPoint &cp, const btPersistentManifold *m,
                        const btContactSolverInfo &info, const btVector3 &ra,
                        const btVector3 &rb, double e_rest, double plastic,
@@ -235,7 +236,8 @@ class ConeSolver final : public btConstraintSolver {
                           const btContactSolverInfo &info, rf_contact_desc &c,
                           double *erp, bool *spring);
     void warm_start(const btManifoldPoint &cp, const rf_contact_desc &c,
-                    const btContactSolverInfo &info, double g[6]) const;
+                    const btContactSolverInfo &info, const PointState *st,
+                    double g[6]) const;
     // the manifolds of manifold_order_ into the contact slots (parallel
     // over manifolds), then the slots compacted
     void add_points(const btContactSolverInfo &info);
@@ -265,8 +267,8 @@ class ConeSolver final : public btConstraintSolver {
     double pair_yield(const btCollisionObject *o0,
                       const btCollisionObject *o1) const;
     // the spin and rolling parts of the warm start, from the point's
-    // carried state (point_states_)
-    void warm_start_extras(const btManifoldPoint &cp, const double t1[3],
+    // carried state st (point_states_; nullptr: none)
+    void warm_start_extras(const PointState *st, const double t1[3],
                            const double t2[3], double g[6]) const;
     // the carried state of the step's points after the solve
     const double *plastic_flow(const btContactSolverInfo &info);
@@ -372,7 +374,7 @@ class ConeSolver final : public btConstraintSolver {
     // are added and written on one thread): per dispatcher index
     // (m_index1a) the step that last saw it
     std::vector<unsigned> manifold_stamp_;
-    unsigned write_stamp_ = 0;
+    unsigned gather_stamp_ = 0;
     bool manifold_repeated_ = false;
 
     // The last cone step's points for point_impulse: con_point_[i] has

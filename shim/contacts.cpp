@@ -35,12 +35,10 @@ void ConeSolver::clear_point(btManifoldPoint &cp, const btPersistentManifold *m,
     }
 }
 
-void ConeSolver::warm_start_extras(const btManifoldPoint &cp,
-                                   const double t1[3], const double t2[3],
-                                   double g[6]) const
+void ConeSolver::warm_start_extras(const PointState *st, const double t1[3],
+                                   const double t2[3], double g[6]) const
 {
     g[3] = g[4] = g[5] = 0.0;
-    const PointState *st = point_states_.of(cp);
     if (st == nullptr) {
         return;
     }
@@ -176,7 +174,11 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
     to3(ra, c.r_a);
     to3(rb, c.r_b);
     double plastic = 0.0;
-    const double e_rest = point_coefficients(cp, m, user_dirs, h, c, &plastic);
+    // the point's carried state (point_state.hpp), looked up once for the
+    // indentation, the warm start and write_points
+    PointState *st = point_states_.of(cp);
+    const double e_rest =
+        point_coefficients(cp, m, user_dirs, h, st, c, &plastic);
 
     const double split = normal_bias(cp, m, info, ra, rb, e_rest, plastic, c);
     if (user_dirs) {
@@ -194,12 +196,12 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
     }
 
     double g[6];
-    warm_start(cp, c, info, g);
+    warm_start(cp, c, info, st, g);
     con_point_[slot] = &cp;
     con_manifold_[slot] = m;
     con_plastic_[slot] = plastic;
     con_split_[slot] = std::isfinite(split) ? split : 0.0;
-    con_state_[slot] = point_states_.of(cp);
+    con_state_[slot] = st;
     std::memcpy(&gamma_[6 * slot], g, sizeof g);
     // The frame goes to the point here, while the point is in cache, as
     // stock's convertContact sets it; write_points then writes only the
@@ -250,11 +252,13 @@ static bool point_frame(const btManifoldPoint &cp, rf_contact_desc &c)
 
 // The point's coefficients (friction, rolling, spinning, restitution,
 // returned), the pair's cohesion and yield shares and the point's carried
-// indentation (*plastic), and the rolling anisotropy, into c.
+// indentation (*plastic, from its state st), and the rolling anisotropy,
+// into c.
 double ConeSolver::point_coefficients(const btManifoldPoint &cp,
                                       const btPersistentManifold *m,
                                       bool user_dirs, double h,
-                                      rf_contact_desc &c, double *plastic_out)
+                                      const PointState *st, rf_contact_desc &c,
+                                      double *plastic_out)
 {
     const btCollisionObject *o0 = m->getBody0();
     const btCollisionObject *o1 = m->getBody1();
@@ -285,7 +289,6 @@ double ConeSolver::point_coefficients(const btManifoldPoint &cp,
     c.normal_max = pair_yield(o0, o1) * h / m->getNumContacts();
     double plastic = 0.0;
     if (c.normal_max > 0.0) {
-        const PointState *st = point_states_.of(cp);
         plastic =
             st != nullptr && std::isfinite(st->plastic) ? st->plastic : 0.0;
     }
@@ -457,9 +460,11 @@ void ConeSolver::point_compliance(const btManifoldPoint &cp,
     *spring_out = spring;
 }
 
-// The warm start g of the point's contact c (frame in c).
+// The warm start g of the point's contact c (frame in c; st the point's
+// carried state or nullptr).
 void ConeSolver::warm_start(const btManifoldPoint &cp, const rf_contact_desc &c,
-                            const btContactSolverInfo &info, double g[6]) const
+                            const btContactSolverInfo &info,
+                            const PointState *st, double g[6]) const
 {
     // Warm start: normal and sliding impulses from the point (Bullet moves
     // them with it), re-expressed in the new frame; spin and rolling from
@@ -478,7 +483,7 @@ void ConeSolver::warm_start(const btManifoldPoint &cp, const rf_contact_desc &c,
         to3(s, sv);
         g[1] = dot3(sv, c.t1);
         g[2] = dot3(sv, c.t2);
-        warm_start_extras(cp, c.t1, c.t2, g);
+        warm_start_extras(st, c.t1, c.t2, g);
         // RF_SOLVER_SI (stock's method) takes Bullet's warm-start factor
         // (m_warmstartingFactor, 0.85 by default; 0 without
         // SOLVER_USE_WARMSTARTING) for the normal, as stock applies it to
@@ -621,9 +626,9 @@ void ConeSolver::gather_contacts(const btContactSolverInfo &info)
     // dispatcher's manifolds, in the tail fetched ahead) seen twice this
     // step.  A manifold made outside the dispatcher may share an index (0)
     // or hold any: that only costs the parallel add and write.
-    if (++write_stamp_ == 0) {
+    if (++gather_stamp_ == 0) {
         std::fill(manifold_stamp_.begin(), manifold_stamp_.end(), 0u);
-        write_stamp_ = 1;
+        gather_stamp_ = 1;
     }
     const int limit =
         dispatcher_ != nullptr ? dispatcher_->getNumManifolds() : 0;
@@ -664,8 +669,8 @@ void ConeSolver::gather_contacts(const btContactSolverInfo &info)
         if (idx < 0 || idx >= limit) { // not the dispatcher's
             manifold_repeated_ = true;
         } else {
-            manifold_repeated_ |= manifold_stamp_[(size_t)idx] == write_stamp_;
-            manifold_stamp_[(size_t)idx] = write_stamp_;
+            manifold_repeated_ |= manifold_stamp_[(size_t)idx] == gather_stamp_;
+            manifold_stamp_[(size_t)idx] = gather_stamp_;
         }
     }
     const size_t nms = manifold_sides_.size();
