@@ -392,9 +392,11 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
         return true;
     }
     clear_problem();
-    gather_bodies(h);      // bodies.cpp
-    gather_contacts(info); // contacts.cpp
+    gather_bodies(h); // bodies.cpp
+    // joints before contacts: a joint may add a body (a kinematic one),
+    // and add_points begins the problem with the final body count
     gather_joints(info);   // joints.cpp
+    gather_contacts(info); // contacts.cpp
     if (refused_body_ != nullptr) {
         Offender who;
         who.object = refused_body_;
@@ -431,15 +433,20 @@ bool ConeSolver::solve_problem(const btContactSolverInfo &info, rf_stats *out,
                                rf_config *step_cfg_out)
 {
     const int nb = (int)body_desc_.size();
-    const int nc = (int)con_desc_.size();
     const int nr = (int)row_desc_.size();
-    rf_error err;
-    rf_status st = rf_problem_begin_bodies(problem_, nb, nc, &err);
+    // the contacts are in the problem already (add_points); a body count
+    // that changed since (never, with joints gathered first) sets them
+    // again
+    if (contacts_status_ == RF_OK && rf_problem_num_bodies(problem_) != nb) {
+        reset_problem_contacts();
+    }
+    rf_error err = contacts_err_;
+    rf_status st = contacts_status_;
     for (int i = 0; st == RF_OK && i < nb; ++i) {
         st = rf_problem_set_body(problem_, i, &body_desc_[i], &err);
     }
-    for (int i = 0; st == RF_OK && i < nc; ++i) {
-        st = rf_problem_set_contact(problem_, i, &con_desc_[i], &err);
+    if (st == RF_OK && !add_compliance(&err)) {
+        st = err.status;
     }
     if (st == RF_OK) {
         st = rf_problem_begin_rows(problem_, nr, &err);

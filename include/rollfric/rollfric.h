@@ -265,6 +265,23 @@ RF_API rf_status rf_problem_set_contact(rf_problem *p, int i,
                                         const rf_contact_desc *c,
                                         rf_error *err);
 
+/* Set contacts first .. first + count - 1 from c[0 .. count - 1] (read,
+ * not kept), each as rf_problem_set_contact would, in order; on an error
+ * the contacts before the bad one are set and the message names the bad
+ * one.  Meant for a caller that builds contacts in batches: set each
+ * batch while it is still in cache (the Bullet shim sets a manifold's
+ * points as soon as it has built them).  Several threads may set
+ * disjoint ranges of one problem at the same time, between
+ * rf_problem_begin_bodies and the solve, provided that no contact they set
+ * has a non-zero compliance while the problem holds no compliance array
+ * yet (the first compliant contact allocates it; set compliance from one
+ * thread, or afterwards with rf_problem_add_compliance).  Errors: those
+ * of rf_problem_set_contact, RF_ERR_NULL (p or c), RF_ERR_INVALID
+ * (negative count). */
+RF_API rf_status rf_problem_set_contacts(rf_problem *p, int first, int count,
+                                         const rf_contact_desc *c,
+                                         rf_error *err);
+
 /* One scalar row (a joint or motor equation, Bullet's btSolverConstraint,
  * ODE's "LCP row") in body form.  Its velocity is
  *     u = lin_a . v_a + ang_a . w_a + lin_b . v_b + ang_b . w_b
