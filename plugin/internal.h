@@ -244,7 +244,9 @@ struct rf_problem {
     int threads;
     /* bumped by every call that changes the problem (rf_problem_begin_*,
        _set_*, _add_*): rf_problem_solved_velocity's results belong to the
-       revision their solve saw */
+       revision their solve saw.  rf_problem_set_contacts, which threads
+       may call at once, writes it with relaxed atomics (problem.c, touch):
+       a plain ++ running beside it would be a data race. */
     unsigned long revision;
 };
 

@@ -358,9 +358,9 @@ void ConeSolver::clear_problem()
     fixed_index_.clear();
     refused_body_ = nullptr;
     // con_desc_, con_point_, con_manifold_, con_plastic_, con_state_,
-    // con_split_ and gamma_ are
-    // sized by add_points (not cleared: resizing keeps their elements, so
-    // the slots are not zero-filled every step)
+    // con_split_, con_cfm_ and gamma_ are sized by add_points (not
+    // cleared: resizing keeps their elements, so the slots are not
+    // zero-filled every step)
     row_desc_.clear();
     row_gamma_.clear();
     prune_object_forces();

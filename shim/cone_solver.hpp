@@ -239,9 +239,11 @@ class ConeSolver final : public btConstraintSolver {
                     const btContactSolverInfo &info, const PointState *st,
                     double g[6]) const;
     // the manifolds of manifold_order_ into the contact slots (parallel
-    // over manifolds), then the slots compacted
+    // over manifolds) and into the problem, which it begins (each
+    // manifold's points set as soon as they are built), then the slots
+    // compacted
     void add_points(const btContactSolverInfo &info);
-    // slots [lo, hi) of manifold k that were added, into the problem;
+    // the added ones of slots [lo, hi) (one manifold's) into the problem;
     // false with *err on a refusal
     bool set_manifold_contacts(size_t lo, size_t hi, rf_error *err);
     void compact_contacts(size_t total);
@@ -341,13 +343,21 @@ class ConeSolver final : public btConstraintSolver {
     // the point's carried state when the step gathered it (nullptr: none
     // yet); kept so that write_points need not read the point again
     std::vector<PointState *> con_state_;
+    // write_points: the later listings of a point listed twice (their
+    // impulses folded into the first, fold_repeated_points)
+    std::vector<unsigned char> point_repeat_;
+    void fold_repeated_points(bool with_flow);
     std::vector<double> con_split_; // split impulse bias (< 0) or 0, m/s
     // The normal compliance (rf_contact_desc.compliance[0]) of each
-    // contact, kept out of the descriptions that add_points sets on
-    // several threads (the problem allocates its compliance array for the
-    // first compliant contact) and added after (add_compliance).
-    std::vector<double> con_cfm_;
+    // contact.  Until the problem holds a compliance array it is kept out
+    // of the descriptions that add_points sets on several threads (the
+    // problem allocates the array for the first compliant contact) and
+    // added after (add_compliance, any_compliant_); the array then stays
+    // (rf_problem_begin_bodies keeps it: problem_cfm_), and later steps
+    // leave the compliance in the descriptions (cfm_in_desc_).
+    std::vector<double> con_cfm_, cfm_scratch_;
     bool any_compliant_ = false;
+    bool problem_cfm_ = false, cfm_in_desc_ = false;
     // The problem's contacts were set as add_points built them
     // (rf_problem_set_contacts, a manifold at a time, while in cache):
     // RF_OK, or the first error (solve_problem reports it).

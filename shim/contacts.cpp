@@ -187,9 +187,12 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
         point_coefficients(cp, m, user_dirs, h, st, c, &plastic);
 
     const double split = normal_bias(cp, m, info, ra, rb, e_rest, plastic, c);
-    // the compliance goes to the problem after add_points (con_cfm_)
+    // until the problem holds a compliance array, the compliance goes to
+    // it after add_points (con_cfm_, add_compliance)
     con_cfm_[slot] = c.compliance[0];
-    c.compliance[0] = 0.0;
+    if (!cfm_in_desc_) {
+        c.compliance[0] = 0.0;
+    }
     if (user_dirs) {
         // conveyor: the target relative velocity along the lateral
         // directions is m_contactMotion1/2 (stock: velocityError =
@@ -566,7 +569,7 @@ void ConeSolver::reset_problem_contacts()
     const int nb = (int)body_desc_.size(), nc = (int)con_desc_.size();
     contacts_status_ =
         rf_problem_begin_bodies(problem_, nb, nc, &contacts_err_);
-    if (contacts_status_ == RF_OK) {
+    if (contacts_status_ == RF_OK && nc > 0) {
         contacts_status_ = rf_problem_set_contacts(
             problem_, 0, nc, con_desc_.data(), &contacts_err_);
     }
@@ -578,11 +581,16 @@ bool ConeSolver::add_compliance(rf_error *err)
         return true;
     }
     const size_t nc = con_desc_.size();
-    std::vector<double> c(6 * nc, 0.0);
+    cfm_scratch_.assign(6 * nc, 0.0);
     for (size_t i = 0; i < nc; ++i) {
-        c[6 * i] = con_cfm_[i];
+        cfm_scratch_[6 * i] = con_cfm_[i];
     }
-    return rf_problem_add_compliance(problem_, c.data(), err) == RF_OK;
+    if (rf_problem_add_compliance(problem_, cfm_scratch_.data(), err) !=
+        RF_OK) {
+        return false;
+    }
+    problem_cfm_ = true; // the problem keeps its array from now on
+    return true;
 }
 
 void ConeSolver::add_points(const btContactSolverInfo &info)
@@ -606,6 +614,7 @@ void ConeSolver::add_points(const btContactSolverInfo &info)
     contacts_status_ = rf_problem_begin_bodies(problem_, (int)body_desc_.size(),
                                                (int)total, &contacts_err_);
     const bool set_now = contacts_status_ == RF_OK;
+    cfm_in_desc_ = problem_cfm_;
     // A manifold listed twice is added on one thread: add_point writes
     // its points' frames.
     const int threads =
@@ -650,8 +659,8 @@ void ConeSolver::add_points(const btContactSolverInfo &info)
                     st = kSkipped;
                 }
                 slot_state_[slot] = st;
-                compliant =
-                    compliant || (st == kAdded && con_cfm_[slot] != 0.0);
+                compliant = compliant || (st == kAdded && !cfm_in_desc_ &&
+                                          con_cfm_[slot] != 0.0);
             }
             if (set_now && thread_status[t] == RF_OK &&
                 !set_manifold_contacts(point_first_[k], point_first_[k + 1],

@@ -123,11 +123,17 @@ void ConeSolver::write_points(const btContactSolverInfo &info, int threads)
     // what the points carry (carry_point_state) in the same pass: one
     // visit per point (the points of a large scene are cache misses)
     const double *flow = plastic_flow(info);
+    if (repeated) {
+        fold_repeated_points(flow != nullptr);
+    }
     need_state_.assign((size_t)nc, 0);
     int need = 0;
 #pragma omp parallel for schedule(static) num_threads(threads) \
     if (threads > 1 && !repeated) reduction(+ : need)
     for (int i = 0; i < nc; ++i) {
+        if (repeated && point_repeat_[i]) {
+            continue; // folded into the point's first listing
+        }
         btManifoldPoint &cp = *con_point_[i];
         const double *g = gamma_.data() + 6 * i;
         cp.m_appliedImpulse = (btScalar)g[0];
@@ -295,6 +301,36 @@ void ConeSolver::attach_point_states()
     }
 }
 
+// A manifold handed over twice lists its points twice: each point was
+// two contacts of the solve, the same constraint, and the bodies received
+// both impulses.  The point's impulse is their sum: folded into its first
+// listing (gamma_, and the plastic flow), which write_points then writes
+// to the point and carries, and rf_bullet_point_impulse reports; the
+// later listings are marked in point_repeat_ and skipped.  Both listings
+// have the same frame (add_point built them from the same point and the
+// same old frame), so the sum is taken component by component.
+void ConeSolver::fold_repeated_points(bool with_flow)
+{
+    const int nc = (int)con_point_.size();
+    point_repeat_.assign((size_t)nc, 0);
+    point_index_.clear();
+    point_index_.reserve((size_t)nc);
+    for (int i = 0; i < nc; ++i) {
+        const int f = point_index_.insert(con_point_[i], i);
+        if (f == i) {
+            continue;
+        }
+        point_repeat_[i] = 1;
+        for (int k = 0; k < 6; ++k) {
+            gamma_[6 * (size_t)f + k] += gamma_[6 * (size_t)i + k];
+        }
+        if (with_flow) { // plastic_flow_ holds this step's nc entries
+            plastic_flow_[(size_t)f] += plastic_flow_[(size_t)i];
+        }
+    }
+    point_index_stale_ = false; // the index of the first listings
+}
+
 const double *ConeSolver::point_impulse(const btManifoldPoint *pt) const
 {
     if (!points_valid_) {
@@ -302,7 +338,7 @@ const double *ConeSolver::point_impulse(const btManifoldPoint *pt) const
     }
     if (point_index_stale_) {
         // first call since the cone step: index its points (a point listed
-        // twice keeps its first contact)
+        // twice is indexed by write_points, fold_repeated_points)
         const int nc = (int)con_point_.size();
         point_index_.clear();
         point_index_.reserve((size_t)nc);

@@ -10,9 +10,12 @@
 
 #include "test_util.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 namespace {
 
@@ -1417,6 +1420,340 @@ int test_config_from_env()
     return 0;
 }
 
+// ---- A manifold that the application's solver call lists twice ----------
+
+// The converged cone solve of test_manifold_listed_twice: Gauss-Seidel to
+// a residual of 1e-10 (at most 5000 sweeps; it takes tens), De Saxce's
+// model (with the associated one a sliding box lifts off by mu |v_t| h a
+// step and its manifold empties), on `threads` threads.
+rf_config converged_gs(int threads)
+{
+    rf_config cfg;
+    rf_config_default(&cfg);
+    cfg.solver = RF_SOLVER_GS;
+    cfg.model = RF_MODEL_DESAXCE;
+    cfg.tol = 1e-10;
+    cfg.max_iter = 5000;
+    cfg.threads = threads;
+    return cfg;
+}
+
+// cols x cols columns, 2 m apart, of two 1 kg unit boxes, one on the
+// other, on a static ground box (top face y = 0), both boxes sliding at 1
+// m/s along the angle 0.7 k (column k) in the ground plane, so that the
+// friction impulses point another way in every column.  Friction 0.3 on
+// the ground, 0.6 on the boxes (combined 0.18 under a column, 0.36
+// between its boxes: the top box rides along; the columns stop after
+// about 0.57 s).  rolling: the boxes' rolling and spinning friction, m.
+// The boxes never sleep; they are s.bodies[1..], column by column.
+void sliding_columns(Scene &s, int cols, double rolling)
+{
+    btTransform xf;
+    xf.setIdentity();
+    xf.setOrigin(btVector3(0, -0.5, 0));
+    const btScalar half = (btScalar)(2.0 * cols + 1);
+    s.add(new btBoxShape(btVector3(half, 0.5, half)), 0.0, xf, 0.3);
+    for (int k = 0; k < cols * cols; ++k) {
+        const btVector3 v((btScalar)std::cos(0.7 * k), 0,
+                          (btScalar)std::sin(0.7 * k));
+        for (int level = 0; level < 2; ++level) {
+            xf.setOrigin(btVector3((btScalar)(2 * (k % cols)),
+                                   (btScalar)(0.5 + level),
+                                   (btScalar)(2 * (k / cols))));
+            btRigidBody *b = s.box(btVector3(0.5, 0.5, 0.5), 1.0, xf, 0.6);
+            b->setRollingFriction((btScalar)rolling);
+            b->setSpinningFriction((btScalar)rolling);
+            b->setActivationState(DISABLE_DEACTIVATION);
+            b->setLinearVelocity(v);
+        }
+    }
+}
+
+// How hand_solve lists the dispatcher's manifolds: each once; each once
+// and then the ground's (s.bodies[0]) again, as [m0, m1, m0]; or the
+// whole list twice.
+enum Listing { kOnce, kGroundTwice, kAllTwice };
+
+// One contact solve of s's world by hand, through the world's solver as
+// stepSimulation calls it (prepareSolve, solveGroup, allSolved), with the
+// manifolds listed as `how` says: gravity applied, collision detection
+// run, the dynamic bodies and the manifolds handed over, the forces
+// cleared after; no position integration.  Before the solve every
+// point's friction frame is stretched to length 2 and its lateral
+// impulses halved: the warm start reads the same (the shim normalises
+// the direction's projection on the contact plane, and dir x impulse is
+// unchanged, exactly: powers of two), but a frame the shim does not write
+// back shows as |t| = 2.
+void hand_solve(Scene &s, Listing how)
+{
+    s.world.applyGravity();
+    s.world.performDiscreteCollisionDetection();
+    btDispatcher *d = s.world.getDispatcher();
+    std::vector<btPersistentManifold *> ms;
+    for (int i = 0; i < d->getNumManifolds(); ++i) {
+        btPersistentManifold *m = d->getManifoldByIndexInternal(i);
+        for (int j = 0; j < m->getNumContacts(); ++j) {
+            btManifoldPoint &cp = m->getContactPoint(j);
+            cp.m_lateralFrictionDir1 *= 2;
+            cp.m_lateralFrictionDir2 *= 2;
+            cp.m_appliedImpulseLateral1 *= 0.5f;
+            cp.m_appliedImpulseLateral2 *= 0.5f;
+        }
+        ms.push_back(m);
+    }
+    const size_t once = ms.size();
+    for (size_t i = 0; how != kOnce && i < once; ++i) {
+        const btCollisionObject *ground = s.bodies[0].get();
+        if (how == kAllTwice || ms[i]->getBody0() == ground ||
+            ms[i]->getBody1() == ground) {
+            ms.push_back(ms[i]);
+        }
+    }
+    std::vector<btCollisionObject *> bodies;
+    for (auto &b : s.bodies) {
+        if (b->getInvMass() > 0) {
+            bodies.push_back(b.get());
+        }
+    }
+    btContactSolverInfo info = s.world.getSolverInfo();
+    info.m_timeStep = (btScalar)kDt;
+    btConstraintSolver *solver = s.world.getConstraintSolver();
+    solver->prepareSolve((int)bodies.size(), (int)ms.size());
+    solver->solveGroup(bodies.data(), (int)bodies.size(), ms.data(),
+                       (int)ms.size(), nullptr, 0, info, nullptr, d);
+    solver->allSolved(info, nullptr);
+    s.world.clearForces();
+}
+
+// The largest difference of the boxes' linear and angular velocities
+// between two worlds built alike, m/s and rad/s.
+double velocity_gap(const Scene &a, const Scene &b)
+{
+    double gap = 0.0;
+    for (size_t k = 0; k < a.bodies.size(); ++k) {
+        const btRigidBody *x = a.bodies[k].get(), *y = b.bodies[k].get();
+        gap = std::max(
+            gap,
+            (double)(x->getLinearVelocity() - y->getLinearVelocity()).length());
+        gap = std::max(
+            gap, (double)(x->getAngularVelocity() - y->getAngularVelocity())
+                     .length());
+    }
+    return gap;
+}
+
+// How far a point's friction frame is from an orthonormal one with the
+// normal: the largest of | |t1| - 1 |, | |t2| - 1 |, |n.t1|, |n.t2|,
+// |t1.t2| (NaN for a non-finite frame, which then fails every bound).
+double frame_error(const btManifoldPoint &cp)
+{
+    const btVector3 &n = cp.m_normalWorldOnB, &t1 = cp.m_lateralFrictionDir1,
+                    &t2 = cp.m_lateralFrictionDir2;
+    const double e[5] = {std::fabs(t1.length() - 1), std::fabs(t2.length() - 1),
+                         std::fabs(n.dot(t1)), std::fabs(n.dot(t2)),
+                         std::fabs(t1.dot(t2))};
+    double worst = 0.0;
+    for (double x : e) {
+        if (!(x <= worst)) {
+            worst = x; // NaN sticks
+        }
+    }
+    return worst;
+}
+
+// A manifold that the application's solveGroup call lists twice (the
+// shim's gather_contacts finds it by its dispatcher index; the points are
+// then built on one thread, their frames written in write_points, in
+// order, so the last listing's impulse and frame are what Bullet keeps).
+// Two identical worlds (world A, B) step alike under the converged solve
+// (converged_gs); then one step is solved by hand (hand_solve), A listing
+// every manifold once, B listing the ground's twice.  The two listings
+// are the same constraints: the sum of a solution's two impulses at a
+// point is a solution with the point listed once, at the same velocities
+// (the cone is convex; De Saxce's correction depends on the velocity
+// only), so the converged solves give the same velocities (1e-6 m/s: the
+// residual is 1e-10; observed 2e-10 here, 2e-8 in the large case below,
+// with rolling friction) while the impulse may split
+// between the two listings.  Then both worlds step on normally: the
+// repeat changed only one step's warm start (B's points keep the last
+// listing's share), which a converged solve forgets, so the boxes end
+// where A's do (1e-5 m: 60 steps of float Bullet's integration round-off
+// at 1e-7 m each, and the solver's tolerance; observed 1e-12).  Last,
+// the parallel path: 100 such columns (800 points: from 512 points on, the
+// shim fills and writes its contacts on its 2 threads, except that with a
+// repeat it does so on one) listed twice each, against a twin world
+// listing them once.
+int test_manifold_listed_twice()
+{
+    const double tol_v = 1e-6;
+    Scene a, b;
+    Scene *sc[2] = {&a, &b};
+    rf_plugin *p[2];
+    const rf_config cfg = converged_gs(1);
+    for (int w = 0; w < 2; ++w) {
+        sliding_columns(*sc[w], 1, 0.0);
+        p[w] = rf_bullet_attach(&sc[w]->world, &cfg);
+        ENSURE(p[w] != nullptr);
+        sc[w]->step(kDt, 5);
+        ENSURE(sc[w]->world.getDispatcher()->getNumManifolds() == 2);
+    }
+    hand_solve(a, kOnce);
+    hand_solve(b, kGroundTwice);
+    rf_stats st[2];
+    for (int w = 0; w < 2; ++w) {
+        ENSURE(rf_bullet_stats(p[w], &st[w]) == RF_OK);
+        ENSURE(st[w].converged == 1);
+    }
+    // A: 2 manifolds of 4 points; B: the ground's 4 once more
+    ENSURE(st[0].contacts == 8 && st[1].contacts == 12);
+    const double gap = velocity_gap(a, b);
+    // the solve did act: the contact stops the bottom box's fall (its free
+    // velocity is -g h = -0.16 m/s; observed 1e-11), and it slides on
+    const btVector3 v0 = a.bodies[1]->getLinearVelocity();
+    std::printf("  one step, ground manifold listed twice: %d / %d sweeps, "
+                "|v_A - v_B| <= %.2g (v_A = (%.4f, %.2g, %.2g) m/s)\n",
+                st[0].iterations, st[1].iterations, gap, v0.x(), v0.y(),
+                v0.z());
+    ENSURE_LE(gap, tol_v);
+    ENSURE_SMALL(v0.y(), 1e-3);
+    ENSURE(v0.x() > 0.5);
+
+    // The ground manifold's points, A's and B's (alike: same scene, same
+    // steps).  Each of B's points was two contacts of the solve, which
+    // shared its impulse (the first listing took part of it: observed 0.015
+    // of the face's 0.33 N s); the point reports their sum, in
+    // m_appliedImpulse and rf_bullet_point_impulse alike (write_back.cpp,
+    // fold_repeated_points: the bodies received both).  Bullet's four
+    // points of a face are statically indeterminate (four normal impulses,
+    // three equations: the weight and two moments), so two converged
+    // solves may differ along that one pattern (+, -, +, -) at each point
+    // (observed 3e-5 N s): per point, 1e-3 N s (0.3% of the face's m g h =
+    // 0.33 N s).  The face's total is fixed by the velocities (momentum),
+    // 1e-6 N s (float m_appliedImpulse: 3e-8).  Reporting one listing's
+    // share instead (the last one's was the point's before) misses A's
+    // by 0.04 N s at a point.
+    const btCollisionObject *ground_b = b.bodies[0].get();
+    btPersistentManifold *ma = nullptr, *mb = nullptr;
+    for (int i = 0; i < 2; ++i) {
+        btPersistentManifold *m =
+            b.world.getDispatcher()->getManifoldByIndexInternal(i);
+        if (m->getBody0() == ground_b || m->getBody1() == ground_b) {
+            mb = m;
+            ma = a.world.getDispatcher()->getManifoldByIndexInternal(i);
+        }
+    }
+    ENSURE(ma != nullptr && mb != nullptr);
+    ENSURE(ma->getNumContacts() == 4 && mb->getNumContacts() == 4);
+    double total_a = 0, total_b = 0, moved = 0;
+    double frame_err = 0;
+    for (int j = 0; j < 4; ++j) {
+        const btManifoldPoint &pa = ma->getContactPoint(j);
+        const btManifoldPoint &pb = mb->getContactPoint(j);
+        ENSURE((pa.getPositionWorldOnB() - pb.getPositionWorldOnB()).length() <
+               1e-6); // the same point
+        double ga[6], gb[6];
+        ENSURE(rf_bullet_point_impulse(p[0], &pa, ga) == RF_OK);
+        ENSURE_SMALL(ga[0] - pa.m_appliedImpulse, 1e-6); // A: one listing
+        ENSURE(rf_bullet_point_impulse(p[1], &pb, gb) == RF_OK);
+        std::printf("  point %d: gn A %.6f N s; B (both listings) %.6f, "
+                    "m_appliedImpulse %.6f\n",
+                    j, (double)pa.m_appliedImpulse, gb[0],
+                    (double)pb.m_appliedImpulse);
+        ENSURE(std::isfinite(pb.m_appliedImpulse) && pb.m_appliedImpulse >= 0);
+        // the API and the point agree (float rounding of the point's copy)
+        ENSURE_SMALL(gb[0] - pb.m_appliedImpulse, 1e-6);
+        ENSURE_SMALL(gb[1] - pb.m_appliedImpulseLateral1, 1e-6);
+        ENSURE_SMALL(gb[2] - pb.m_appliedImpulseLateral2, 1e-6);
+        ENSURE_SMALL(gb[0] - pa.m_appliedImpulse, 1e-3);
+        // the frames: a fresh orthonormal one, A's written by add_point,
+        // B's by write_points (hand_solve spoiled them); float, 1e-5
+        frame_err = std::max({frame_err, frame_error(pa), frame_error(pb)});
+        ENSURE_LE(frame_error(pa), 1e-5);
+        ENSURE_LE(frame_error(pb), 1e-5);
+        total_a += pa.m_appliedImpulse;
+        total_b += pb.m_appliedImpulse;
+        moved = std::max(moved, std::fabs(gb[0] - (double)pa.m_appliedImpulse));
+    }
+    std::printf("  face total: A %.7f N s, B %.7f; a point off A's by up to "
+                "%.1e N s; frames orthonormal to %.1e\n",
+                total_a, total_b, moved, frame_err);
+    ENSURE_SMALL(total_b - total_a, 1e-6);
+
+    for (int i = 0; i < 60; ++i) {
+        a.step(kDt);
+        b.step(kDt);
+    }
+    double dx = 0;
+    for (size_t k = 1; k < a.bodies.size(); ++k) {
+        dx = std::max(dx, (double)(a.bodies[k]->getCenterOfMassPosition() -
+                                   b.bodies[k]->getCenterOfMassPosition())
+                              .length());
+    }
+    const double slid = a.bodies[1]->getCenterOfMassPosition().x();
+    std::printf("  60 steps on: |x_A - x_B| <= %.2g m (slid %.3f m)\n", dx,
+                slid);
+    ENSURE_LE(dx, 1e-5);
+    ENSURE(slid > 0.2); // it did slide (1 m/s, 0.18 g: 0.28 m)
+    rf_bullet_detach(p[0]);
+    rf_bullet_detach(p[1]);
+
+    // The parallel path: 100 columns with rolling and spinning friction
+    // (the points then carry a state, attached in write_points), 2
+    // threads, every manifold listed twice in B.
+    Scene big[2];
+    const rf_config par = converged_gs(2);
+    for (int w = 0; w < 2; ++w) {
+        sliding_columns(big[w], 10, 0.01);
+        p[w] = rf_bullet_attach(&big[w].world, &par);
+        ENSURE(p[w] != nullptr);
+        big[w].step(kDt, 5);
+        hand_solve(big[w], w == 0 ? kOnce : kAllTwice);
+        ENSURE(rf_bullet_stats(p[w], &st[w]) == RF_OK);
+        ENSURE(st[w].converged == 1);
+    }
+    rf_bullet_timing tm; // the step ran on the 2 threads asked for
+    ENSURE(rf_bullet_timing_get(p[0], &tm) == RF_OK);
+    ENSURE(tm.threads == 2);
+    ENSURE(st[0].contacts >= 600 && st[1].contacts == 2 * st[0].contacts);
+    btDispatcher *d = big[1].world.getDispatcher();
+    int points = 0;
+    double worst_frame = 0;
+    for (int i = 0; i < d->getNumManifolds(); ++i) {
+        btPersistentManifold *m = d->getManifoldByIndexInternal(i);
+        for (int j = 0; j < m->getNumContacts(); ++j) {
+            const btManifoldPoint &cp = m->getContactPoint(j);
+            ENSURE(std::isfinite(cp.m_appliedImpulse) &&
+                   cp.m_appliedImpulse >= 0);
+            ENSURE(std::isfinite(cp.m_appliedImpulseLateral1) &&
+                   std::isfinite(cp.m_appliedImpulseLateral2));
+            worst_frame = std::max(worst_frame, frame_error(cp));
+            ENSURE_LE(frame_error(cp), 1e-5);
+            double g6[6];
+            ENSURE(rf_bullet_point_impulse(p[1], &cp, g6) == RF_OK);
+            for (double x : g6) {
+                ENSURE(std::isfinite(x));
+            }
+            // what the point carries (its state attached in write_points,
+            // once for both listings)
+            rf_bullet_carried c;
+            ENSURE(rf_bullet_point_carried(p[1], &cp, &c) == RF_OK);
+            ENSURE(std::isfinite(c.spin) && std::isfinite(c.roll[0]) &&
+                   std::isfinite(c.roll[1]) && std::isfinite(c.roll[2]));
+            ++points;
+        }
+    }
+    const double big_gap = velocity_gap(big[0], big[1]);
+    std::printf("  %d points listed twice (%d contacts), 2 threads: %d / %d "
+                "sweeps, |v_A - v_B| <= %.2g, frames to %.1e\n",
+                points, st[1].contacts, st[0].iterations, st[1].iterations,
+                big_gap, worst_frame);
+    ENSURE(points == st[0].contacts);
+    ENSURE_LE(big_gap, tol_v);
+    rf_bullet_detach(p[0]);
+    rf_bullet_detach(p[1]);
+    return 0;
+}
+
 } // namespace
 
 int main()
@@ -1444,5 +1781,6 @@ int main()
     RUN_TEST(test_object_state_not_inherited);
     RUN_TEST(test_application_point_data);
     RUN_TEST(test_config_from_env);
+    RUN_TEST(test_manifold_listed_twice);
     return TEST_SUMMARY();
 }

@@ -258,7 +258,8 @@ RF_API rf_status rf_problem_set_body(rf_problem *p, int i,
 /* Set contact i.  Errors: RF_ERR_NULL, RF_ERR_RANGE (i or a body index),
  * RF_ERR_NONFINITE, RF_ERR_INVALID (negative coefficient, cohesion or
  * compliance, frame not
- * orthonormal, body_a == body_b, unknown flags), RF_ERR_STATE.  A contact
+ * orthonormal, body_a == body_b, unknown flags), RF_ERR_STATE,
+ * RF_ERR_NOMEM (the first compliant contact's compliance array).  A contact
  * between two fixed bodies is rejected by rf_solve (bodies may be set after
  * contacts). */
 RF_API rf_status rf_problem_set_contact(rf_problem *p, int i,
@@ -272,12 +273,17 @@ RF_API rf_status rf_problem_set_contact(rf_problem *p, int i,
  * batch while it is still in cache (the Bullet shim sets a manifold's
  * points as soon as it has built them).  Several threads may set
  * disjoint ranges of one problem at the same time, between
- * rf_problem_begin_bodies and the solve, provided that no contact they set
- * has a non-zero compliance while the problem holds no compliance array
- * yet (the first compliant contact allocates it; set compliance from one
- * thread, or afterwards with rf_problem_add_compliance).  Errors: those
- * of rf_problem_set_contact, RF_ERR_NULL (p or c), RF_ERR_INVALID
- * (negative count). */
+ * rf_problem_begin_bodies and the solve, while no other call on the
+ * problem runs, provided that no contact they set has a non-zero
+ * compliance while the problem holds no compliance array yet (the first
+ * call with a compliant contact allocates it: set compliance from one
+ * thread, or afterwards with rf_problem_add_compliance; the array, once
+ * there, stays through rf_problem_begin_bodies).  count 0 sets nothing
+ * (first is not checked) but, like every set call, refused ones
+ * included, makes rf_problem_solved_velocity refuse an earlier solve.
+ * Errors: those of rf_problem_set_contact, RF_ERR_NULL (p or c, even for
+ * count 0), RF_ERR_INVALID (negative count), RF_ERR_NOMEM (the
+ * compliance array). */
 RF_API rf_status rf_problem_set_contacts(rf_problem *p, int first, int count,
                                          const rf_contact_desc *c,
                                          rf_error *err);

@@ -378,9 +378,11 @@ RF_API rf_status rf_bullet_record_name(rf_plugin *p,
  * cone step applied at a manifold point, in the point's frame
  * (m_normalWorldOnB, m_lateralFrictionDir1, m_lateralFrictionDir2); A (body
  * 0) received +, B (body 1) -.  gn, gu, gw are also in the point's
- * m_appliedImpulse, m_appliedImpulseLateral1/2.  Valid until the next
- * step.  Errors: RF_ERR_NULL, RF_ERR_RANGE (the point was not in the last
- * cone step). */
+ * m_appliedImpulse, m_appliedImpulseLateral1/2.  A point whose manifold
+ * the solver was handed twice in one step was two contacts of the solve:
+ * it reports their sum (the bodies received both), here and in the
+ * point's fields.  Valid until the next step.  Errors: RF_ERR_NULL,
+ * RF_ERR_RANGE (the point was not in the last cone step). */
 RF_API rf_status rf_bullet_point_impulse(const rf_plugin *p,
                                          const btManifoldPoint *point,
                                          double out[6]);
