@@ -239,19 +239,9 @@ class ConeSolver final : public btConstraintSolver {
                     const btContactSolverInfo &info, const PointState *st,
                     double g[6]) const;
     // the manifolds of manifold_order_ into the contact slots (parallel
-    // over manifolds) and into the problem, which it begins (each
-    // manifold's points set as soon as they are built), then the slots
-    // compacted
+    // over manifolds), then the slots compacted
     void add_points(const btContactSolverInfo &info);
-    // the added ones of slots [lo, hi) (one manifold's) into the problem;
-    // false with *err on a refusal
-    bool set_manifold_contacts(size_t lo, size_t hi, rf_error *err);
     void compact_contacts(size_t total);
-    // the problem's contacts again from con_desc_ (after compact_contacts
-    // dropped slots, or when the body count changed), one thread
-    void reset_problem_contacts();
-    // the contacts' compliance (con_cfm_) into the problem
-    bool add_compliance(rf_error *err);
     void resize_contacts(size_t n);
     // threads for the shim's own loops: this step's (choose_threads)
     int build_threads() const;
@@ -348,23 +338,6 @@ class ConeSolver final : public btConstraintSolver {
     std::vector<unsigned char> point_repeat_;
     void fold_repeated_points(bool with_flow);
     std::vector<double> con_split_; // split impulse bias (< 0) or 0, m/s
-    // The normal compliance (rf_contact_desc.compliance[0]) of each
-    // contact.  Until the problem holds a compliance array it is kept out
-    // of the descriptions that add_points sets on several threads (the
-    // problem allocates the array for the first compliant contact) and
-    // added after (add_compliance, any_compliant_); the array then stays
-    // (rf_problem_begin_bodies keeps it: problem_cfm_), and later steps
-    // leave the compliance in the descriptions (cfm_in_desc_).
-    std::vector<double> con_cfm_, cfm_scratch_;
-    bool any_compliant_ = false;
-    bool problem_cfm_ = false, cfm_in_desc_ = false;
-    // The problem's contacts were set as add_points built them
-    // (rf_problem_set_contacts, a manifold at a time, while in cache):
-    // RF_OK, or the first error (solve_problem reports it).
-    rf_status contacts_status_ = RF_OK;
-    rf_error contacts_err_{};
-    std::vector<rf_error> thread_err_; // add_points' per-thread refusals
-    std::vector<rf_status> thread_status_;
     std::vector<double> split_v_, split_w_; // pseudo-velocities per body
     std::vector<double> gamma_;
     std::vector<double> vel_v_, vel_w_;

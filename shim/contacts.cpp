@@ -187,12 +187,6 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
         point_coefficients(cp, m, user_dirs, h, st, c, &plastic);
 
     const double split = normal_bias(cp, m, info, ra, rb, e_rest, plastic, c);
-    // until the problem holds a compliance array, the compliance goes to
-    // it after add_points (con_cfm_, add_compliance)
-    con_cfm_[slot] = c.compliance[0];
-    if (!cfm_in_desc_) {
-        c.compliance[0] = 0.0;
-    }
     if (user_dirs) {
         // conveyor: the target relative velocity along the lateral
         // directions is m_contactMotion1/2 (stock: velocityError =
@@ -540,57 +534,7 @@ void ConeSolver::resize_contacts(size_t n)
     con_plastic_.resize(n);
     con_state_.resize(n);
     con_split_.resize(n);
-    con_cfm_.resize(n);
     gamma_.resize(6 * n);
-}
-
-bool ConeSolver::set_manifold_contacts(size_t lo, size_t hi, rf_error *err)
-{
-    while (lo < hi) {
-        if (slot_state_[lo] != kAdded) {
-            ++lo;
-            continue;
-        }
-        size_t end = lo + 1;
-        while (end < hi && slot_state_[end] == kAdded) {
-            ++end;
-        }
-        if (rf_problem_set_contacts(problem_, (int)lo, (int)(end - lo),
-                                    &con_desc_[lo], err) != RF_OK) {
-            return false;
-        }
-        lo = end;
-    }
-    return true;
-}
-
-void ConeSolver::reset_problem_contacts()
-{
-    const int nb = (int)body_desc_.size(), nc = (int)con_desc_.size();
-    contacts_status_ =
-        rf_problem_begin_bodies(problem_, nb, nc, &contacts_err_);
-    if (contacts_status_ == RF_OK && nc > 0) {
-        contacts_status_ = rf_problem_set_contacts(
-            problem_, 0, nc, con_desc_.data(), &contacts_err_);
-    }
-}
-
-bool ConeSolver::add_compliance(rf_error *err)
-{
-    if (!any_compliant_) {
-        return true;
-    }
-    const size_t nc = con_desc_.size();
-    cfm_scratch_.assign(6 * nc, 0.0);
-    for (size_t i = 0; i < nc; ++i) {
-        cfm_scratch_[6 * i] = con_cfm_[i];
-    }
-    if (rf_problem_add_compliance(problem_, cfm_scratch_.data(), err) !=
-        RF_OK) {
-        return false;
-    }
-    problem_cfm_ = true; // the problem keeps its array from now on
-    return true;
 }
 
 void ConeSolver::add_points(const btContactSolverInfo &info)
@@ -605,36 +549,18 @@ void ConeSolver::add_points(const btContactSolverInfo &info)
     point_first_[nms] = total;
     resize_contacts(total);
     slot_state_.resize(total);
-    // The problem takes every slot; each manifold's points go in as soon
-    // as they are built (set_manifold_contacts), while they are in cache:
-    // setting them afterwards in one pass read every description back
-    // from memory (4% of the full pyramid's step).  Joints were gathered
-    // first, so the body count is final.  Skipped slots leave holes that
-    // compact_contacts closes.
-    contacts_status_ = rf_problem_begin_bodies(problem_, (int)body_desc_.size(),
-                                               (int)total, &contacts_err_);
-    const bool set_now = contacts_status_ == RF_OK;
-    cfm_in_desc_ = problem_cfm_;
     // A manifold listed twice is added on one thread: add_point writes
     // its points' frames.
     const int threads =
         total >= kParallelPoints && !manifold_repeated_ ? build_threads() : 1;
-    // each thread's first refusal (the lowest thread's is the first slot's)
-    thread_err_.resize((size_t)threads);
-    thread_status_.assign((size_t)threads, RF_OK);
-    rf_error *thread_err = thread_err_.data();
-    rf_status *thread_status = thread_status_.data();
-    bool compliant = false;
     // Each thread takes a contiguous run of manifolds (so the fetch ahead
     // stays within its run) and writes only their slots and points.
-#pragma omp parallel num_threads(threads) if (threads > 1)                     \
-    reduction(||                                                               \
-              : compliant)
+#pragma omp parallel num_threads(threads) if (threads > 1)
     {
-        size_t lo = 0, hi = nms, t = 0;
+        size_t lo = 0, hi = nms;
 #ifdef _OPENMP
         const size_t nt = (size_t)omp_get_num_threads();
-        t = (size_t)omp_get_thread_num();
+        const size_t t = (size_t)omp_get_thread_num();
         lo = nms * t / nt;
         hi = nms * (t + 1) / nt;
 #endif
@@ -659,22 +585,7 @@ void ConeSolver::add_points(const btContactSolverInfo &info)
                     st = kSkipped;
                 }
                 slot_state_[slot] = st;
-                compliant = compliant || (st == kAdded && !cfm_in_desc_ &&
-                                          con_cfm_[slot] != 0.0);
             }
-            if (set_now && thread_status[t] == RF_OK &&
-                !set_manifold_contacts(point_first_[k], point_first_[k + 1],
-                                       &thread_err[t])) {
-                thread_status[t] = thread_err[t].status;
-            }
-        }
-    }
-    any_compliant_ = compliant;
-    for (int t = 0; set_now && t < threads; ++t) {
-        if (thread_status[t] != RF_OK) {
-            contacts_status_ = thread_status[t];
-            contacts_err_ = thread_err[t];
-            break;
         }
     }
     compact_contacts(total);
@@ -697,15 +608,11 @@ void ConeSolver::compact_contacts(size_t total)
             con_plastic_[kept] = con_plastic_[i];
             con_state_[kept] = con_state_[i];
             con_split_[kept] = con_split_[i];
-            con_cfm_[kept] = con_cfm_[i];
             std::memcpy(&gamma_[6 * kept], &gamma_[6 * i], 6 * sizeof(double));
         }
         ++kept;
     }
     resize_contacts(kept);
-    if (kept != total && contacts_status_ == RF_OK) {
-        reset_problem_contacts(); // holes: the slow way, rare
-    }
 }
 
 // Every manifold handed over that needs a response, its points into the
