@@ -274,11 +274,13 @@ rf_status rf_problem_set_body(rf_problem *p, int i, const rf_body_desc *b,
                               rf_error *err)
 {
     static const char fn[] = "rf_problem_set_body";
-    if (p == NULL || b == NULL) {
-        return rf__fail(err, RF_ERR_NULL, "%s: %s is NULL", fn,
-                        p == NULL ? "p" : "body");
+    if (p == NULL) {
+        return rf__fail(err, RF_ERR_NULL, "%s: p is NULL", fn);
     }
-    ++p->revision; /* rf_problem_solved_velocity */
+    ++p->revision; /* rf_problem_solved_velocity, even for a refused call */
+    if (b == NULL) {
+        return rf__fail(err, RF_ERR_NULL, "%s: body is NULL", fn);
+    }
     rf_status st = check_body_form(p, fn, err);
     if (st != RF_OK) {
         return st;
@@ -635,11 +637,13 @@ rf_status rf_problem_add_compliance(rf_problem *p, const double *c,
                                     rf_error *err)
 {
     static const char fn[] = "rf_problem_add_compliance";
-    if (p == NULL || c == NULL) {
-        return rf__fail(err, RF_ERR_NULL, "%s: %s is NULL", fn,
-                        p == NULL ? "p" : "c");
+    if (p == NULL) {
+        return rf__fail(err, RF_ERR_NULL, "%s: p is NULL", fn);
     }
-    ++p->revision; /* rf_problem_solved_velocity */
+    ++p->revision; /* rf_problem_solved_velocity, even for a refused call */
+    if (c == NULL) {
+        return rf__fail(err, RF_ERR_NULL, "%s: c is NULL", fn);
+    }
     if (p->kind == RF_KIND_EMPTY) {
         return rf__fail(err, RF_ERR_STATE, "%s: the problem is empty", fn);
     }
@@ -797,11 +801,13 @@ static rf_status check_row(const rf_problem *p, int i, const rf_row_desc *r,
 rf_status rf_problem_set_row(rf_problem *p, int i, const rf_row_desc *r,
                              rf_error *err)
 {
-    if (p == NULL || r == NULL) {
-        return rf__fail(err, RF_ERR_NULL, "rf_problem_set_row: %s is NULL",
-                        p == NULL ? "p" : "row");
+    if (p == NULL) {
+        return rf__fail(err, RF_ERR_NULL, "rf_problem_set_row: p is NULL");
     }
-    ++p->revision; /* rf_problem_solved_velocity */
+    ++p->revision; /* rf_problem_solved_velocity, even for a refused call */
+    if (r == NULL) {
+        return rf__fail(err, RF_ERR_NULL, "rf_problem_set_row: row is NULL");
+    }
     rf_status st = check_body_form(p, "rf_problem_set_row", err);
     if (st == RF_OK) {
         st = check_row(p, i, r, err);

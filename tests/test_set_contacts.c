@@ -391,6 +391,18 @@ static int test_concurrent_ranges(void)
     ENSURE(solved_velocity(p, g, RF_OK) == 0);
     ENSURE(rf_problem_set_contacts(p, NC, 1, g_con, NULL) == RF_ERR_RANGE);
     ENSURE(solved_velocity(p, g, RF_ERR_STATE) == 0);
+    /* a NULL description is refused, and counts as a change too (the
+       solved_velocity doc: "failed ones included"), for the contact, body
+       and compliance setters alike */
+    ENSURE(solve(p, 0, g) == 0);
+    ENSURE(rf_problem_set_contacts(p, 0, 1, NULL, NULL) == RF_ERR_NULL);
+    ENSURE(solved_velocity(p, g, RF_ERR_STATE) == 0);
+    ENSURE(solve(p, 0, g) == 0);
+    ENSURE(rf_problem_set_body(p, 0, NULL, NULL) == RF_ERR_NULL);
+    ENSURE(solved_velocity(p, g, RF_ERR_STATE) == 0);
+    ENSURE(solve(p, 0, g) == 0);
+    ENSURE(rf_problem_add_compliance(p, NULL, NULL) == RF_ERR_NULL);
+    ENSURE(solved_velocity(p, g, RF_ERR_STATE) == 0);
     ENSURE(solve(p, 0, g) == 0);
     ENSURE(same(g, ref)); /* the failed calls changed nothing */
     rf_problem_destroy(p);
