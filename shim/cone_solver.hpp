@@ -337,6 +337,7 @@ class ConeSolver final : public btConstraintSolver {
     // impulses folded into the first, fold_repeated_points)
     std::vector<unsigned char> point_repeat_;
     void fold_repeated_points(bool with_flow);
+    void index_points() const;      // point_index_ afresh
     std::vector<double> con_split_; // split impulse bias (< 0) or 0, m/s
     std::vector<double> split_v_, split_w_; // pseudo-velocities per body
     std::vector<double> gamma_;

@@ -114,11 +114,12 @@ void ConeSolver::write_points(const btContactSolverInfo &info, int threads)
 {
     const int nc = (int)con_desc_.size();
     // Points: impulses for Bullet's readers (add_point wrote the frame).
-    // A manifold handed over twice would list its points twice: then the
-    // points are written on one thread, in order, so the last contact's
-    // impulse and frame are the ones Bullet keeps (gather_contacts finds
-    // repeats; add_point leaves their frames to this pass, so that every
-    // listing's warm start reads last step's frame).
+    // A manifold handed over twice lists its points twice: then each
+    // point's listings are summed into its first (fold_repeated_points),
+    // which alone is written, with its frame, on one thread
+    // (gather_contacts finds repeats; add_point leaves their frames to
+    // this pass, so that every listing's warm start reads last step's
+    // frame).
     const bool repeated = manifold_repeated_;
     // what the points carry (carry_point_state) in the same pass: one
     // visit per point (the points of a large scene are cache misses)
@@ -149,7 +150,7 @@ void ConeSolver::write_points(const btContactSolverInfo &info, int threads)
     }
     // con_point_ and gamma_ now hold this step's points and impulses
     points_valid_ = true;
-    point_index_stale_ = true;
+    point_index_stale_ = !repeated; // fold_repeated_points indexed them
 }
 
 // Joints, as writeBackJoints: feedback forces and torques (impulse /
@@ -313,10 +314,9 @@ void ConeSolver::fold_repeated_points(bool with_flow)
 {
     const int nc = (int)con_point_.size();
     point_repeat_.assign((size_t)nc, 0);
-    point_index_.clear();
-    point_index_.reserve((size_t)nc);
+    index_points();
     for (int i = 0; i < nc; ++i) {
-        const int f = point_index_.insert(con_point_[i], i);
+        const int f = *point_index_.find(con_point_[i]); // first listing
         if (f == i) {
             continue;
         }
@@ -328,7 +328,19 @@ void ConeSolver::fold_repeated_points(bool with_flow)
             plastic_flow_[(size_t)f] += plastic_flow_[(size_t)i];
         }
     }
-    point_index_stale_ = false; // the index of the first listings
+}
+
+// point_index_: each point of the step to its contact, the first listing
+// of a point listed twice (insert keeps the value already there).
+void ConeSolver::index_points() const
+{
+    const int nc = (int)con_point_.size();
+    point_index_.clear();
+    point_index_.reserve((size_t)nc);
+    for (int i = 0; i < nc; ++i) {
+        point_index_.insert(con_point_[i], i);
+    }
+    point_index_stale_ = false;
 }
 
 const double *ConeSolver::point_impulse(const btManifoldPoint *pt) const
@@ -337,15 +349,7 @@ const double *ConeSolver::point_impulse(const btManifoldPoint *pt) const
         return nullptr;
     }
     if (point_index_stale_) {
-        // first call since the cone step: index its points (a point listed
-        // twice is indexed by write_points, fold_repeated_points)
-        const int nc = (int)con_point_.size();
-        point_index_.clear();
-        point_index_.reserve((size_t)nc);
-        for (int i = 0; i < nc; ++i) {
-            point_index_.insert(con_point_[i], i);
-        }
-        point_index_stale_ = false;
+        index_points(); // first call since the cone step
     }
     const int *i = point_index_.find(pt);
     if (i == nullptr) {

@@ -269,9 +269,9 @@ RF_API rf_status rf_problem_set_contact(rf_problem *p, int i,
 /* Set contacts first .. first + count - 1 from c[0 .. count - 1] (read,
  * not kept), each as rf_problem_set_contact would, in order; on an error
  * the contacts before the bad one are set and the message names the bad
- * one.  Meant for a caller that builds contacts in batches: set each
- * batch while it is still in cache (the Bullet shim sets a manifold's
- * points as soon as it has built them).  Several threads may set
+ * one.  The checks and copies run in one loop (the Bullet shim sets a
+ * step's contacts in one call); a caller that builds contacts in batches
+ * may set each batch as it is built.  Several threads may set
  * disjoint ranges of one problem at the same time, between
  * rf_problem_begin_bodies and the solve, while no other call on the
  * problem runs, provided that no contact they set has a non-zero
