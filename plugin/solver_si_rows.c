@@ -719,6 +719,11 @@ void rf__si_joint_run(const rf_problem *p, double omega, int lo, int hi,
     const rf_v4 z = v4_of3(si_zero);
     si_pair v = {z, z, z, z, z, z}; /* loaded at the first row */
     int a = RF_WORLD - 1, b = RF_WORLD - 1, da = 0, db = 0;
+    /* the sums in registers: through the pointers, which may alias gamma
+       and vel as far as the compiler knows, every row reloaded and stored
+       them */
+    double d2s = *d2, gn2s = *gn2, Es = E != NULL ? *E : 0.0,
+           Bs = B != NULL ? *B : 0.0;
     for (int j = lo; j < hi; ++j) {
         const int ja = p->row_body[2 * j], jb = p->row_body[2 * j + 1];
         if (ja != a || jb != b) { /* another pair: the last one's back */
@@ -731,13 +736,19 @@ void rf__si_joint_run(const rf_problem *p, double omega, int lo, int hi,
         }
         if (E != NULL) { /* each row with the whole slack left */
             rf_si_guard en = {0.0, 0, 0.0, 0.0};
-            en.share = rf__si_guard_slack(*E, *B, &en.credit);
-            *d2 += joint_step(p, omega, j, gamma, &v, da, db, gn2, &en);
-            *E += en.d_e;
-            *B += en.d_b;
+            en.share = rf__si_guard_slack(Es, Bs, &en.credit);
+            d2s += joint_step(p, omega, j, gamma, &v, da, db, &gn2s, &en);
+            Es += en.d_e;
+            Bs += en.d_b;
         } else {
-            *d2 += joint_step(p, omega, j, gamma, &v, da, db, gn2, gd);
+            d2s += joint_step(p, omega, j, gamma, &v, da, db, &gn2s, gd);
         }
     }
     sides_store(vel, a, b, da, db, &v);
+    *d2 = d2s;
+    *gn2 = gn2s;
+    if (E != NULL) {
+        *E = Es;
+        *B = Bs;
+    }
 }
