@@ -190,7 +190,9 @@ void ConeSolver::allSolved(const btContactSolverInfo &info, btIDebugDraw *draw)
         timing.write_back = timing.total - timing.build - timing.solve;
         timing.threads = step_threads_;
         // items: the contacts and the joint rows
-        learn_threads(last.seconds, last.rows - 5 * last.contacts);
+        if (adaptive_threads_) {
+            thread_choice_.learn(last.seconds, last.rows - 5 * last.contacts);
+        }
     } else {
         timing = rf_bullet_timing{};
     }
@@ -287,14 +289,6 @@ int ConeSolver::build_threads() const
     return step_threads_;
 }
 
-// The thread count not in use is tried for one step every 16 r steps,
-// r its cost over the one in use's, from 16 to 4,096 steps (68 s at 60
-// Hz): a try that loses big (two threads spinning at OpenMP's barriers
-// while another process holds a core: up to 350x a one-thread step on
-// BasicDemo's boxes) then costs about 6% of the steps between tries.
-constexpr unsigned kThreadTryMin = 16;
-constexpr unsigned kThreadTryMax = 4096;
-
 void ConeSolver::choose_threads()
 {
 #ifdef _OPENMP
@@ -302,64 +296,8 @@ void ConeSolver::choose_threads()
 #else
     const int team = 1;
 #endif
-    if (cfg.threads > 0 || team <= 1) {
-        step_threads_ = team;
-        thread_probe_ = -1;
-        return;
-    }
-    // one thread first: under load the team's first step is the costly
-    // try (OpenMP starting its threads while a core is taken)
-    int use = thread_choice_;
-    if (thread_cost_[1] < 0.0) {
-        use = 1;
-    } else if (thread_cost_[0] < 0.0) {
-        use = 0;
-    } else if (++thread_since_ >= thread_every_) {
-        use = 1 - thread_choice_;
-        thread_since_ = 0;
-    }
-    thread_probe_ = use;
-    step_threads_ = use == 0 ? team : 1;
-}
-
-// Each count's cost is a moving average of its steps, the new step
-// weighing a half (under load a step on two threads costs 1x or 200x one
-// thread's, as the other process is scheduled or not: one step decides
-// nothing), except that a step at under half the average replaces it.
-// The slow outliers are the ones to smooth; one-off costs (the problem's
-// first allocations, OpenMP starting its team: 4 us per item on two
-// threads at the full pyramid's first step, 0.33 us later) are gone when
-// a step runs that fast, and an average weighing new steps 0.3 had carried
-// them for a hundred steps while the scene ran on one thread at 0.54 us
-// per item.
-void ConeSolver::learn_threads(double seconds, int items)
-{
-    if (thread_probe_ < 0 || items < (int)kParallelPoints) {
-        return; // small steps run on one thread either way
-    }
-    if (thread_probe_ == 0 && !thread_team_started_) {
-        thread_team_started_ = true; // its first step starts OpenMP's threads
-        return;
-    }
-    const double cost = seconds / items;
-    double &c = thread_cost_[thread_probe_];
-    c = c < 0.0 || cost < 0.5 * c ? cost : 0.5 * (c + cost);
-    if (thread_cost_[0] < 0.0 || thread_cost_[1] < 0.0) {
-        return;
-    }
-    // 5% hysteresis: noise does not flip the choice every try
-    const int was = thread_choice_;
-    const int use =
-        thread_cost_[1 - was] < 0.95 * thread_cost_[was] ? 1 - was : was;
-    if (use != was) {
-        thread_choice_ = use;
-        thread_since_ = 0;
-    }
-    const double r = thread_cost_[1 - use] / thread_cost_[use];
-    thread_every_ =
-        r >= (double)(kThreadTryMax / kThreadTryMin)
-            ? kThreadTryMax
-            : std::max(kThreadTryMin, (unsigned)(kThreadTryMin * r));
+    adaptive_threads_ = cfg.threads <= 0 && team > 1;
+    step_threads_ = adaptive_threads_ ? thread_choice_.choose(team) : team;
 }
 
 // The configuration of this step's solve: the application's, on this

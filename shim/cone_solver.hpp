@@ -16,6 +16,8 @@
 
 #include "point_state.hpp"
 #include "ptr_index.hpp"
+#include "shim_util.hpp"
+#include "thread_choice.hpp"
 #include "rollfric/rollfric.h"
 #include "rollfric/rollfric_bullet.h"
 
@@ -245,22 +247,12 @@ class ConeSolver final : public btConstraintSolver {
     void resize_contacts(size_t n);
     // threads for the shim's own loops: this step's (choose_threads)
     int build_threads() const;
-    // Adaptive thread count for rf_config.threads == 0 (issue #22): a
-    // step runs on OpenMP's thread count or on one, whichever cost less
-    // per item lately (the one in use measured every step, the other
-    // tried for one step now and then, the less often the more it lost):
-    // on a machine where another process keeps a core busy, OpenMP's
-    // barriers wait for descheduled threads and two threads took 2.2x
-    // one's time.
+    // This step's thread count (step_threads_): the configuration's, or
+    // for rf_config.threads == 0 thread_choice_'s (thread_choice.hpp).
     void choose_threads();
-    void learn_threads(double seconds, int items);
     int step_threads_ = 1;
-    int thread_choice_ = 1;                // 0: OpenMP's count, 1: one
-    int thread_probe_ = -1;                // this step's candidate
-    double thread_cost_[2] = {-1.0, -1.0}; // s per item, averaged
-    bool thread_team_started_ = false; // the team's first step is not counted
-    unsigned thread_since_ = 0;        // steps since the other's try
-    unsigned thread_every_ = 16;       // steps between tries
+    bool adaptive_threads_ = false; // this step's count is thread_choice_'s
+    ThreadChoice thread_choice_{(int)kParallelPoints};
     // cohesion and yield: drop the entries of objects that left the world
     // or are not the object they were set for, bind the unbound; the
     // pair's force

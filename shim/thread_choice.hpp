@@ -1,0 +1,113 @@
+// The adaptive thread count of a cone step (rf_config.threads == 0, issue
+// #22): each step runs on OpenMP's thread count (the team) or on one,
+// whichever cost less per item lately.  Plain C++, no Bullet and no
+// OpenMP, so that tests/test_thread_choice.cpp can drive it with made-up
+// step costs.  Header-only.
+//
+// Why adaptive: on a machine where another process keeps a core busy,
+// OpenMP's barriers wait for descheduled threads and two threads took
+// 2.2x one's time (passive waiting; under libgomp's default policy, which
+// spins, up to 350x).
+//
+// The rules (docs/bullet.md, "Threads"):
+//  - the first step runs on one thread, the next two on the team; the
+//    team's first step, which starts OpenMP's threads, is not counted;
+//  - the count in use is measured every step; the other is tried for one
+//    step every 16 r steps, r the ratio of its cost to the one in use's,
+//    from 16 to 4,096 steps (68 s at 60 Hz), so that a try that loses big
+//    costs about 6% of the steps between tries;
+//  - a count's cost is a moving average of its steps' costs per item, a
+//    new step weighing a half (under load a step on two threads costs 1x
+//    or 200x one thread's, as the other process is scheduled or not: one
+//    step decides nothing), except that a step at under half the average
+//    replaces it: slow outliers are what load does, and a step that fast
+//    means one-off costs (allocations, OpenMP's start) are over;
+//  - the choice switches when the other's cost is under 0.95 times the
+//    one in use's (hysteresis against noise);
+//  - steps with fewer than min_items items teach nothing (they run on one
+//    thread either way).
+#ifndef ROLLFRIC_SHIM_THREAD_CHOICE_HPP
+#define ROLLFRIC_SHIM_THREAD_CHOICE_HPP
+
+#include <algorithm>
+
+namespace rfshim {
+
+class ThreadChoice {
+  public:
+    static constexpr unsigned kTryMin = 16;   // steps between tries, least
+    static constexpr unsigned kTryMax = 4096; // and most
+
+    explicit ThreadChoice(int min_items) : min_items_(min_items)
+    {
+    }
+
+    // This step's thread count, team (>= 2: OpenMP's count) or 1.
+    int choose(int team)
+    {
+        int use = choice_;
+        if (cost_[1] < 0.0) {
+            use = 1; // one thread first: under load the team's first step
+                     // is the costly try
+        } else if (cost_[0] < 0.0) {
+            use = 0;
+        } else if (++since_ >= every_) {
+            use = 1 - choice_;
+            since_ = 0;
+        }
+        probe_ = use;
+        return use == 0 ? team : 1;
+    }
+
+    // The step chosen last took seconds for items contacts and rows.
+    void learn(double seconds, int items)
+    {
+        if (probe_ < 0 || items < min_items_ || !(seconds >= 0.0)) {
+            return;
+        }
+        if (probe_ == 0 && !team_started_) {
+            team_started_ = true; // it started OpenMP's threads
+            return;
+        }
+        const double cost = seconds / items;
+        double &c = cost_[probe_];
+        c = c < 0.0 || cost < 0.5 * c ? cost : 0.5 * (c + cost);
+        if (cost_[0] < 0.0 || cost_[1] < 0.0) {
+            return;
+        }
+        const int was = choice_;
+        const int use = cost_[1 - was] < 0.95 * cost_[was] ? 1 - was : was;
+        if (use != was) {
+            choice_ = use;
+            since_ = 0;
+        }
+        const double r = cost_[1 - use] / cost_[use];
+        every_ = !(r < (double)(kTryMax / kTryMin))
+                     ? kTryMax
+                     : std::max(kTryMin, (unsigned)(kTryMin * r));
+    }
+
+    // 0: the team, 1: one thread (the count in use between tries)
+    int choice() const
+    {
+        return choice_;
+    }
+    // steps until the count not in use is tried
+    unsigned every() const
+    {
+        return every_;
+    }
+
+  private:
+    int min_items_;
+    int choice_ = 1;                // 0: the team, 1: one thread
+    int probe_ = -1;                // the count of the step chosen last
+    double cost_[2] = {-1.0, -1.0}; // s per item, averaged (-1: unknown)
+    bool team_started_ = false;
+    unsigned since_ = 0;       // steps since the other count's try
+    unsigned every_ = kTryMin; // steps between tries
+};
+
+} // namespace rfshim
+
+#endif // ROLLFRIC_SHIM_THREAD_CHOICE_HPP
