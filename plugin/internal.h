@@ -100,6 +100,10 @@ typedef struct rf_work {
        bc_ent (2 nitem), entry = 2 * item + side (0 = A, 1 = B), in
        increasing item order */
     int *bc_ptr, *bc_ent;
+    /* 1: bc_ptr / bc_ent were built for this call (rf__build_body_index);
+       0: rf_solve skipped them (SI on one thread, which needs none: its
+       body passes then sum item by item, body_pass_scatter) */
+    int bc_valid;
     /* colouring (coloured GS): items of colour c are
        color_con[color_ptr[c] .. color_ptr[c+1]) */
     int *color_ptr, *color_con, *color_of, *color_mark;

@@ -69,6 +69,7 @@ rf_status rf__build_body_index(rf_problem *p, rf_error *err)
         ptr[b] = ptr[b - 1];
     }
     ptr[0] = 0;
+    w->bc_valid = 1;
     return RF_OK;
 }
 
@@ -146,6 +147,73 @@ double rf__row_velocity(const rf_problem *p, int j, const double *vel)
     return u;
 }
 
+/* body_pass_ws on one thread without the body index: each item's side
+   impulses added to its bodies' sums (in bv, then turned into the
+   velocities in place), items in order.  A body's sum takes its terms in
+   the index's order (items in order, side 0 before side 1), so the bits
+   are body_pass_ws's; and it needs neither the index (rebuilt at every
+   solve: a pass over the items with two scattered counts each) nor the
+   index's indirect reads. */
+static void body_pass_scatter(const rf_problem *p, const double *gamma,
+                              const double *scale, const double *base,
+                              double *bv, double *imp)
+{
+    const int nbody = p->nbody, ncon = p->ncon, nitem = rf__nitem(p);
+    const int m6 = 6 * ncon;
+    memset(bv, 0, (size_t)6 * nbody * sizeof(double));
+    for (int i = 0; i < nitem; ++i) {
+        double f[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0}; /* rows: unused */
+        if (i < ncon) {
+            const double *gi = gamma + 6 * i;
+            if (scale != NULL) {
+                const double *sc = scale + 4 * i;
+                const double g[6] = {gi[0] * sc[0], gi[1] * sc[1],
+                                     gi[2] * sc[1], gi[3] * sc[2],
+                                     gi[4] * sc[3], gi[5] * sc[3]};
+                contact_world_impulse(p, i, g, f);
+            } else {
+                contact_world_impulse(p, i, gi, f);
+            }
+        }
+        for (int s = 0; s < 2; ++s) {
+            const int b = rf__item_body(p, i, s);
+            if (!rf__dynamic_body(p, b)) {
+                continue;
+            }
+            double F[3], T[3];
+            if (i < ncon) {
+                side_impulse(p, i, s, f, F, T);
+            } else {
+                const int j = i - ncon;
+                const double sj = scale != NULL ? scale[4 * ncon + j] : 1.0;
+                row_impulse(p, j, s, gamma[m6 + j] * sj, F, T);
+            }
+            double *acc = bv + 6 * b;
+            for (int c = 0; c < 3; ++c) {
+                acc[c] += F[c];
+                acc[3 + c] += T[c];
+            }
+        }
+    }
+    for (int b = 0; b < nbody; ++b) {
+        double *out = bv + 6 * b;
+        const double P[3] = {out[0], out[1], out[2]};
+        const double L[3] = {out[3], out[4], out[5]};
+        if (imp != NULL) {
+            memcpy(imp + 6 * b, out, 6 * sizeof(double));
+        }
+        double dw[3];
+        mat3_vec(p->body_inv_inertia + 9 * b, L, dw);
+        const double *im = p->body_inv_mass + 3 * b;
+        for (int c = 0; c < 3; ++c) {
+            const double b0 = base ? base[6 * b + c] : 0.0;
+            const double b1 = base ? base[6 * b + 3 + c] : 0.0;
+            out[c] = b0 + im[c] * P[c];
+            out[3 + c] = b1 + dw[c];
+        }
+    }
+}
+
 /* bv[b] = base[b] + M_b^-1 (sum of impulses of S gamma on b); base may
    be NULL (zero), scale may be NULL (S = I; else the part scaling, so the
    caller's gamma is gamma' and no scaled copy is formed).  Fixed bodies get
@@ -169,6 +237,11 @@ static void body_pass_ws(const rf_problem *p, const double *gamma,
                          double *imp)
 {
     const rf_work *w = &p->work;
+    if (!w->bc_valid) { /* no index this solve (rf__skip_body_index) */
+#pragma omp single
+        body_pass_scatter(p, gamma, scale, base, bv, imp);
+        return;
+    }
     double *cimp = w->cimp;
     const int nbody = p->nbody, ncon = p->ncon, m6 = 6 * p->ncon;
 #pragma omp for schedule(static)

@@ -573,6 +573,17 @@ static void energy_check(rf_problem *p, const rf_config *cfg, double *g,
     out->converged = cfg->tol > 0.0 && out->residual <= cfg->tol;
 }
 
+/* SI on one thread (or a problem too small for its body passes to take
+   threads), without a residual, the pyramid model or cohesion, uses the
+   body index nowhere but in its start's body pass, which then sums item
+   by item (body_pass_scatter, the same bits): the index is not built. */
+static int skip_body_index(const rf_problem *p, const rf_config *cfg)
+{
+    return cfg->solver == RF_SOLVER_SI && !cfg->residual &&
+           cfg->model != RF_MODEL_PYRAMID && !rf__has_cohesion(p) &&
+           (rf__threads(cfg->threads) == 1 || !rf__product_parallel(p));
+}
+
 static rf_status check_solve_input(rf_problem *p, const rf_config *cfg,
                                    const double *gamma, rf_error *err)
 {
@@ -602,7 +613,11 @@ static rf_status check_solve_input(rf_problem *p, const rf_config *cfg,
     }
     st = rf__work_reserve(p, rf__solver_vecs(p, cfg->solver), err);
     if (st == RF_OK && p->kind == RF_KIND_BODY) {
-        st = rf__build_body_index(p, err);
+        if (skip_body_index(p, cfg)) {
+            p->work.bc_valid = 0;
+        } else {
+            st = rf__build_body_index(p, err);
+        }
     }
     rf__refresh_cfm(p);
     if (st == RF_OK &&
