@@ -252,10 +252,13 @@ int run_wall(const Options &o, std::vector<Lib> &libs, FILE *js)
             return 1;
         }
     }
-    std::vector<std::vector<double>> best(nl);
     std::vector<double> sum(nl, 0.0);
+    std::vector<std::vector<double>> best(nl, std::vector<double>(o.rounds));
     for (int r = 0; r < o.rounds; ++r) {
-        for (size_t l = 0; l < nl; ++l) {
+        for (size_t q = 0; q < nl; ++q) {
+            // the order rotated each round: the library after another one
+            // finds the caches holding the other's data
+            const size_t l = (q + (size_t)r) % nl;
             double fastest = 1e300;
             for (int k = 0; k < o.solves; ++k) {
                 g = start;
@@ -267,7 +270,7 @@ int run_wall(const Options &o, std::vector<Lib> &libs, FILE *js)
                 }
                 fastest = std::min(fastest, now() - t0);
             }
-            best[l].push_back(fastest);
+            best[l][r] = fastest;
             double s = 0.0;
             for (double x : g) {
                 s += x;
