@@ -55,6 +55,22 @@ double now()
         .count();
 }
 
+// s as a JSON string's contents (quotes and backslashes escaped; control
+// characters dropped)
+std::string json_text(const std::string &s)
+{
+    std::string out;
+    for (char c : s) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+        }
+        if ((unsigned char)c >= 0x20) {
+            out += c;
+        }
+    }
+    return out;
+}
+
 double median(std::vector<double> v)
 {
     std::sort(v.begin(), v.end());
@@ -227,7 +243,7 @@ int run_wall(const Options &o, std::vector<Lib> &libs, FILE *js)
     const size_t nl = libs.size(), ndof = 6 * (size_t)w.ncon();
     std::vector<rf_problem *> prob(nl, nullptr);
     std::vector<rf_config> cfg(nl);
-    std::vector<double> g0(ndof, 0.0), g(ndof);
+    std::vector<double> g(ndof);
     rf_error err;
     for (size_t l = 0; l < nl; ++l) {
         if (libs[l].problem_create(&prob[l], &err) != RF_OK ||
@@ -253,6 +269,7 @@ int run_wall(const Options &o, std::vector<Lib> &libs, FILE *js)
         }
     }
     std::vector<double> sum(nl, 0.0);
+    std::vector<std::vector<double>> last(nl); // each library's impulses
     std::vector<std::vector<double>> best(nl, std::vector<double>(o.rounds));
     for (int r = 0; r < o.rounds; ++r) {
         for (size_t q = 0; q < nl; ++q) {
@@ -276,6 +293,7 @@ int run_wall(const Options &o, std::vector<Lib> &libs, FILE *js)
                 s += x;
             }
             sum[l] = s;
+            last[l] = g;
         }
     }
     int status = 0;
@@ -301,9 +319,11 @@ int run_wall(const Options &o, std::vector<Lib> &libs, FILE *js)
                      "    {\"lib\": \"%s\", \"ms_fastest\": %.6f, "
                      "\"ratio_to_first_median\": %.6f, \"impulse_sum\": "
                      "%.17g}%s\n",
-                     libs[l].path.c_str(), fastest * 1e3, med, sum[l],
-                     l + 1 < nl ? "," : "");
-        if (o.same && sum[l] != sum[0]) {
+                     json_text(libs[l].path).c_str(), fastest * 1e3, med,
+                     sum[l], l + 1 < nl ? "," : "");
+        // every impulse, bit for bit (the sum is what is printed)
+        if (o.same && std::memcmp(last[l].data(), last[0].data(),
+                                  ndof * sizeof(double)) != 0) {
             std::fprintf(stderr,
                          "rfbench_ab: %s gives another result than %s\n",
                          libs[l].path.c_str(), libs[0].path.c_str());
@@ -385,7 +405,8 @@ int run_scenes(const Options &o, std::vector<Lib> &libs, FILE *js)
         for (size_t k = 0; k <= nl; ++k) {
             const char *who = k == 0 ? "stock" : libs[k - 1].path.c_str();
             std::printf("  %-40s", who);
-            std::fprintf(js, "      {\"lib\": \"%s\", \"seconds\": [", who);
+            std::fprintf(js, "      {\"lib\": \"%s\", \"seconds\": [",
+                         json_text(who).c_str());
             for (int r = 0; r < o.reps; ++r) {
                 std::printf(" %.3f", t[k][r]);
                 std::fprintf(js, "%s%.6f", r ? ", " : "", t[k][r]);

@@ -100,9 +100,12 @@ typedef struct rf_work {
        bc_ent (2 nitem), entry = 2 * item + side (0 = A, 1 = B), in
        increasing item order */
     int *bc_ptr, *bc_ent;
-    /* 1: bc_ptr / bc_ent were built for this call (rf__build_body_index);
-       0: rf_solve skipped them (SI on one thread, which needs none: its
-       body passes then sum item by item, body_pass_scatter) */
+    /* 1: bc_ptr / bc_ent hold the index of the problem as it was at the
+       last rf__build_body_index, which every path that reads them calls
+       first (rf_solve, the evaluations, rf_problem_to_local); 0: the last
+       rf_solve skipped it (solve.c, skip_body_index: SI on one thread or
+       on a problem too small for threaded products), and the body passes
+       sum item by item (jacobian.c, body_pass_scatter) */
     int bc_valid;
     /* colouring (coloured GS): items of colour c are
        color_con[color_ptr[c] .. color_ptr[c+1]) */

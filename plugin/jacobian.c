@@ -18,7 +18,9 @@
  *
  * N gamma = D^T M^-1 D gamma is computed in two passes, never formed:
  *   1. per body: sum the impulses of its contacts (in contact order, from
- *      the body -> contacts index) and apply M^-1;
+ *      the body -> contacts index) and apply M^-1; where rf_solve built
+ *      no index (SI on one thread: solve.c, skip_body_index), item by
+ *      item into the bodies' sums, in the same order (body_pass_scatter);
  *   2. per contact: read the two bodies' velocity changes through D_i^T.
  * Each pass writes only its own slots: no races, no atomics, and the
  * result does not depend on the number of threads.
@@ -153,7 +155,8 @@ double rf__row_velocity(const rf_problem *p, int j, const double *vel)
    the index's order (items in order, side 0 before side 1), so the bits
    are body_pass_ws's; and it needs neither the index (rebuilt at every
    solve: a pass over the items with two scattered counts each) nor the
-   index's indirect reads. */
+   index's indirect reads.  bv must not alias base (it is cleared first;
+   every caller passes the bodies' own velocities or NULL as base). */
 static void body_pass_scatter(const rf_problem *p, const double *gamma,
                               const double *scale, const double *base,
                               double *bv, double *imp)
@@ -216,7 +219,8 @@ static void body_pass_scatter(const rf_problem *p, const double *gamma,
 
 /* bv[b] = base[b] + M_b^-1 (sum of impulses of S gamma on b); base may
    be NULL (zero), scale may be NULL (S = I; else the part scaling, so the
-   caller's gamma is gamma' and no scaled copy is formed).  Fixed bodies get
+   caller's gamma is gamma' and no scaled copy is formed); bv must not alias
+   base.  Fixed bodies get
    base (their own velocity) only.
 
    Two phases: each contact's world impulse is formed once, in contact
@@ -237,7 +241,7 @@ static void body_pass_ws(const rf_problem *p, const double *gamma,
                          double *imp)
 {
     const rf_work *w = &p->work;
-    if (!w->bc_valid) { /* no index this solve (rf__skip_body_index) */
+    if (!w->bc_valid) { /* no index this solve (solve.c, skip_body_index) */
 #pragma omp single
         body_pass_scatter(p, gamma, scale, base, bv, imp);
         return;

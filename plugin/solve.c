@@ -575,8 +575,10 @@ static void energy_check(rf_problem *p, const rf_config *cfg, double *g,
 
 /* SI on one thread (or a problem too small for its body passes to take
    threads), without a residual, the pyramid model or cohesion, uses the
-   body index nowhere but in its start's body pass, which then sums item
-   by item (body_pass_scatter, the same bits): the index is not built. */
+   body index only in its guard's body passes (start_work: the start,
+   after scale_excess, and an iterate in excess at the end), which then
+   sum item by item (jacobian.c, body_pass_scatter; the same bits): the
+   index is not built. */
 static int skip_body_index(const rf_problem *p, const rf_config *cfg)
 {
     return cfg->solver == RF_SOLVER_SI && !cfg->residual &&

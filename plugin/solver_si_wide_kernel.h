@@ -198,37 +198,41 @@ static RF__ALWAYS_INLINE void WK(bodies_store)(const rf_problem *p,
     }
 }
 
-/* Ask for the record of the slot RF__SI_WPF ahead (bytes from base):
-   the records stream from the last-level cache (a 31,680-contact wall
-   of boxes holds 15 MB of them), a point's record spans 10 (normal) or
-   21 (friction) lines, and the loads of each slot's first fields stalled
-   (a quarter of the kernel's samples).  With the hint that wall's solve
-   (SI, 5 sweeps) takes 10% less time, the full pyramid scene's step 2%
-   less, a 1,560-contact wall 2% less (median of 20 rounds alternating
-   the two libraries in one process).  Two or more slots ahead gained
-   less; a hint on the records the build writes cost 1%.  A hint only: no
-   fault past the end, and no change to any bit. */
+/* Ask for the lines holding bytes [a, e) (a hint only: no fault past
+   an array's end, and no change to any bit). */
+static RF__ALWAYS_INLINE void WK(prefetch_bytes)(uintptr_t a, uintptr_t e)
+{
+    for (uintptr_t q = a & ~(uintptr_t)63; q < e; q += 64) {
+        __builtin_prefetch((const void *)q);
+    }
+}
+/* Ask for the record of the slot RF__SI_WPF ahead: the records stream
+   from the last-level cache (a 31,680-contact wall of boxes holds 15 MB
+   of them), a point's record spans 11 (normal) or 22 (friction) lines
+   (640 and 1,344 bytes at the arrays' 16-byte alignment), and the loads
+   of each slot's first fields stalled (a quarter of the kernel's
+   samples).  With the hint that wall's solve (SI, 5 sweeps) takes 10%
+   less time, a 1,560-contact wall 2% less (rfbench_ab --wall, median of
+   20 rounds), the full pyramid's first 140 steps 2-4% less (rfbench_ab,
+   one thread); asking for every line of the record, its last one
+   included, took another 4.6% off the 31,680-contact wall and 3.4% off an
+   11,060-contact one.  Two or more slots ahead gained less; a hint on the
+   records the build writes cost 1%. */
 #ifndef RF__SI_WPF
 #define RF__SI_WPF 1
 #endif
 static RF__ALWAYS_INLINE void WK(prefetch)(const double *base, size_t slot,
                                            size_t fields)
 {
-    const uintptr_t a = (uintptr_t)base + (slot + RF__SI_WPF) * fields *
-                                              RF__SI_LANES * sizeof(double);
-    for (size_t q = 0; q < fields * RF__SI_LANES * sizeof(double); q += 64) {
-        __builtin_prefetch((const void *)(a + q));
-    }
+    const size_t bytes = fields * RF__SI_LANES * sizeof(double);
+    const uintptr_t a = (uintptr_t)base + (slot + RF__SI_WPF) * bytes;
+    WK(prefetch_bytes)(a, a + bytes);
 }
 /* Ask for n doubles from x on (the build's sources of the next bundle:
    its four lanes' manifolds lie anywhere in the contact arrays). */
 static RF__ALWAYS_INLINE void WK(prefetch_span)(const double *x, int n)
 {
-    const uintptr_t a = (uintptr_t)x & ~(uintptr_t)63;
-    const uintptr_t e = (uintptr_t)(x + n);
-    for (uintptr_t q = a; q < e; q += 64) {
-        __builtin_prefetch((const void *)q);
-    }
+    WK(prefetch_bytes)((uintptr_t)x, (uintptr_t)(x + n));
 }
 /* field f of a record's slot (r already offset to lane h) */
 #define WFIELD(r, f) WK(load)((r) + (size_t)(f)*RF__SI_LANES)

@@ -9,13 +9,15 @@
 // 2.2x one's time (passive waiting; under libgomp's default policy, which
 // spins, up to 350x).
 //
-// The rules (docs/bullet.md, "Threads"):
+// The rules (docs/bullet.md, "Threads", with the measured costs they
+// were built against):
 //  - the first step runs on one thread, the next two on the team; the
 //    team's first step, which starts OpenMP's threads, is not counted;
 //  - the count in use is measured every step; the other is tried for one
 //    step every 16 r steps, r the ratio of its cost to the one in use's,
 //    from 16 to 4,096 steps (68 s at 60 Hz), so that a try that loses big
-//    costs about 6% of the steps between tries;
+//    costs about 6% of the steps between tries (r / 4,096 at the cap:
+//    8.5% for a 350x loss);
 //  - a count's cost is a moving average of its steps' costs per item, a
 //    new step weighing a half (under load a step on two threads costs 1x
 //    or 200x one thread's, as the other process is scheduled or not: one

@@ -5,7 +5,8 @@
  *     every residual on the way, so it must match too), for Jacobi and
  *     APGD (docs/model.md's "bitwise identical for any thread count") and
  *     coloured Gauss-Seidel (documented as deterministic too), in body
- *     form with and without joint rows, and in local form;
+ *     form with and without joint rows, and in local form; and SI with
+ *     contacts and joint rows (one thread builds no body index);
  *   - run to run with every solver: two fresh problem handles, and a
  *     handle reused after another solve (work memory left from an earlier
  *     solve must not leak into a result).
@@ -403,7 +404,10 @@ static int test_threads_rows(void)
    (jacobian.c, body_pass_scatter); on 2 and 4 threads it builds the index
    and gathers them in the index's order, which is the same order.  The
    trajectories agree bit for bit, and with the residual asked for (the
-   index built on one thread too). */
+   index built on one thread too).  Step 0 starts from gamma = 0, whose
+   body pass sums zeros; step 1's warm start is where the two orders
+   would differ (summing the items in reverse order fails this test
+   there, in gamma and in the body velocities that follow from it). */
 static int test_threads_si(void)
 {
     rf_rng r = {710};

@@ -551,7 +551,11 @@ typedef struct rf_config {
                               default 1 */
     int threads;           /* OpenMP threads, 0 = OpenMP's default; the
                               Bullet shim also fills and writes back its
-                              contacts on them (from 512 points on) */
+                              contacts on them (from 512 points on).  In
+                              the Bullet shim 0 means its adaptive count:
+                              each step on OpenMP's count or on one,
+                              whichever cost less lately, the first step
+                              on one (docs/bullet.md, "Threads") */
     double omega;          /* Jacobi/GS step scale; 0 = automatic: 1/lambda
                               for Jacobi (lambda estimated by power
                               iteration on the scaled, B-preconditioned
