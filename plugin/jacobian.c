@@ -149,6 +149,64 @@ double rf__row_velocity(const rf_problem *p, int j, const double *vel)
     return u;
 }
 
+/* The world impulse of contact i (contact_world_impulse) of S gamma: the
+   part scaling applied when scale is set (body_pass_ws). */
+static inline void scaled_world_impulse(const rf_problem *p, int i,
+                                        const double *gamma,
+                                        const double *scale, double f[6])
+{
+    const double *gi = gamma + 6 * i;
+    if (scale != NULL) {
+        const double *s = scale + 4 * i;
+        const double g[6] = {gi[0] * s[0], gi[1] * s[1], gi[2] * s[1],
+                             gi[3] * s[2], gi[4] * s[3], gi[5] * s[3]};
+        contact_world_impulse(p, i, g, f);
+    } else {
+        contact_world_impulse(p, i, gi, f);
+    }
+}
+
+/* The impulse (F, T) that item i applies to its side s: a contact's from
+   its world impulse f, a row's from its (scaled) lambda (f unused). */
+static inline void item_side_impulse(const rf_problem *p, int i, int s,
+                                     const double *f, const double *gamma,
+                                     const double *scale, double F[3],
+                                     double T[3])
+{
+    const int ncon = p->ncon;
+    if (i < ncon) {
+        side_impulse(p, i, s, f, F, T);
+    } else {
+        const int j = i - ncon;
+        const double sj = scale != NULL ? scale[4 * ncon + j] : 1.0;
+        row_impulse(p, j, s, gamma[6 * ncon + j] * sj, F, T);
+    }
+}
+
+/* Body b's result from its summed impulse (P, L): imp[b] = (P, L) unless
+   imp is NULL, bv[b] = base[b] + M_b^-1 (P, L) (base NULL: zero). */
+static inline void body_result(const rf_problem *p, int b, const double P[3],
+                               const double L[3], const double *base,
+                               double *bv, double *imp)
+{
+    if (imp != NULL) { /* the body's impulse, (P, L) */
+        for (int c = 0; c < 3; ++c) {
+            imp[6 * b + c] = P[c];
+            imp[6 * b + 3 + c] = L[c];
+        }
+    }
+    double dw[3];
+    mat3_vec(p->body_inv_inertia + 9 * b, L, dw);
+    const double *im = p->body_inv_mass + 3 * b;
+    double *out = bv + 6 * b;
+    for (int c = 0; c < 3; ++c) {
+        const double b0 = base ? base[6 * b + c] : 0.0;
+        const double b1 = base ? base[6 * b + 3 + c] : 0.0;
+        out[c] = b0 + im[c] * P[c];
+        out[3 + c] = b1 + dw[c];
+    }
+}
+
 /* body_pass_ws on one thread without the body index: each item's side
    impulses added to its bodies' sums (in bv, then turned into the
    velocities in place), items in order.  A body's sum takes its terms in
@@ -162,21 +220,11 @@ static void body_pass_scatter(const rf_problem *p, const double *gamma,
                               double *bv, double *imp)
 {
     const int nbody = p->nbody, ncon = p->ncon, nitem = rf__nitem(p);
-    const int m6 = 6 * ncon;
     memset(bv, 0, (size_t)6 * nbody * sizeof(double));
     for (int i = 0; i < nitem; ++i) {
         double f[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0}; /* rows: unused */
         if (i < ncon) {
-            const double *gi = gamma + 6 * i;
-            if (scale != NULL) {
-                const double *sc = scale + 4 * i;
-                const double g[6] = {gi[0] * sc[0], gi[1] * sc[1],
-                                     gi[2] * sc[1], gi[3] * sc[2],
-                                     gi[4] * sc[3], gi[5] * sc[3]};
-                contact_world_impulse(p, i, g, f);
-            } else {
-                contact_world_impulse(p, i, gi, f);
-            }
+            scaled_world_impulse(p, i, gamma, scale, f);
         }
         for (int s = 0; s < 2; ++s) {
             const int b = rf__item_body(p, i, s);
@@ -184,13 +232,7 @@ static void body_pass_scatter(const rf_problem *p, const double *gamma,
                 continue;
             }
             double F[3], T[3];
-            if (i < ncon) {
-                side_impulse(p, i, s, f, F, T);
-            } else {
-                const int j = i - ncon;
-                const double sj = scale != NULL ? scale[4 * ncon + j] : 1.0;
-                row_impulse(p, j, s, gamma[m6 + j] * sj, F, T);
-            }
+            item_side_impulse(p, i, s, f, gamma, scale, F, T);
             double *acc = bv + 6 * b;
             for (int c = 0; c < 3; ++c) {
                 acc[c] += F[c];
@@ -199,21 +241,10 @@ static void body_pass_scatter(const rf_problem *p, const double *gamma,
         }
     }
     for (int b = 0; b < nbody; ++b) {
-        double *out = bv + 6 * b;
-        const double P[3] = {out[0], out[1], out[2]};
-        const double L[3] = {out[3], out[4], out[5]};
-        if (imp != NULL) {
-            memcpy(imp + 6 * b, out, 6 * sizeof(double));
-        }
-        double dw[3];
-        mat3_vec(p->body_inv_inertia + 9 * b, L, dw);
-        const double *im = p->body_inv_mass + 3 * b;
-        for (int c = 0; c < 3; ++c) {
-            const double b0 = base ? base[6 * b + c] : 0.0;
-            const double b1 = base ? base[6 * b + 3 + c] : 0.0;
-            out[c] = b0 + im[c] * P[c];
-            out[3 + c] = b1 + dw[c];
-        }
+        const double *sum = bv + 6 * b; /* read before body_result writes */
+        const double P[3] = {sum[0], sum[1], sum[2]};
+        const double L[3] = {sum[3], sum[4], sum[5]};
+        body_result(p, b, P, L, base, bv, imp);
     }
 }
 
@@ -247,54 +278,25 @@ static void body_pass_ws(const rf_problem *p, const double *gamma,
         return;
     }
     double *cimp = w->cimp;
-    const int nbody = p->nbody, ncon = p->ncon, m6 = 6 * p->ncon;
+    const int nbody = p->nbody, ncon = p->ncon;
 #pragma omp for schedule(static)
     for (int i = 0; i < ncon; ++i) {
-        const double *gi = gamma + 6 * i;
-        if (scale != NULL) {
-            const double *s = scale + 4 * i;
-            const double g[6] = {gi[0] * s[0], gi[1] * s[1], gi[2] * s[1],
-                                 gi[3] * s[2], gi[4] * s[3], gi[5] * s[3]};
-            contact_world_impulse(p, i, g, cimp + 6 * i);
-        } else {
-            contact_world_impulse(p, i, gi, cimp + 6 * i);
-        }
+        scaled_world_impulse(p, i, gamma, scale, cimp + 6 * i);
     }
 #pragma omp for schedule(static)
     for (int b = 0; b < nbody; ++b) {
         double P[3] = {0.0, 0.0, 0.0}, L[3] = {0.0, 0.0, 0.0};
         for (int k = w->bc_ptr[b]; k < w->bc_ptr[b + 1]; ++k) {
-            int e = w->bc_ent[k];
-            int i = e >> 1;
+            const int e = w->bc_ent[k], i = e >> 1;
             double F[3], T[3];
-            if (i < ncon) {
-                side_impulse(p, i, e & 1, cimp + 6 * i, F, T);
-            } else {
-                const int j = i - ncon;
-                const double sj = scale != NULL ? scale[4 * ncon + j] : 1.0;
-                row_impulse(p, j, e & 1, gamma[m6 + j] * sj, F, T);
-            }
+            item_side_impulse(p, i, e & 1, i < ncon ? cimp + 6 * i : NULL,
+                              gamma, scale, F, T);
             for (int c = 0; c < 3; ++c) {
                 P[c] += F[c];
                 L[c] += T[c];
             }
         }
-        if (imp != NULL) { /* the body's impulse, (P, L) */
-            for (int c = 0; c < 3; ++c) {
-                imp[6 * b + c] = P[c];
-                imp[6 * b + 3 + c] = L[c];
-            }
-        }
-        double dw[3];
-        mat3_vec(p->body_inv_inertia + 9 * b, L, dw);
-        const double *im = p->body_inv_mass + 3 * b;
-        double *out = bv + 6 * b;
-        for (int c = 0; c < 3; ++c) {
-            double b0 = base ? base[6 * b + c] : 0.0;
-            double b1 = base ? base[6 * b + 3 + c] : 0.0;
-            out[c] = b0 + im[c] * P[c];
-            out[3 + c] = b1 + dw[c];
-        }
+        body_result(p, b, P, L, base, bv, imp);
     }
 }
 

@@ -94,11 +94,6 @@ class ThreadChoice {
     {
         return choice_;
     }
-    // steps until the count not in use is tried
-    unsigned every() const
-    {
-        return every_;
-    }
 
   private:
     int min_items_;
