@@ -37,7 +37,6 @@
 #include <rollfric/rollfric_bullet.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -48,12 +47,8 @@
 
 namespace {
 
-double now()
-{
-    return std::chrono::duration<double>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
+using rfbench::median;
+using rfbench::now;
 
 // s as a JSON string's contents (quotes and backslashes escaped; control
 // characters dropped)
@@ -69,13 +64,6 @@ std::string json_text(const std::string &s)
         }
     }
     return out;
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n == 0 ? 0.0 : (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]));
 }
 
 // The functions used from each library, by name (the C API's exported

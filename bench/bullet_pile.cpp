@@ -93,7 +93,6 @@
 #include <btBulletDynamicsCommon.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -107,12 +106,7 @@ namespace {
 
 const btScalar kStep = btScalar(1.0 / 60);
 
-double now()
-{
-    using clock = std::chrono::steady_clock;
-    return std::chrono::duration<double>(clock::now().time_since_epoch())
-        .count();
-}
+using rfbench::now;
 
 // The 1-minute load average (other work on the machine), -1 if unknown.
 double load_average()
@@ -127,16 +121,7 @@ double load_average()
     return l;
 }
 
-double median(std::vector<double> v)
-{
-    if (v.empty()) {
-        return 0;
-    }
-    std::sort(v.begin(), v.end());
-    size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
+using rfbench::median;
 using rfbench::split;
 
 // The stock solver, timed: the seconds its solveGroup calls took (in

@@ -109,7 +109,6 @@
 #include "bench_util.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -127,13 +126,8 @@ namespace {
 
 using rfscenes::World;
 
-double now()
-{
-    using clock = std::chrono::steady_clock;
-    return std::chrono::duration<double>(clock::now().time_since_epoch())
-        .count();
-}
-
+using rfbench::median;
+using rfbench::now;
 using rfbench::split;
 
 bool parse_int(const std::string &s, int *out)
@@ -343,16 +337,6 @@ double quantile(std::vector<double> v, double q)
     std::sort(v.begin(), v.end());
     size_t k = (size_t)std::ceil(q * (double)v.size());
     return v[k > 0 ? k - 1 : 0];
-}
-
-double median(std::vector<double> v)
-{
-    if (v.empty()) {
-        return 0;
-    }
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 // The median of --sleep-runs' sleep steps, a run that never slept
