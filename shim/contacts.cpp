@@ -566,7 +566,9 @@ void ConeSolver::add_points(const btContactSolverInfo &info)
 #endif
         for (size_t k = lo; k < hi; ++k) {
             if (k + 2 * kPrefetchAhead < hi) {
-                prefetch_manifold(manifold_order_[k + 2 * kPrefetchAhead].m);
+                const ManifoldSides &ahead =
+                    manifold_order_[k + 2 * kPrefetchAhead];
+                prefetch_manifold(ahead.m, ahead.n);
             }
             btPersistentManifold *m = manifold_order_[k].m;
             const int a = manifold_order_[k].a, b = manifold_order_[k].b;

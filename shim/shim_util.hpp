@@ -112,18 +112,19 @@ inline void write_point_frame(btManifoldPoint &cp, const rf_contact_desc &c)
 }
 
 // A manifold's first touch was the largest stall of cone_step's manifold
-// loop.  Fetch the lines the loop reads first: the bodies, point count and
+// loop.  Fetch the lines the loop reads: the bodies, point count and
 // thresholds, which Bullet keeps after the point cache at the end of the
-// object, and the first point at the start (most manifolds of a pile have
-// one point).  The addresses lie inside the object whatever its layout.
-inline void prefetch_manifold(const btPersistentManifold *m)
+// object, and the n points it holds at the start.  The addresses lie
+// inside the object whatever its layout.
+inline void prefetch_manifold(const btPersistentManifold *m, int n)
 {
     const char *p = reinterpret_cast<const char *>(m);
     const size_t size = sizeof(btPersistentManifold);
-    static_assert(sizeof(btPersistentManifold) > sizeof(btManifoldPoint) + 64,
+    static_assert(sizeof(btPersistentManifold) >
+                      MANIFOLD_CACHE_SIZE * sizeof(btManifoldPoint),
                   "a point cache and a tail");
     prefetch_object(p + size - 48, 48);
-    prefetch_object(p, sizeof(btManifoldPoint) + 16);
+    prefetch_object(p, (size_t)n * sizeof(btManifoldPoint) + 16);
 }
 
 // The first manifold pass (sides and point count) reads only the tail:
