@@ -96,6 +96,11 @@ typedef struct rf_work {
        pass's input, force then torque without lever arm (jacobian.c) */
     double *cimp;
     int cap_cimp;
+    /* split impulse (split.c): one record of RF__SPLIT_REC doubles per
+       deep contact and its contact index; reserved by rf_solve_split */
+    double *split_rec;
+    int *split_con; /* deep contacts' indices, then their 2 side bodies */
+    int cap_split, cap_split_con;
     /* body -> items index over dynamic bodies: bc_ptr (nbody + 1),
        bc_ent (2 nitem), entry = 2 * item + side (0 = A, 1 = B), in
        increasing item order */

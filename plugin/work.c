@@ -292,6 +292,8 @@ void rf__work_free(rf_work *w)
     free(w->bv0);
     free(w->bv1);
     free(w->cimp);
+    free(w->split_rec);
+    free(w->split_con);
     free(w->bc_ptr);
     free(w->bc_ent);
     free(w->color_ptr);
