@@ -164,11 +164,11 @@ typedef struct rf_work {
     double *si_wm; /* per bundle the lanes' M_a^-1, M_b^-1 (6 fields) */
     int cap_si_slot;
     int si_nbundle;
-    int si_avx; /* this solve runs the AVX kernel */
+    int si_kernel; /* the bundles' kernel this solve (RF__SI_KERNEL_*) */
     /* which kernels run (RF__SI_WIDE_*; 0, automatic, unless a test
-       compares them): automatic (AVX where the processor has it, else
-       SSE2), the two-lane kernel only, or no bundles (the row form's
-       group kernel only) */
+       compares them): automatic (AVX-512VL where the processor has it,
+       else AVX, else SSE2), the two-lane kernel only, no bundles (the row
+       form's group kernel only), or at most AVX */
     int si_wide_mode;
     /* the last successful rf_solve (body form), for
        rf_problem_solved_velocity: solved 0 none, 1 its gamma in solved_g
@@ -197,7 +197,15 @@ typedef struct rf_work {
 #define RF__SI_WN 20
 #define RF__SI_WF 42
 #define RF__SI_BMETA (2 + 3 * RF__SI_LANES)
-enum { RF__SI_WIDE_AUTO = 0, RF__SI_WIDE_NARROW = 1, RF__SI_WIDE_OFF = 2 };
+enum {
+    RF__SI_WIDE_AUTO = 0,
+    RF__SI_WIDE_NARROW = 1,
+    RF__SI_WIDE_OFF = 2,
+    RF__SI_WIDE_AVX = 3
+};
+/* the wide kernels: two lanes (SSE2 or generic), four (AVX), four with
+   AVX-512VL's 32 registers (solver_si_wide.c) */
+enum { RF__SI_KERNEL_TWO = 0, RF__SI_KERNEL_AVX = 1, RF__SI_KERNEL_AVX512 = 2 };
 /* rf__si_rows_build's flags */
 enum { RF__SI_DYN_A = 1, RF__SI_DYN_B = 2, RF__SI_ANG = 4, RF__SI_T1 = 8 };
 

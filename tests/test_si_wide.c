@@ -13,8 +13,9 @@
  * what the biases ask for, so that the energy guard has work to do.
  * Solved with SI, De Saxce model, 12 sweeps, no tolerance:
  *   - the group kernel alone (RF__SI_WIDE_OFF), the two-lane kernel
- *     (RF__SI_WIDE_NARROW) and the automatic choice (AVX where this
- *     processor has it) give equal impulses, component by component (==:
+ *     (RF__SI_WIDE_NARROW), the AVX kernel (RF__SI_WIDE_AVX, where this
+ *     processor has AVX) and the automatic choice (AVX-512VL where it has
+ *     that) give equal impulses, component by component (==:
  *     the lanes may differ from the group kernel in the sign of a zero
  *     only), equal energy changes, and at 2 threads the same as at 1;
  *   - the wide solves bundled over half the manifolds (the test would
@@ -149,8 +150,11 @@ static int test_kernels_agree(void)
         rf_stats s_ref, st;
         ENSURE(solve_mode(&wc, RF__SI_WIDE_OFF, 1, ref, &s_ref) == 0);
         ENSURE(wc.p->work.si_nbundle == 0);
-        static const int modes[] = {RF__SI_WIDE_NARROW, RF__SI_WIDE_AUTO};
-        for (int mi = 0; mi < 2; ++mi) {
+        static const int modes[] = {RF__SI_WIDE_NARROW, RF__SI_WIDE_AVX,
+                                    RF__SI_WIDE_AUTO};
+        static const char *const kernel_name[] = {"two-lane", "AVX",
+                                                  "AVX-512VL"};
+        for (int mi = 0; mi < 3; ++mi) {
             for (int threads = 1; threads <= 2; ++threads) {
                 ENSURE(solve_mode(&wc, modes[mi], threads, g, &st) == 0);
                 const rf_work *w = &wc.p->work;
@@ -165,13 +169,13 @@ static int test_kernels_agree(void)
                 printf("  seed %d, %s kernel, %d thread(s): %d contacts, %d "
                        "of %d manifolds bundled, %d colours, energy change "
                        "%+.6e (group kernel %+.6e)\n",
-                       (int)seed,
-                       mi == 0 ? "two-lane" : (w->si_avx ? "AVX" : "two-lane"),
-                       threads, wc.ncon, bundled, NMAN, st.colors,
-                       st.energy_change, s_ref.energy_change);
+                       (int)seed, kernel_name[w->si_kernel], threads, wc.ncon,
+                       bundled, NMAN, st.colors, st.energy_change,
+                       s_ref.energy_change);
                 /* over 70% of the manifolds have 1-4 points and no rolling */
                 ENSURE(bundled > NMAN / 2);
-                ENSURE(mi == 1 || !w->si_avx);
+                ENSURE(mi != 0 || w->si_kernel == RF__SI_KERNEL_TWO);
+                ENSURE(mi != 1 || w->si_kernel != RF__SI_KERNEL_AVX512);
                 ENSURE(same_impulses(ref, g, n));
                 ENSURE(st.energy_change == s_ref.energy_change);
                 ENSURE(st.energy_scale == 1.0);
