@@ -782,14 +782,15 @@ double rf__si_rows_group(const rf_problem *p, const rf_config *cfg,
    colour's guard share and credit per lane, each lane's group's four sums
    into sum[4 k ..] as rf__si_rows_group's caller stores them.  Gamma:
    the bundled contacts' normal and sliding impulses from g into the
-   bundles (out 0, after the start) or back to g (out 1). */
+   bundles (out 0, after the start) or back to g (out 1), on up to
+   threads threads. */
 void rf__si_wide_pack(rf_problem *p, int wide);
 /* No bundles: every contact keeps the row form's own records (the
    uncoloured sweep, and the start of a pack). */
 void rf__si_wide_clear(rf_problem *p);
 void rf__si_wide_bundle(const rf_problem *p, int pass_friction, int bundle,
                         double *vel, double share, int credit, double *sum);
-void rf__si_wide_gamma(rf_problem *p, double *g, int out);
+void rf__si_wide_gamma(rf_problem *p, double *g, int out, int threads);
 /* Bundle b's records, every lane and slot: the row form's normal and
    friction records of its contacts, as rf__si_rows_build makes them (the
    same bits), zero where a lane has no point; and their si_flags. */

@@ -875,7 +875,7 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
         E = guard_energy(p, g, vel, threads, 0, &B, NULL);
     }
     if (colored) {
-        rf__si_wide_gamma(p, g, 0);
+        rf__si_wide_gamma(p, g, 0, threads);
     }
 
     int it = 0, converged = 0;
@@ -897,7 +897,7 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
                     sqrt(sm.d2) <= cfg->tol * fmax(sqrt(sm.gn2), 1e-300);
     }
     if (colored) {
-        rf__si_wide_gamma(p, g, 1);
+        rf__si_wide_gamma(p, g, 1, threads);
     }
     /* at or near the bound (the running sums' rounding): E afresh, and
        scaled back if it is above by more than rf_solve's energy check

@@ -390,6 +390,47 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
     return true;
 }
 
+// The gathered contacts into the problem (rf_problem_set_contacts), on
+// the step's threads in contiguous ranges where no contact is compliant
+// (the core then allocates nothing; a compliant contact's first set
+// allocates the problem's compliance array, so those steps set them on
+// one thread).  The copy and the core's checks were the largest serial
+// part of a two-thread step (4% of the full pyramid's samples).  On an
+// error the first bad range's message, as one call would give.
+rf_status ConeSolver::set_contacts(rf_error *err)
+{
+    const int nc = (int)con_desc_.size();
+    const int threads = (size_t)nc >= kParallelPoints && !contacts_compliant_
+                            ? build_threads()
+                            : 1;
+    if (threads <= 1) {
+        return rf_problem_set_contacts(problem_, 0, nc, con_desc_.data(), err);
+    }
+    range_status_.resize((size_t)threads);
+    RangeStatus *rs = range_status_.data();
+#pragma omp parallel num_threads(threads)
+    {
+        int t = 0, nt = 1;
+#ifdef _OPENMP
+        t = omp_get_thread_num();
+        nt = omp_get_num_threads();
+#endif
+        const int lo = (int)((long)nc * t / nt);
+        const int hi = (int)((long)nc * (t + 1) / nt);
+        rs[t].st = rf_problem_set_contacts(problem_, lo, hi - lo,
+                                           con_desc_.data() + lo, &rs[t].err);
+    }
+    for (int t = 0; t < threads; ++t) {
+        if (rs[t].st != RF_OK || t == threads - 1) {
+            if (err != nullptr) {
+                *err = rs[t].err;
+            }
+            return rs[t].st;
+        }
+    }
+    return RF_OK;
+}
+
 // The step's problem from the gathered bodies, contacts and rows, solved
 // (rf_solve_carried), and the bodies' velocities after it (vel_v_,
 // vel_w_).  False, with a warning, when the core refuses the problem: the
@@ -415,7 +456,7 @@ bool ConeSolver::solve_problem(const btContactSolverInfo &info, rf_stats *out,
     // 0.95-0.97): the 32 MB last level holds the descriptions, and the
     // one pass streams them.
     if (st == RF_OK && nc > 0) {
-        st = rf_problem_set_contacts(problem_, 0, nc, con_desc_.data(), &err);
+        st = set_contacts(&err);
     }
     if (st == RF_OK) {
         st = rf_problem_begin_rows(problem_, nr, &err);

@@ -163,6 +163,7 @@ class ConeSolver final : public btConstraintSolver {
     void gather_bodies(btScalar h);
     void gather_contacts(const btContactSolverInfo &info);
     void gather_joints(const btContactSolverInfo &info);
+    rf_status set_contacts(rf_error *err);
     bool solve_problem(const btContactSolverInfo &info, rf_stats *out,
                        rf_config *step_cfg_out);
     // cfg with this step's thread count and the world's iteration budget
@@ -376,6 +377,16 @@ class ConeSolver final : public btConstraintSolver {
     std::vector<unsigned> manifold_stamp_;
     unsigned gather_stamp_ = 0;
     bool manifold_repeated_ = false;
+    // some contact add_points built this step has a compliance (the
+    // problem's first compliant contact allocates its compliance array:
+    // solve_problem then sets the contacts on one thread)
+    bool contacts_compliant_ = false;
+    // set_contacts' per-thread results
+    struct RangeStatus {
+        rf_status st;
+        rf_error err;
+    };
+    std::vector<RangeStatus> range_status_;
 
     // The last cone step's points for point_impulse: con_point_[i] has
     // impulse gamma_[6 i ..].  Most steps nobody asks, so the index from

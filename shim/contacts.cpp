@@ -555,7 +555,10 @@ void ConeSolver::add_points(const btContactSolverInfo &info)
         total >= kParallelPoints && !manifold_repeated_ ? build_threads() : 1;
     // Each thread takes a contiguous run of manifolds (so the fetch ahead
     // stays within its run) and writes only their slots and points.
-#pragma omp parallel num_threads(threads) if (threads > 1)
+    int compliant = 0;
+#pragma omp parallel num_threads(threads) if (threads > 1)                     \
+    reduction(|                                                                \
+              : compliant)
     {
         size_t lo = 0, hi = nms;
 #ifdef _OPENMP
@@ -580,6 +583,10 @@ void ConeSolver::add_points(const btContactSolverInfo &info)
                 SlotState st = kBeyond;
                 if (cp.getDistance() <= threshold) {
                     st = add_point(m, j, a, b, info, slot);
+                    const double *cm = con_desc_[slot].compliance;
+                    compliant |= (cm[0] != 0.0) | (cm[1] != 0.0) |
+                                 (cm[2] != 0.0) | (cm[3] != 0.0) |
+                                 (cm[4] != 0.0) | (cm[5] != 0.0);
                 } else if (std::isnan((double)cp.getDistance())) {
                     clear_point(cp, m,
                                 "a manifold point with a non-finite "
@@ -590,6 +597,7 @@ void ConeSolver::add_points(const btContactSolverInfo &info)
             }
         }
     }
+    contacts_compliant_ = compliant != 0;
     compact_contacts(total);
 }
 
