@@ -475,9 +475,29 @@ static void WK(build)(rf_problem *p, int b, int h)
         }
     }
     const VL vzero = WK(set1)(0.0), one = WK(set1)(1.0);
+    /* the lanes' bodies' inverse inertia and mass, gathered once: every
+       point of a lane is on the same two bodies (a group) */
+    VL Ib[2][9], imb[2][3];
+    int dynl[2][WK_LANES];
+    {
+        const double *I_src[2][WK_LANES], *im_src[2][WK_LANES];
+        for (int l = 0; l < WK_LANES; ++l) {
+            const int any = meta[BM_LEN + h + l] > 0;
+            for (int s = 0; s < 2; ++s) {
+                const int bd =
+                    any ? p->con_body[2 * meta[BM_LO + h + l] + s] : RF_WORLD;
+                dynl[s][l] = rf__dynamic_body(p, bd);
+                I_src[s][l] = dynl[s][l] ? p->body_inv_inertia + 9 * bd : zero;
+                im_src[s][l] = dynl[s][l] ? p->body_inv_mass + 3 * bd : zero;
+            }
+        }
+        for (int s = 0; s < 2; ++s) {
+            WK(gather)(I_src[s], 9, Ib[s]);
+            WK(gather)(im_src[s], 3, imb[s]);
+        }
+    }
     for (int j = 0; j < meta[BM_NPT]; ++j) {
         const double *e_src[WK_LANES], *arm_src[WK_LANES];
-        const double *I_src[2][WK_LANES], *im_src[2][WK_LANES];
         const double *bias_src[WK_LANES], *cfm_src[WK_LANES];
         VL dyn_v[2], mu, nmax;
         int con[WK_LANES];
@@ -496,11 +516,7 @@ static void WK(build)(rf_problem *p, int b, int h)
                 nmax[l] = cone.nmax;
             }
             for (int s = 0; s < 2; ++s) {
-                const int bd = in ? p->con_body[2 * i + s] : RF_WORLD;
-                const int dyn = rf__dynamic_body(p, bd);
-                I_src[s][l] = dyn ? p->body_inv_inertia + 9 * bd : zero;
-                im_src[s][l] = dyn ? p->body_inv_mass + 3 * bd : zero;
-                dyn_v[s][l] = dyn ? 1.0 : 0.0;
+                dyn_v[s][l] = in && dynl[s][l] ? 1.0 : 0.0;
             }
         }
         VL e[9], arm[6], bias[3], cfm[3];
@@ -519,15 +535,14 @@ static void WK(build)(rf_problem *p, int b, int h)
         WK(store3)(fr, WF_T2, e + 6);
         VL wnn = vzero, wuu = vzero, wuw = vzero, www = vzero;
         for (int s = 0; s < 2; ++s) {
-            VL rn[3], rt1[3], rt2[3], I[9], im[3];
+            VL rn[3], rt1[3], rt2[3];
+            const VL *I = Ib[s], *im = imb[s];
             WK(cross)(arm + 3 * s, e, rn);
             WK(cross)(arm + 3 * s, e + 3, rt1);
             WK(cross)(arm + 3 * s, e + 6, rt2);
             WK(store3)(nr, s == 0 ? WN_RA : WN_RB, rn);
             WK(store3)(fr, s == 0 ? WF_RA1 : WF_RB1, rt1);
             WK(store3)(fr, s == 0 ? WF_RA2 : WF_RB2, rt2);
-            WK(gather)(I_src[s], 9, I);
-            WK(gather)(im_src[s], 3, im);
             const VM dyn = dyn_v[s] > vzero;
             VL in[3], it1[3], it2[3];
             WK(mat3_vec)(I, rn, in);
