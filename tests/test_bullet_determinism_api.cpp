@@ -1,7 +1,7 @@
 // Determinism of the Bullet shim (issue #7): the same scene stepped with
 // the cone solver gives bitwise identical trajectories
 //   - for cfg.threads = 1, 2 and 4 (through rf_bullet_attach's config),
-//     with Jacobi and APGD, with a fixed iteration count (tol = 0) and
+//     with Jacobi, APGD and SI, with a fixed iteration count (tol = 0) and
 //     with a tolerance;
 //   - run to run with every solver, the world built twice from scratch.
 // A trajectory is every body's position, orientation, linear and angular
@@ -184,18 +184,20 @@ rf_config make_config(rf_solver_kind solver, double tol, int max_iter,
     return c;
 }
 
-// Jacobi and APGD, tol = 0 and tol > 0: threads 2 and 4 give the
-// 1-thread trajectory bit for bit.  Also checks that the scene is what
-// the test needs (enough contacts for the parallel loops, joint rows in
+// Jacobi, APGD and SI (the default solver: the shim's contacts set on
+// the step's threads, the coloured sweeps), tol = 0 and tol > 0: threads
+// 2 and 4 give the 1-thread trajectory bit for bit.  Also checks that the scene
+// is what the test needs (enough contacts for the parallel loops, joint rows in
 // the problem, finite state) and that the comparison can fail (Jacobi's
 // and APGD's trajectories differ).
 int test_threads()
 {
-    const rf_solver_kind kinds[2] = {RF_SOLVER_JACOBI, RF_SOLVER_APGD};
-    const char *names[2] = {"jacobi", "apgd"};
+    const rf_solver_kind kinds[3] = {RF_SOLVER_JACOBI, RF_SOLVER_APGD,
+                                     RF_SOLVER_SI};
+    const char *names[3] = {"jacobi", "apgd", "si"};
     const double tols[2] = {0.0, 1e-4};
     std::vector<Trajectory> first;
-    for (int s = 0; s < 2; ++s) {
+    for (int s = 0; s < 3; ++s) {
         for (int k = 0; k < 2; ++k) {
             Trajectory ref;
             ENSURE(run(make_config(kinds[s], tols[k], 20, 1), ref) == 0);
