@@ -157,7 +157,7 @@ typedef struct rf_work {
        transposed normal and friction records and the three impulses
        (RF__SI_WN, _WF, 3 fields of RF__SI_LANES doubles); si_wk scratch
        (nitem + 1) */
-    int *si_unit, *si_unit_ptr, *si_bundle, *si_wk;
+    int *si_unit, *si_unit_ptr, *si_bundle, *si_wk, *si_wlen;
     int *si_wpos; /* per contact its slot * RF__SI_LANES + lane, or -1 */
     int cap_si_unit;
     double *si_wn, *si_wf, *si_wg;

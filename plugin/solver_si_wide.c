@@ -289,18 +289,26 @@ void rf__si_wide_pack(rf_problem *p, int wide)
             continue;
         }
         /* the bundled groups by length, longest first (less padding),
-           each length in colour order; the rest stay single units */
-        int *kk = w->si_wk;
-        int n = 0;
-        for (int len = RF__SI_WMAX; len >= 1; --len) {
-            for (int k = lo; k < hi; ++k) {
-                const int grp = w->color_con[k];
-                if (w->si_group[grp + 1] - w->si_group[grp] == len &&
-                    bundled(p, grp)) {
-                    kk[n++] = k;
-                }
+           each length in colour order (a counting sort: one look at each
+           group); the rest stay single units */
+        int *kk = w->si_wk, *wlen = w->si_wlen + lo; /* 0: not bundled */
+        int at[RF__SI_WMAX + 2] = {0};
+        for (int k = lo; k < hi; ++k) {
+            const int grp = w->color_con[k];
+            wlen[k - lo] =
+                bundled(p, grp) ? w->si_group[grp + 1] - w->si_group[grp] : 0;
+            ++at[RF__SI_WMAX - wlen[k - lo] + 1]; /* longest first */
+        }
+        for (int q = 1; q <= RF__SI_WMAX + 1; ++q) {
+            at[q] += at[q - 1];
+        }
+        const int n_all = at[RF__SI_WMAX]; /* the bundled ones */
+        for (int k = lo; k < hi; ++k) {
+            if (wlen[k - lo] > 0) {
+                kk[at[RF__SI_WMAX - wlen[k - lo]]++] = k;
             }
         }
+        int n = n_all;
         /* the slots reserved hold every bundle (rf__si_slot_bound); a
            group that would not fit stays a single unit */
         int fit = 0, need = 0;
@@ -322,7 +330,7 @@ void rf__si_wide_pack(rf_problem *p, int wide)
             w->si_unit[nunit++] = -(b0 + b) - 1;
         }
         for (int k = lo; k < hi; ++k) {
-            if (!bundled(p, w->color_con[k])) {
+            if (wlen[k - lo] == 0) {
                 w->si_unit[nunit++] = k;
             }
         }

@@ -176,6 +176,7 @@ rf_status rf__work_reserve_si(rf_problem *p, rf_model model, rf_error *err)
         {(void **)&w->si_unit, sizeof(int)},
         {(void **)&w->si_unit_ptr, sizeof(int)},
         {(void **)&w->si_wk, sizeof(int)},
+        {(void **)&w->si_wlen, sizeof(int)},
         {(void **)&w->si_bundle, RF__SI_BMETA * sizeof(int)},
         {(void **)&w->si_wm, 6 * RF__SI_LANES * sizeof(double)},
     };
@@ -197,7 +198,7 @@ rf_status rf__work_reserve_si(rf_problem *p, rf_model model, rf_error *err)
                   sizeof(int)) ||
         !rf__grow((void **)&w->si_sum, &w->cap_si_sum, 4 * rf__nitem(p) + 4,
                   sizeof(double)) ||
-        !rf__grow_all(unit, 5, &w->cap_si_unit, rf__nitem(p) + 2)) {
+        !rf__grow_all(unit, 6, &w->cap_si_unit, rf__nitem(p) + 2)) {
         return rf__fail(err, RF_ERR_NOMEM,
                         "out of memory for the sequential impulse records of "
                         "%d contacts",
@@ -318,6 +319,7 @@ void rf__work_free(rf_work *w)
     free(w->si_unit);
     free(w->si_unit_ptr);
     free(w->si_wk);
+    free(w->si_wlen);
     free(w->si_bundle);
     free(w->si_wm);
     free(w->si_wn);
