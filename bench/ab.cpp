@@ -3,7 +3,7 @@
 // from one run to the next (docs/performance.md, "Measuring a change").
 //
 //   rfbench_ab [--scenes a,b] [--quick] [--steps N] [--reps R]
-//              [--threads T] [--out FILE] LIB_A LIB_B ...
+//              [--threads T] [--rolling R] [--out FILE] LIB_A LIB_B ...
 //   rfbench_ab --wall NX,NY,NZ [--rounds R] [--solves K] [--out FILE]
 //              LIB_A LIB_B ...
 //
@@ -17,7 +17,10 @@
 // order rotated each step), each world's stepSimulation time summed.
 // Reported per library: each rep's total and its ratio to stock's and to
 // the first library's; the median over reps of the ratio to the first
-// library is the A/B figure.
+// library is the A/B figure.  --rolling R sets every object's rolling
+// and spinning friction to R (m) in every world, stock's too: the
+// contacts then take the row form's rolling and spin parts (the
+// product's own case) instead of the wide kernel.
 //
 // Wall mode (--wall): the SI solve alone (De Saxce model, 5 sweeps, one
 // thread, warm-started) on a wall of NX x NY x NZ unit boxes with four
@@ -124,6 +127,7 @@ struct Options {
     int steps = 0; // 0: the scene's own step count
     int reps = 3;
     int threads = 0;
+    double rolling = -1.0; // --rolling: every object's rolling friction
     int wall[3] = {0, 0, 0};
     int rounds = 20;
     int solves = 3;
@@ -332,8 +336,9 @@ int run_scenes(const Options &o, std::vector<Lib> &libs, FILE *js)
     const size_t nl = libs.size();
     std::fprintf(js,
                  "  \"mode\": \"scenes\", \"quick\": %s, \"reps\": %d, "
-                 "\"threads\": %d,\n  \"scenes\": [\n",
-                 o.quick ? "true" : "false", o.reps, o.threads);
+                 "\"threads\": %d, \"rolling\": %g,\n  \"scenes\": [\n",
+                 o.quick ? "true" : "false", o.reps, o.threads,
+                 o.rolling >= 0.0 ? o.rolling : 0.0);
     for (size_t si = 0; si < o.scenes.size(); ++si) {
         const std::string &name = o.scenes[si];
         // seconds per rep: [0] stock, [1 + l] library l
@@ -350,6 +355,12 @@ int run_scenes(const Options &o, std::vector<Lib> &libs, FILE *js)
                     std::fprintf(stderr, "rfbench_ab: unknown scene %s\n",
                                  name.c_str());
                     return 1;
+                }
+                btCollisionObjectArray &objs =
+                    w[k]->world.getCollisionObjectArray();
+                for (int q = 0; o.rolling >= 0.0 && q < objs.size(); ++q) {
+                    objs[q]->setRollingFriction((btScalar)o.rolling);
+                    objs[q]->setSpinningFriction((btScalar)o.rolling);
                 }
             }
             if (steps <= 0) { // the scene's own count (kScenes)
@@ -426,7 +437,8 @@ int usage()
 {
     std::fprintf(stderr,
                  "usage: rfbench_ab [--scenes a,b] [--quick] [--steps N] "
-                 "[--reps R] [--threads T] [--out FILE] LIB...\n"
+                 "[--reps R] [--threads T] [--rolling R] [--out FILE] "
+                 "LIB...\n"
                  "       rfbench_ab --wall NX,NY,NZ [--rounds R] [--solves "
                  "K] [--same] [--out FILE] LIB...\n");
     return 1;
@@ -452,6 +464,11 @@ int main(int argc, char **argv)
             o.reps = std::atoi(argv[++i]);
         } else if (a == "--threads" && more) {
             o.threads = std::atoi(argv[++i]);
+        } else if (a == "--rolling" && more) {
+            o.rolling = std::atof(argv[++i]);
+            if (!(o.rolling >= 0.0)) {
+                return usage();
+            }
         } else if (a == "--rounds" && more) {
             o.rounds = std::atoi(argv[++i]);
         } else if (a == "--solves" && more) {

@@ -774,6 +774,13 @@ void rf__si_joint_run(const rf_problem *p, double omega, int lo, int hi,
 double rf__si_rows_group(const rf_problem *p, const rf_config *cfg,
                          int pass_friction, int lo, int hi, double *gamma,
                          double *vel, double *gn2, rf_si_guard *gd);
+/* A hint (no effect on any result): ask for what the pass will read of
+   group [lo, hi) (contacts or joint rows): its records, impulses and
+   bodies' velocities.  The coloured sweep visits groups in colour order,
+   scattered in memory, so the hardware's prefetch does not see them; the
+   row form's records are about 1 KB per contact with rolling or spin. */
+void rf__si_rows_prefetch(const rf_problem *p, int pass_friction, int lo,
+                          int hi, const double *gamma, const double *vel);
 /* The wide form (solver_si_wide.c).  Pack: after the colouring and
    before the row form's records (which rf__si_rows_build then puts in
    the bundles), each colour's units (bundles when wide, else one

@@ -736,6 +736,28 @@ static void visit_unit(const rf_problem *p, const rf_config *cfg, double omega,
     sum[4 * k + 3] = en.d_b;
 }
 
+/* Ask for what unit un (-1: none) of the pass reads, when it is a group
+   (a bundle's kernel asks for its own records, slot by slot). */
+static RF__ALWAYS_INLINE void prefetch_unit(const rf_problem *p, int pass,
+                                            int un, const double *g,
+                                            const double *vel)
+{
+    /* below a couple of MB of records (about 2,000 contacts at 1 KB)
+       the caches hold them and the hints only cost: quick
+       RollingFrictionDemo and sphere pile 2% slower with them, the full
+       pyramid with rolling friction on every box 12% faster */
+    if (un < 0 || pass == PASS_BLOCK || p->ncon + p->nrow < 2048) {
+        return;
+    }
+    const rf_work *w = &p->work;
+    const int k = w->si_unit[un];
+    if (k >= 0) {
+        const int grp = w->color_con[k];
+        rf__si_rows_prefetch(p, pass == PASS_FRICTION, w->si_group[grp],
+                             w->si_group[grp + 1], g, vel);
+    }
+}
+
 /* Colour c's units in the pass, on this thread or shared out over the
    enclosing region's threads (shared), then its groups' sums added to *s
    in the colour's order.  In a region every thread adds the same terms in
@@ -755,10 +777,12 @@ static void colored_color(rf_problem *p, const rf_config *cfg, double omega,
     if (shared) {
 #pragma omp for schedule(static)
         for (int un = ulo; un < uhi; ++un) {
+            prefetch_unit(p, pass, un + 1 < uhi ? un + 1 : -1, g, vel);
             visit_unit(p, cfg, omega, pass, un, g, vel, share, credit, sum);
         }
     } else {
         for (int un = ulo; un < uhi; ++un) {
+            prefetch_unit(p, pass, un + 1 < uhi ? un + 1 : -1, g, vel);
             visit_unit(p, cfg, omega, pass, un, g, vel, share, credit, sum);
         }
     }

@@ -58,6 +58,7 @@
  */
 #include "internal.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #if !defined(__GNUC__)
@@ -616,6 +617,50 @@ group_pass(const rf_problem *p, const rf_config *cfg, int pass_friction, int lo,
             : normal_group(p, lo, hi, gamma, &v, da, db, gn2, gd);
     pair_store(p, lo, vel, flags, &v);
     return d2;
+}
+
+/* every line of [a, a + bytes) */
+static RF__ALWAYS_INLINE void prefetch_span(const void *a, size_t bytes)
+{
+    const uintptr_t e = (uintptr_t)a + bytes;
+    for (uintptr_t q = (uintptr_t)a & ~(uintptr_t)63; q < e; q += 64) {
+        __builtin_prefetch((const void *)q);
+    }
+}
+
+void rf__si_rows_prefetch(const rf_problem *p, int pass_friction, int lo,
+                          int hi, const double *gamma, const double *vel)
+{
+    const rf_work *w = &p->work;
+    const size_t d = sizeof(double), n = (size_t)(hi - lo);
+    if (lo >= p->ncon) { /* joint rows: visited in the normal pass */
+        if (!pass_friction) {
+            prefetch_span(w->si_jrec + (size_t)RF__SI_JREC * (lo - p->ncon),
+                          RF__SI_JREC * n * d);
+            prefetch_span(gamma + 6 * (size_t)p->ncon + (lo - p->ncon), n * d);
+        }
+        return;
+    }
+    if (!pass_friction) {
+        prefetch_span(w->si_nrec + (size_t)RF__SI_NREC * lo,
+                      RF__SI_NREC * n * d);
+    } else {
+        prefetch_span(w->si_frec + (size_t)RF__SI_FREC * lo,
+                      RF__SI_FREC * n * d);
+        if (w->si_flags[lo] & RF__SI_ANG) {
+            prefetch_span(w->si_arec + (size_t)RF__SI_AREC * lo,
+                          RF__SI_AREC * n * d);
+            prefetch_span(w->si_nrec + (size_t)RF__SI_NREC * lo,
+                          RF__SI_NREC * n * d);
+        }
+    }
+    prefetch_span(gamma + 6 * (size_t)lo, 6 * n * d);
+    for (int s = 0; s < 2; ++s) {
+        const int b = p->con_body[2 * lo + s];
+        if (b != RF_WORLD) {
+            prefetch_span(vel + 6 * (size_t)b, 6 * d);
+        }
+    }
 }
 
 double rf__si_rows_group(const rf_problem *p, const rf_config *cfg,
