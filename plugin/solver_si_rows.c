@@ -650,8 +650,10 @@ void rf__si_rows_prefetch(const rf_problem *p, int pass_friction, int lo,
         if (w->si_flags[lo] & RF__SI_ANG) {
             prefetch_span(w->si_arec + (size_t)RF__SI_AREC * lo,
                           RF__SI_AREC * n * d);
-            prefetch_span(w->si_nrec + (size_t)RF__SI_NREC * lo,
-                          RF__SI_NREC * n * d);
+            for (int i = lo; i < hi; ++i) { /* the normal (spin axis) */
+                prefetch_span(w->si_nrec + (size_t)RF__SI_NREC * i + N_N,
+                              3 * d);
+            }
         }
     }
     prefetch_span(gamma + 6 * (size_t)lo, 6 * n * d);
