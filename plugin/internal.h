@@ -326,6 +326,20 @@ static inline void rf__cross3(const double a[3], const double b[3], double c[3])
     c[2] = a[0] * b[1] - a[1] * b[0];
 }
 
+/* Ask for the cache lines holding bytes [a, e): a hint only (no fault
+   past an array's end, no change to any bit). */
+static RF__ALWAYS_INLINE void rf__prefetch_bytes(uintptr_t a, uintptr_t e)
+{
+#if defined(__GNUC__)
+    for (uintptr_t q = a & ~(uintptr_t)63; q < e; q += 64) {
+        __builtin_prefetch((const void *)q);
+    }
+#else
+    (void)a;
+    (void)e;
+#endif
+}
+
 static inline double rf__clamp(double x, double lo, double hi)
 {
     return x < lo ? lo : (x > hi ? hi : x);

@@ -622,10 +622,7 @@ group_pass(const rf_problem *p, const rf_config *cfg, int pass_friction, int lo,
 /* every line of [a, a + bytes) */
 static RF__ALWAYS_INLINE void prefetch_span(const void *a, size_t bytes)
 {
-    const uintptr_t e = (uintptr_t)a + bytes;
-    for (uintptr_t q = (uintptr_t)a & ~(uintptr_t)63; q < e; q += 64) {
-        __builtin_prefetch((const void *)q);
-    }
+    rf__prefetch_bytes((uintptr_t)a, (uintptr_t)a + bytes);
 }
 
 void rf__si_rows_prefetch(const rf_problem *p, int pass_friction, int lo,

@@ -198,14 +198,6 @@ static RF__ALWAYS_INLINE void WK(bodies_store)(const rf_problem *p,
     }
 }
 
-/* Ask for the lines holding bytes [a, e) (a hint only: no fault past
-   an array's end, and no change to any bit). */
-static RF__ALWAYS_INLINE void WK(prefetch_bytes)(uintptr_t a, uintptr_t e)
-{
-    for (uintptr_t q = a & ~(uintptr_t)63; q < e; q += 64) {
-        __builtin_prefetch((const void *)q);
-    }
-}
 /* Ask for the record of the slot RF__SI_WPF ahead: the records stream
    from the last-level cache (a 31,680-contact wall of boxes holds 15 MB
    of them), a point's record spans 11 (normal) or 22 (friction) lines
@@ -226,13 +218,13 @@ static RF__ALWAYS_INLINE void WK(prefetch)(const double *base, size_t slot,
 {
     const size_t bytes = fields * RF__SI_LANES * sizeof(double);
     const uintptr_t a = (uintptr_t)base + (slot + RF__SI_WPF) * bytes;
-    WK(prefetch_bytes)(a, a + bytes);
+    rf__prefetch_bytes(a, a + bytes);
 }
 /* Ask for n doubles from x on (the build's sources of the next bundle:
    its four lanes' manifolds lie anywhere in the contact arrays). */
 static RF__ALWAYS_INLINE void WK(prefetch_span)(const double *x, int n)
 {
-    WK(prefetch_bytes)((uintptr_t)x, (uintptr_t)(x + n));
+    rf__prefetch_bytes((uintptr_t)x, (uintptr_t)(x + n));
 }
 /* field f of a record's slot (r already offset to lane h) */
 #define WFIELD(r, f) WK(load)((r) + (size_t)(f)*RF__SI_LANES)
