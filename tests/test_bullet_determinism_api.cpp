@@ -122,11 +122,13 @@ void record(const Scene &s, Trajectory &t)
     }
 }
 
-// Build the scene from scratch, attach with cfg, step kSteps times.
-int run(const rf_config &cfg, Trajectory &t)
+// Build the scene from scratch (Bullet's global CFM cfm: every contact
+// compliant when > 0), attach with cfg, step kSteps times.
+int run(const rf_config &cfg, Trajectory &t, double cfm = 0.0)
 {
     Scene s;
     build(s);
+    s.world.getSolverInfo().m_globalCfm = (btScalar)cfm;
     rf_error err;
     rf_plugin *p = rf_bullet_attach(&s.world, &cfg, &err);
     if (p == nullptr) {
@@ -185,7 +187,8 @@ rf_config make_config(rf_solver_kind solver, double tol, int max_iter,
 }
 
 // Jacobi, APGD and SI (the default solver: the shim's contacts set on
-// the step's threads, the coloured sweeps), tol = 0 and tol > 0: threads
+// the step's threads, the coloured sweeps), tol = 0 and tol > 0, and SI
+// with every contact compliant (the contacts set on one thread): threads
 // 2 and 4 give the 1-thread trajectory bit for bit.  Also checks that the scene
 // is what the test needs (enough contacts for the parallel loops, joint rows in
 // the problem, finite state) and that the comparison can fail (Jacobi's
@@ -225,6 +228,21 @@ int test_threads()
     // jacobi vs apgd (tol = 0): the comparison sees real differences
     ENSURE(std::memcmp(first[0].state.data(), first[2].state.data(),
                        first[0].state.size() * sizeof(btScalar)) != 0);
+    // SI with every contact compliant (the shim then sets the contacts on
+    // one thread: the first compliant one allocates the problem's
+    // compliance array): threads 2 and 4 as 1, and the compliance shows
+    Trajectory soft1;
+    ENSURE(run(make_config(RF_SOLVER_SI, 0.0, 20, 1), soft1, 1e-3) == 0);
+    ENSURE(std::memcmp(soft1.state.data(), first[4].state.data(),
+                       soft1.state.size() * sizeof(btScalar)) != 0);
+    for (int threads : {2, 4}) {
+        Trajectory t;
+        ENSURE(run(make_config(RF_SOLVER_SI, 0.0, 20, threads), t, 1e-3) == 0);
+        char what[64];
+        std::snprintf(what, sizeof what, "si compliant threads 1 vs %d",
+                      threads);
+        ENSURE(same(soft1, t, what));
+    }
     return 0;
 }
 
