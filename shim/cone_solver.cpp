@@ -408,6 +408,10 @@ rf_status ConeSolver::set_contacts(rf_error *err)
     }
     range_status_.resize((size_t)threads);
     RangeStatus *rs = range_status_.data();
+    // OpenMP may give fewer threads than asked (a thread limit, a call
+    // from inside a parallel region): the ranges follow the team it gave,
+    // and only that many results are read
+    int ranges = 1;
 #pragma omp parallel num_threads(threads)
     {
         int t = 0, nt = 1;
@@ -415,13 +419,16 @@ rf_status ConeSolver::set_contacts(rf_error *err)
         t = omp_get_thread_num();
         nt = omp_get_num_threads();
 #endif
+        if (t == 0) {
+            ranges = nt;
+        }
         const int lo = (int)((long)nc * t / nt);
         const int hi = (int)((long)nc * (t + 1) / nt);
         rs[t].st = rf_problem_set_contacts(problem_, lo, hi - lo,
                                            con_desc_.data() + lo, &rs[t].err);
     }
-    for (int t = 0; t < threads; ++t) {
-        if (rs[t].st != RF_OK || t == threads - 1) {
+    for (int t = 0; t < ranges; ++t) {
+        if (rs[t].st != RF_OK || t == ranges - 1) {
             if (err != nullptr) {
                 *err = rs[t].err;
             }
