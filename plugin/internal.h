@@ -326,6 +326,14 @@ static inline void rf__cross3(const double a[3], const double b[3], double c[3])
     c[2] = a[0] * b[1] - a[1] * b[0];
 }
 
+/* y = M x for a row-major 3x3 M (a body's inverse inertia) */
+static inline void rf__mat3_vec(const double *M, const double x[3], double y[3])
+{
+    y[0] = M[0] * x[0] + M[1] * x[1] + M[2] * x[2];
+    y[1] = M[3] * x[0] + M[4] * x[1] + M[5] * x[2];
+    y[2] = M[6] * x[0] + M[7] * x[1] + M[8] * x[2];
+}
+
 /* Ask for the cache lines holding bytes [a, e): a hint only (no fault
    past an array's end, no change to any bit). */
 static RF__ALWAYS_INLINE void rf__prefetch_bytes(uintptr_t a, uintptr_t e)

@@ -75,13 +75,6 @@ rf_status rf__build_body_index(rf_problem *p, rf_error *err)
     return RF_OK;
 }
 
-static inline void mat3_vec(const double *M, const double x[3], double y[3])
-{
-    y[0] = M[0] * x[0] + M[1] * x[1] + M[2] * x[2];
-    y[1] = M[3] * x[0] + M[4] * x[1] + M[5] * x[2];
-    y[2] = M[6] * x[0] + M[7] * x[1] + M[8] * x[2];
-}
-
 /* The world impulse of contact i, force then torque without the lever
    arm: f[0:3] = E^T g_{0:3}, f[3:6] = E^T g_{3:6} (Tasora (20)-(21)). */
 static inline void contact_world_impulse(const rf_problem *p, int i,
@@ -196,7 +189,7 @@ static inline void body_result(const rf_problem *p, int b, const double P[3],
         }
     }
     double dw[3];
-    mat3_vec(p->body_inv_inertia + 9 * b, L, dw);
+    rf__mat3_vec(p->body_inv_inertia + 9 * b, L, dw);
     const double *im = p->body_inv_mass + 3 * b;
     double *out = bv + 6 * b;
     for (int c = 0; c < 3; ++c) {
@@ -373,7 +366,7 @@ static void add_impulse(const rf_problem *p, int b, const double F[3],
                         const double T[3], double *vel)
 {
     double dw[3];
-    mat3_vec(p->body_inv_inertia + 9 * b, T, dw);
+    rf__mat3_vec(p->body_inv_inertia + 9 * b, T, dw);
     const double *im = p->body_inv_mass + 3 * b;
     double *v = vel + 6 * b;
     for (int c = 0; c < 3; ++c) {
@@ -418,7 +411,7 @@ double rf__row_diag(const rf_problem *p, int j)
         const double *J = p->row_jac + 12 * j + 6 * s;
         const double *im = p->body_inv_mass + 3 * b;
         double Ia[3];
-        mat3_vec(p->body_inv_inertia + 9 * b, J + 3, Ia);
+        rf__mat3_vec(p->body_inv_inertia + 9 * b, J + 3, Ia);
         d += im[0] * J[0] * J[0] + im[1] * J[1] * J[1] + im[2] * J[2] * J[2] +
              J[3] * Ia[0] + J[4] * Ia[1] + J[5] * Ia[2];
     }
@@ -681,7 +674,7 @@ static void add_coupling(const rf_problem *p, int b, int i, int si, int j,
     const double *I = p->body_inv_inertia + 9 * b;
     for (int l = 0; l < 6; ++l) {
         double Ia[3];
-        mat3_vec(I, aj[l], Ia);
+        rf__mat3_vec(I, aj[l], Ia);
         for (int k = 0; k < 6; ++k) {
             blk[6 * k + l] += im[0] * li[k][0] * lj[l][0] +
                               im[1] * li[k][1] * lj[l][1] +
@@ -767,8 +760,8 @@ void rf__diag_entries(const rf_problem *p, int i, double d[6])
         for (int k = 0; k < 3; ++k) {
             const double *ek = e + 3 * k, *jk = j + 3 * k;
             double Ij[3], Ie[3];
-            mat3_vec(I, jk, Ij);
-            mat3_vec(I, ek, Ie);
+            rf__mat3_vec(I, jk, Ij);
+            rf__mat3_vec(I, ek, Ie);
             d[k] += im[0] * ek[0] * ek[0] + im[1] * ek[1] * ek[1] +
                     im[2] * ek[2] * ek[2] + jk[0] * Ij[0] + jk[1] * Ij[1] +
                     jk[2] * Ij[2];

@@ -81,13 +81,6 @@ enum {
     SI_T1 = 16    /* roll_t1 cone */
 };
 
-static inline void mat3_vec(const double *M, const double x[3], double y[3])
-{
-    y[0] = M[0] * x[0] + M[1] * x[1] + M[2] * x[2];
-    y[1] = M[3] * x[0] + M[4] * x[1] + M[5] * x[2];
-    y[2] = M[6] * x[0] + M[7] * x[1] + M[8] * x[2];
-}
-
 static inline double dot3(const double *a, const double *b)
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -169,8 +162,8 @@ static void build_record(rf_problem *p, int i, double *rec, int *ri)
             flags |= s == 0 ? SI_DYN_A : SI_DYN_B;
             const double *I = p->body_inv_inertia + 9 * b;
             for (int k = 0; k < 3; ++k) {
-                mat3_vec(I, rx + 3 * k, ir + 3 * k);
-                mat3_vec(I, e + 3 * k, ie + 3 * k);
+                rf__mat3_vec(I, rx + 3 * k, ir + 3 * k);
+                rf__mat3_vec(I, e + 3 * k, ie + 3 * k);
             }
             memcpy(im, p->body_inv_mass + 3 * b, 3 * sizeof(double));
         } else {

@@ -179,13 +179,6 @@ static inline double dot3(const double *a, const double *b)
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
-static inline void mat3_vec(const double *M, const double *x, double *y)
-{
-    y[0] = M[0] * x[0] + M[1] * x[1] + M[2] * x[2];
-    y[1] = M[3] * x[0] + M[4] * x[1] + M[5] * x[2];
-    y[2] = M[6] * x[0] + M[7] * x[1] + M[8] * x[2];
-}
-
 /* joint row record: J (linear and angular per side), the responses
    M^-1 J^T (zero on a side that is not dynamic), then scalars */
 enum {
@@ -260,9 +253,9 @@ int rf__si_rows_build(rf_problem *p, int i)
         const double *im = p->body_inv_mass + 3 * b;
         double *in = nr + (s == 0 ? N_IA : N_IB);
         double *it = fr + (s == 0 ? F_IA : F_IB);
-        mat3_vec(I, rn, in);
-        mat3_vec(I, rt, it);
-        mat3_vec(I, rt + 4, it + 4);
+        rf__mat3_vec(I, rn, in);
+        rf__mat3_vec(I, rt, it);
+        rf__mat3_vec(I, rt + 4, it + 4);
         double ln = 0.0, luu = 0.0, luw = 0.0, lww = 0.0;
         for (int c = 0; c < 3; ++c) {
             ln += im[c] * e[c] * e[c];
@@ -277,7 +270,7 @@ int rf__si_rows_build(rf_problem *p, int i)
         if (ang) {
             double *ie = ar + (s == 0 ? A_IA : A_IB);
             for (int k = 0; k < 3; ++k) {
-                mat3_vec(I, e + 3 * k, ie + 4 * k);
+                rf__mat3_vec(I, e + 3 * k, ie + 4 * k);
             }
             ws += dot3(e, ie);
             wru += dot3(e + 3, ie + 4);
@@ -708,7 +701,7 @@ void rf__si_joint_build(rf_problem *p, int j)
             continue;
         }
         const double *im = p->body_inv_mass + 3 * b;
-        mat3_vec(p->body_inv_inertia + 9 * b, J + 3, ia);
+        rf__mat3_vec(p->body_inv_inertia + 9 * b, J + 3, ia);
         for (int c = 0; c < 3; ++c) {
             m[c] = im[c] * J[c];
         }

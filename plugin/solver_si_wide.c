@@ -302,13 +302,12 @@ void rf__si_wide_pack(rf_problem *p, int wide)
         for (int q = 1; q <= RF__SI_WMAX + 1; ++q) {
             at[q] += at[q - 1];
         }
-        const int n_all = at[RF__SI_WMAX]; /* the bundled ones */
+        int n = at[RF__SI_WMAX]; /* the bundled ones */
         for (int k = lo; k < hi; ++k) {
             if (wlen[k - lo] > 0) {
                 kk[at[RF__SI_WMAX - wlen[k - lo]]++] = k;
             }
         }
-        int n = n_all;
         /* the slots reserved hold every bundle (rf__si_slot_bound); a
            group that would not fit stays a single unit */
         int fit = 0, need = 0;

@@ -78,9 +78,8 @@ static double split_record(const rf_problem *p, int i, double b, double *r,
         const double *I = p->body_inv_inertia + 9 * bd;
         for (int c = 0; c < 3; ++c) {
             mn[c] = im[c] * n[c];
-            in[c] =
-                I[3 * c] * rn[0] + I[3 * c + 1] * rn[1] + I[3 * c + 2] * rn[2];
         }
+        rf__mat3_vec(I, rn, in);
         /* W_nn's side term: n M^-1 n + (r x n) I^-1 (r x n) */
         W += mn[0] * n[0] + mn[1] * n[1] + mn[2] * n[2] + rn[0] * in[0] +
              rn[1] * in[1] + rn[2] * in[2];
