@@ -155,14 +155,18 @@ typedef struct rf_work {
        position k (one group) or -(b + 1) (bundle b); per bundle
        RF__SI_BMETA ints; per slot (a point index across the lanes) the
        transposed normal and friction records and the three impulses
-       (RF__SI_WN, _WF, 3 fields of RF__SI_LANES doubles); si_wk scratch
-       (nitem + 1) */
+       (RF__SI_WN, _WF, 3 fields of RF__SI_LANES doubles); per angular
+       slot (the slots of the bundles of contacts with spin or rolling
+       friction, numbered apart) the angular record and the spin and
+       rolling impulses (RF__SI_WA, 3 fields); si_wk scratch (nitem + 1) */
     int *si_unit, *si_unit_ptr, *si_bundle, *si_wk, *si_wlen;
     int *si_wpos; /* per contact its slot * RF__SI_LANES + lane, or -1 */
     int cap_si_unit;
     double *si_wn, *si_wf, *si_wg;
     double *si_wm; /* per bundle the lanes' M_a^-1, M_b^-1 (6 fields) */
     int cap_si_slot;
+    double *si_wa, *si_wga;
+    int cap_si_aslot;
     int si_nbundle;
     int si_kernel; /* the bundles' kernel this solve (RF__SI_KERNEL_*) */
     /* which kernels run (RF__SI_WIDE_*; 0, automatic, unless a test
@@ -189,14 +193,24 @@ typedef struct rf_work {
    per visit, at most (with cfg->local_iter; solver_si_rows.c says why 2) */
 #define RF__SI_ROUNDS 2
 /* The wide form: manifolds per bundle (SIMD lanes), points per lane at
-   most, fields of its normal and friction records, ints of a bundle's
-   metadata (slot, points, then per lane colour position, first contact,
-   points). */
+   most, fields of its normal, friction and angular records, and a
+   bundle's metadata (RF__SI_BMETA ints: first slot, points, first
+   angular slot (-1: a bundle without spin or rolling friction), then per
+   lane its colour position (-1: empty), first contact and points). */
 #define RF__SI_LANES 4
 #define RF__SI_WMAX 4
 #define RF__SI_WN 20
 #define RF__SI_WF 42
-#define RF__SI_BMETA (2 + 3 * RF__SI_LANES)
+#define RF__SI_WA 35
+enum {
+    RF__SI_BM_SLOT0 = 0,
+    RF__SI_BM_NPT = 1,
+    RF__SI_BM_ASLOT0 = 2,
+    RF__SI_BM_K = 3,
+    RF__SI_BM_LO = 3 + RF__SI_LANES,
+    RF__SI_BM_LEN = 3 + 2 * RF__SI_LANES,
+    RF__SI_BMETA = 3 + 3 * RF__SI_LANES
+};
 enum {
     RF__SI_WIDE_AUTO = 0,
     RF__SI_WIDE_NARROW = 1,
@@ -414,8 +428,12 @@ rf_status rf__work_reserve_blocks(rf_problem *p, rf_error *err);
 rf_status rf__work_reserve_colors(rf_problem *p, rf_error *err);
 /* The sequential impulse solver's records (si_rec, si_int, si_sum). */
 rf_status rf__work_reserve_si(rf_problem *p, rf_model model, rf_error *err);
-/* The wide form's slots that ncon contacts may need at most. */
-int rf__si_slot_bound(int ncon);
+/* The wide form's slots that n contacts may need at most, bundled in
+   kinds kinds per colour (the slots: 2, plain and angular bundles; the
+   angular slots: 1). */
+int rf__si_slot_bound(int n, int kinds);
+/* The contacts with spin or rolling friction (rho > 0 or sigma > 0). */
+int rf__si_angular_count(const rf_problem *p);
 /* rf_problem_solved_velocity's copies (solved_g, solved_vel). */
 rf_status rf__work_reserve_solved(rf_problem *p, rf_error *err);
 /* Resolved OpenMP thread count: requested if > 0, else OpenMP's default. */
@@ -807,22 +825,24 @@ void rf__si_rows_prefetch(const rf_problem *p, int pass_friction, int lo,
    before the row form's records (which rf__si_rows_build then puts in
    the bundles), each colour's units (bundles when wide, else one
    per group; serial colours always single groups) and the bundles'
-   records.  Bundle: one pass (normal or friction) of bundle b, the
-   colour's guard share and credit per lane, each lane's group's four sums
-   into sum[4 k ..] as rf__si_rows_group's caller stores them.  Gamma:
-   the bundled contacts' normal and sliding impulses from g into the
-   bundles (out 0, after the start) or back to g (out 1), on up to
-   threads threads. */
+   records.  Bundle: one pass (normal or friction; rounds, the row
+   form's rounds of a contact with spin or rolling friction) of bundle b,
+   the colour's guard share and credit per lane, each lane's group's four
+   sums into sum[4 k ..] as rf__si_rows_group's caller stores them.
+   Gamma: the bundled contacts' impulses from g into the bundles (out 0,
+   after the start) or back to g (out 1), on up to threads threads. */
 void rf__si_wide_pack(rf_problem *p, int wide);
 /* No bundles: every contact keeps the row form's own records (the
    uncoloured sweep, and the start of a pack). */
 void rf__si_wide_clear(rf_problem *p);
-void rf__si_wide_bundle(const rf_problem *p, int pass_friction, int bundle,
-                        double *vel, double share, int credit, double *sum);
+void rf__si_wide_bundle(const rf_problem *p, int pass_friction, int rounds,
+                        int bundle, double *vel, double share, int credit,
+                        double *sum);
 void rf__si_wide_gamma(rf_problem *p, double *g, int out, int threads);
-/* Bundle b's records, every lane and slot: the row form's normal and
-   friction records of its contacts, as rf__si_rows_build makes them (the
-   same bits), zero where a lane has no point; and their si_flags. */
+/* Bundle b's records, every lane and slot: the row form's normal,
+   friction and (a bundle with spin or rolling friction) angular records
+   of its contacts, as rf__si_rows_build makes them (the same bits), zero
+   where a lane has no point; and their si_flags. */
 void rf__si_wide_build(rf_problem *p, int bundle);
 /* Greedy colouring of the items (solver_gs.c): items sharing a dynamic
    body (body form) or a W block (local form) get different colours;

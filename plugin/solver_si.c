@@ -45,9 +45,9 @@
  * swept colour after colour, the groups of a colour in parallel: the result is
  * independent of the thread count (the colouring and each group's arithmetic
  * are).  Below, rows then contacts in order on one thread.  With the De Saxce
- * model the common manifolds of a colour (no spin or rolling friction, at most
- * four points) run four at a time in SIMD lanes (solver_si_wide.c), to the same
- * bits.
+ * model the manifolds of a colour of at most four points run four at a time in
+ * SIMD lanes (solver_si_wide.c; those with spin or rolling friction in bundles
+ * of their own), to the same bits.
  */
 #include "internal.h"
 
@@ -715,8 +715,10 @@ static void visit_unit(const rf_problem *p, const rf_config *cfg, double omega,
     const rf_work *w = &p->work;
     const int k = w->si_unit[un];
     if (k < 0) { /* a bundle: its groups' sums at their k */
-        rf__si_wide_bundle(p, pass == PASS_FRICTION, -k - 1, vel, share, credit,
-                           sum);
+        const int rounds =
+            cfg->local_iter < RF__SI_ROUNDS ? cfg->local_iter : RF__SI_ROUNDS;
+        rf__si_wide_bundle(p, pass == PASS_FRICTION, rounds, -k - 1, vel, share,
+                           credit, sum);
         return;
     }
     rf_si_guard en = {share, credit, 0.0, 0.0};

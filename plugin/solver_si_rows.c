@@ -36,7 +36,9 @@
  * stock iteration costs and stacks behave as stock's.
  *
  * Records (built once per solve, in parallel; the wide form builds its
- * bundled contacts' in its bundles, to the same bits, solver_si_wide.c),
+ * bundled contacts' in its bundles, to the same bits, and runs them four
+ * manifolds at a time, with or without spin and rolling friction,
+ * solver_si_wide.c),
  * per contact, in doubles,
  * each 3-vector padded to four lanes (the fourth 0) so that a row's dot
  * product and its update are a few operations on two SSE2 registers

@@ -60,6 +60,26 @@ static RF__ALWAYS_INLINE int WK(all)(VM m)
 #endif
 }
 
+/* no lane of m is set */
+static RF__ALWAYS_INLINE int WK(none)(VM m)
+{
+#if WK_LANES == 4 && defined(RF__WIDE_AVX)
+    __m256d v;
+    memcpy(&v, &m, sizeof v);
+    return _mm256_movemask_pd(v) == 0;
+#elif WK_LANES == 2 && defined(__SSE2__)
+    __m128d v;
+    memcpy(&v, &m, sizeof v);
+    return _mm_movemask_pd(v) == 0;
+#else
+    int any = 0;
+    for (int l = 0; l < WK_LANES; ++l) {
+        any |= m[l] != 0;
+    }
+    return !any;
+#endif
+}
+
 static RF__ALWAYS_INLINE VL WK(sqrt)(VL x)
 {
     VL r;
@@ -85,6 +105,16 @@ static RF__ALWAYS_INLINE VL WK(sqrt)(VL x)
 static RF__ALWAYS_INLINE VL WK(clamp)(VL x, VL lo, VL hi)
 {
     return WK(sel)(x < lo, lo, WK(sel)(x > hi, hi, x));
+}
+
+/* The one-component part step (part_step of solver_si_rows.c with n =
+   1, lane by lane): clamp(g - u / a, -rad, rad) - g, or clamp(g, ..) - g
+   where a is not positive. */
+static RF__ALWAYS_INLINE VL WK(step1)(VL g, VL u, VL a, VL rad)
+{
+    const VM apos = a > RF_MINVAL;
+    const VL z = WK(sel)(apos, g - u / WK(sel)(apos, a, WK(set1)(1.0)), g);
+    return WK(clamp)(z, -rad, rad) - g;
 }
 
 /* The row form's three-lane dot product a.b + c.d - e.f, summed as its
@@ -278,9 +308,92 @@ static RF__ALWAYS_INLINE void WK(normal)(const rf_work *w, int slot0, int npt,
     }
 }
 
-/* The friction pass: each point's sliding pair (part_step and
-   sliding_step of solver_si_rows.c, lane by lane; a lane whose mu is 0,
-   or whose impulses are all zero, takes no step, as the row form skips
+/* The row form's v4_dot, lane by lane: a.b summed as (x + z) + y. */
+static RF__ALWAYS_INLINE VL WK(dotv)(const VL *a, const VL *b)
+{
+    return (a[0] * b[0] + a[2] * b[2]) + a[1] * b[1];
+}
+
+/* The two-component part step's target (part_step of solver_si_rows.c
+   with n = 2, lane by lane): the exact step z = g - W^-1 u where W^-1
+   exists (inv0 > 0) and z lies in the disc of radius rad, else the
+   projected step Proj_disc(g - step u).  Returns z in z0, z1. */
+static RF__ALWAYS_INLINE void WK(disc_step)(VL g0, VL g1, VL u0, VL u1, VL i0,
+                                            VL i1, VL i2, VL step, VL rad,
+                                            VL *z0, VL *z1)
+{
+    const VL zero = WK(set1)(0.0);
+    const VM has_inv = i0 > zero;
+    const VL s0 = g0 - (i0 * u0 + i1 * u1);
+    const VL s1 = g1 - (i1 * u0 + i2 * u1);
+    const VM stick = has_inv & (s0 * s0 + s1 * s1 <= rad * rad);
+    VL p0 = g0 - step * u0, p1 = g1 - step * u1;
+    if (!WK(all)(stick)) {
+        const VL nz = WK(sqrt)(p0 * p0 + p1 * p1);
+        const VM big = nz > RF_MINVAL;
+        const VL f = WK(sel)(big, rad / WK(sel)(big, nz, WK(set1)(1.0)), zero);
+        const VM out = nz > rad;
+        p0 = WK(sel)(out, p0 * f, p0);
+        p1 = WK(sel)(out, p1 * f, p1);
+    }
+    *z0 = WK(sel)(stick, s0, p0);
+    *z1 = WK(sel)(stick, s1, p1);
+}
+
+/* One point's sliding step on the lanes on (sliding_step of
+   solver_si_rows.c, lane by lane; a lane off takes a zero step, whose
+   guard terms and updates are exact zeros): friction record r, the
+   bundle's masses m, normal impulse gn, sliding impulses g1, g2 (in and
+   out), velocities v.  Returns its d.W d. */
+static RF__ALWAYS_INLINE VL WK(slide)(const double *r, const double *m, VL gn,
+                                      VL *g1, VL *g2, VM on, WK(bodies) * v,
+                                      WK(guard) * gd)
+{
+    const VL zero = WK(set1)(0.0);
+    VL t1[3], t2[3], ra1[3], ra2[3], rb1[3], rb2[3], dv[3];
+    WK(field3)(r, WF_T1, t1);
+    WK(field3)(r, WF_T2, t2);
+    WK(field3)(r, WF_RA1, ra1);
+    WK(field3)(r, WF_RA2, ra2);
+    WK(field3)(r, WF_RB1, rb1);
+    WK(field3)(r, WF_RB2, rb2);
+    for (int c = 0; c < 3; ++c) {
+        dv[c] = v->la[c] - v->lb[c];
+    }
+    const VL b0 = WFIELD(r, WF_BIAS), b1 = WFIELD(r, WF_BIAS + 1);
+    const VL u0 =
+        WK(dot3)(t1, dv, ra1, v->aa, rb1, v->ab) + b0 + WFIELD(r, WF_CFM) * *g1;
+    const VL u1 = WK(dot3)(t2, dv, ra2, v->aa, rb2, v->ab) + b1 +
+                  WFIELD(r, WF_CFM + 1) * *g2;
+    VL z0, z1;
+    WK(disc_step)
+    (*g1, *g2, u0, u1, WFIELD(r, WF_INV), WFIELD(r, WF_INV + 1),
+     WFIELD(r, WF_INV + 2), WFIELD(r, WF_STEP), WFIELD(r, WF_MU) * gn, &z0,
+     &z1);
+    VL e0 = WK(sel)(on, z0 - *g1, zero);
+    VL e1 = WK(sel)(on, z1 - *g2, zero);
+    const VL W0 = WFIELD(r, WF_W), W1 = WFIELD(r, WF_W + 1),
+             W2 = WFIELD(r, WF_W + 2);
+    const VL du = e0 * u0 + e1 * u1;
+    const VL db = e0 * b0 + e1 * b1;
+    const VL qq = W0 * e0 * e0 + (2.0 * W1 * e0 * e1 + W2 * e1 * e1);
+    const VL al = WK(guard_apply)(gd, du, db, qq);
+    e0 *= al;
+    e1 *= al;
+    *g1 += e0;
+    *g2 += e1;
+    for (int c = 0; c < 3; ++c) {
+        const VL P = e0 * t1[c] + e1 * t2[c];
+        v->la[c] += WFIELD(m, c) * P;
+        v->aa[c] += e0 * WFIELD(r, WF_IA1 + c) + e1 * WFIELD(r, WF_IA2 + c);
+        v->lb[c] -= WFIELD(m, 3 + c) * P;
+        v->ab[c] -= e0 * WFIELD(r, WF_IB1 + c) + e1 * WFIELD(r, WF_IB2 + c);
+    }
+    return al * al * qq;
+}
+
+/* The friction pass: each point's sliding pair (a lane whose mu is 0, or
+   whose impulses are all zero, takes no step, as the row form skips
    it). */
 static RF__ALWAYS_INLINE void WK(friction)(const rf_work *w, int slot0, int npt,
                                            int h, const double *m,
@@ -295,82 +408,164 @@ static RF__ALWAYS_INLINE void WK(friction)(const rf_work *w, int slot0, int npt,
             WK(prefetch)(w->si_wf, (size_t)(slot0 + j), RF__SI_WF);
         }
         double *G = w->si_wg + (size_t)(slot0 + j) * 3 * RF__SI_LANES + h;
-        VL t1[3], t2[3], ra1[3], ra2[3], rb1[3], rb2[3], dv[3];
-        WK(field3)(r, WF_T1, t1);
-        WK(field3)(r, WF_T2, t2);
-        WK(field3)(r, WF_RA1, ra1);
-        WK(field3)(r, WF_RA2, ra2);
-        WK(field3)(r, WF_RB1, rb1);
-        WK(field3)(r, WF_RB2, rb2);
-        for (int c = 0; c < 3; ++c) {
-            dv[c] = v->la[c] - v->lb[c];
-        }
         const VL gn = WK(load)(G);
-        const VL g1 = WK(load)(G + RF__SI_LANES);
-        const VL g2v = WK(load)(G + 2 * RF__SI_LANES);
-        const VL b0 = WFIELD(r, WF_BIAS), b1 = WFIELD(r, WF_BIAS + 1);
-        const VL u0 = WK(dot3)(t1, dv, ra1, v->aa, rb1, v->ab) + b0 +
-                      WFIELD(r, WF_CFM) * g1;
-        const VL u1 = WK(dot3)(t2, dv, ra2, v->aa, rb2, v->ab) + b1 +
-                      WFIELD(r, WF_CFM + 1) * g2v;
-        const VL mu = WFIELD(r, WF_MU);
-        const VL rad = mu * gn;
-        /* the stick step with W_tt^-1 where it exists */
-        const VL i0 = WFIELD(r, WF_INV), i1 = WFIELD(r, WF_INV + 1),
-                 i2 = WFIELD(r, WF_INV + 2);
-        const VM has_inv = i0 > zero;
-        const VL s0 = g1 - (i0 * u0 + i1 * u1);
-        const VL s1 = g2v - (i1 * u0 + i2 * u1);
-        const VM stick = has_inv & (s0 * s0 + s1 * s1 <= rad * rad);
-        /* else the projected step onto the disc */
-        const VL step = WFIELD(r, WF_STEP);
-        VL z0 = g1 - step * u0, z1 = g2v - step * u1;
-        if (!WK(all)(stick)) {
-            const VL nz = WK(sqrt)(z0 * z0 + z1 * z1);
-            const VM big = nz > RF_MINVAL;
-            const VL f =
-                WK(sel)(big, rad / WK(sel)(big, nz, WK(set1)(1.0)), zero);
-            const VM out = nz > rad;
-            z0 = WK(sel)(out, z0 * f, z0);
-            z1 = WK(sel)(out, z1 * f, z1);
-        }
-        z0 = WK(sel)(stick, s0, z0);
-        z1 = WK(sel)(stick, s1, z1);
+        VL n1 = WK(load)(G + RF__SI_LANES);
+        VL n2 = WK(load)(G + 2 * RF__SI_LANES);
         /* the row form skips a contact whose impulses are all zero (its
            discs have radius 0 and it stays at 0; here, with no spin or
            rolling friction, the three in the bundle) */
-        const VM idle = (gn == zero) & (g1 == zero) & (g2v == zero);
-        const VM sliding = (mu > zero) & ~idle;
-        VL e0 = WK(sel)(sliding, z0 - g1, zero);
-        VL e1 = WK(sel)(sliding, z1 - g2v, zero);
-        const VL W0 = WFIELD(r, WF_W), W1 = WFIELD(r, WF_W + 1),
-                 W2 = WFIELD(r, WF_W + 2);
-        const VL du = e0 * u0 + e1 * u1;
-        const VL db = e0 * b0 + e1 * b1;
-        const VL qq = W0 * e0 * e0 + (2.0 * W1 * e0 * e1 + W2 * e1 * e1);
-        const VL al = WK(guard_apply)(gd, du, db, qq);
-        e0 *= al;
-        e1 *= al;
-        const VL n1 = g1 + e0, n2 = g2v + e1;
+        const VM idle = (gn == zero) & (n1 == zero) & (n2 == zero);
+        const VM sliding = (WFIELD(r, WF_MU) > zero) & ~idle;
+        *d2 += WK(slide)(r, m, gn, &n1, &n2, sliding, v, gd);
         WK(store)(G + RF__SI_LANES, n1);
         WK(store)(G + 2 * RF__SI_LANES, n2);
-        *d2 += al * al * qq;
-        for (int c = 0; c < 3; ++c) {
-            const VL P = e0 * t1[c] + e1 * t2[c];
-            v->la[c] += WFIELD(m, c) * P;
-            v->aa[c] += e0 * WFIELD(r, WF_IA1 + c) + e1 * WFIELD(r, WF_IA2 + c);
-            v->lb[c] -= WFIELD(m, 3 + c) * P;
-            v->ab[c] -= e0 * WFIELD(r, WF_IB1 + c) + e1 * WFIELD(r, WF_IB2 + c);
+        *g2 += WFIELD(r, WF_W) * n1 * n1 + WFIELD(r, WF_W + 2) * n2 * n2;
+    }
+}
+
+/* The friction pass of a bundle with spin or rolling friction
+   (friction_group and angular_step of solver_si_rows.c, lane by lane):
+   each point's sliding, spin and rolling parts, repeated up to rounds
+   rounds while a lane's round changes something above rounding level; a
+   point without spin or rolling friction takes one sliding step.  Each
+   part's step is the row form's on the lanes that take it and a zero
+   step on the others, so each lane's sums and impulses are the row
+   form's. */
+static __attribute__((noinline)) void
+WK(friction_ang)(const rf_work *w, int slot0, int aslot0, int npt, int rounds,
+                 int h, const double *m, WK(bodies) * v, WK(guard) * gd, VL *d2,
+                 VL *g2)
+{
+    const VL zero = WK(set1)(0.0);
+    for (int j = 0; j < npt; ++j) {
+        const double *r =
+            w->si_wf + (size_t)(slot0 + j) * RF__SI_WF * RF__SI_LANES + h;
+        const double *a =
+            w->si_wa + (size_t)(aslot0 + j) * RF__SI_WA * RF__SI_LANES + h;
+        const double *nr =
+            w->si_wn + (size_t)(slot0 + j) * RF__SI_WN * RF__SI_LANES + h;
+        if (h == 0) {
+            WK(prefetch)(w->si_wf, (size_t)(slot0 + j), RF__SI_WF);
+            WK(prefetch)(w->si_wa, (size_t)(aslot0 + j), RF__SI_WA);
         }
-        *g2 += W0 * n1 * n1 + W2 * n2 * n2;
+        double *G = w->si_wg + (size_t)(slot0 + j) * 3 * RF__SI_LANES + h;
+        double *GA = w->si_wga + (size_t)(aslot0 + j) * 3 * RF__SI_LANES + h;
+        const VL gn = WK(load)(G);
+        VL g1 = WK(load)(G + RF__SI_LANES),
+           g2v = WK(load)(G + 2 * RF__SI_LANES);
+        VL gs = WK(load)(GA), gr0 = WK(load)(GA + RF__SI_LANES),
+           gr1 = WK(load)(GA + 2 * RF__SI_LANES);
+        const VL sigma = WFIELD(a, WA_SIGMA), rho = WFIELD(a, WA_RHO);
+        const VM spin = sigma > zero, roll = rho > zero;
+        const VM t1 = WFIELD(a, WA_T1) > zero;
+        const VM sliding = WFIELD(r, WF_MU) > zero;
+        /* the row form's skip: every impulse zero */
+        VM on = ~((gn == zero) & (g1 == zero) & (g2v == zero) & (gs == zero) &
+                  (gr0 == zero) & (gr1 == zero));
+        const VL W0 = WFIELD(r, WF_W), W2 = WFIELD(r, WF_W + 2);
+        for (int round = 0; round < rounds && !WK(none)(on); ++round) {
+            const VL qs = WK(slide)(r, m, gn, &g1, &g2v, sliding & on, v, gd);
+            VL dw[3], nv[3];
+            /* spin about n: part_step with one component (no lane
+               spinning: nothing to do, the zero step changes no bit) */
+            VL qsp = zero;
+            if (!WK(none)(spin & on)) {
+                for (int c = 0; c < 3; ++c) {
+                    dw[c] = v->aa[c] - v->ab[c];
+                    nv[c] = WFIELD(nr, WN_N + c);
+                }
+                const VL b = WFIELD(a, WA_BIAS), Ws = WFIELD(a, WA_WS);
+                const VL u = WK(dotv)(nv, dw) + b + WFIELD(a, WA_CFM) * gs;
+                VL e =
+                    WK(sel)(spin & on, WK(step1)(gs, u, Ws, sigma * gn), zero);
+                const VL du = e * u + zero * zero;
+                const VL db = e * b + zero;
+                const VL qq = Ws * e * e + zero;
+                const VL al = WK(guard_apply)(gd, du, db, qq);
+                e *= al;
+                gs += e;
+                qsp = al * al * qq;
+                for (int c = 0; c < 3; ++c) {
+                    v->aa[c] += e * WFIELD(a, WA_IAN + c);
+                    v->ab[c] -= e * WFIELD(a, WA_IBN + c);
+                }
+            }
+            /* rolling about t1 and t2 (t1 alone for a roll_t1 cone) */
+            VL qr = zero;
+            const VM go = roll & on;
+            if (!WK(none)(go)) {
+                VL t1v[3], t2v[3];
+                for (int c = 0; c < 3; ++c) {
+                    dw[c] = v->aa[c] - v->ab[c];
+                    t1v[c] = WFIELD(r, WF_T1 + c);
+                    t2v[c] = WFIELD(r, WF_T2 + c);
+                }
+                const VL b0 = WFIELD(a, WA_BIAS + 1),
+                         b1 = WFIELD(a, WA_BIAS + 2);
+                const VL u0 =
+                    WK(dotv)(t1v, dw) + b0 + WFIELD(a, WA_CFM + 1) * gr0;
+                const VL u1 = WK(sel)(t1, zero,
+                                      WK(dotv)(t2v, dw) + b1 +
+                                          WFIELD(a, WA_CFM + 2) * gr1);
+                const VL rad = rho * gn;
+                const VL W0r = WFIELD(a, WA_WR), W1r = WFIELD(a, WA_WR + 1),
+                         W2r = WFIELD(a, WA_WR + 2);
+                /* the disc's step where a lane has one, the segment's
+                   (one component) where a lane has a roll_t1 cone */
+                VL z0 = gr0, z1 = gr1, s0 = zero;
+                if (!WK(all)(t1 | ~go)) {
+                    WK(disc_step)
+                    (gr0, gr1, u0, u1, WFIELD(a, WA_INV), WFIELD(a, WA_INV + 1),
+                     WFIELD(a, WA_INV + 2), WFIELD(a, WA_STEP), rad, &z0, &z1);
+                }
+                if (!WK(none)(t1 & go)) {
+                    s0 = WK(step1)(gr0, u0, W0r, rad);
+                }
+                VL e0 = WK(sel)(go, WK(sel)(t1, s0, z0 - gr0), zero);
+                VL e1 = WK(sel)(go & ~t1, z1 - gr1, zero);
+                const VL du = e0 * u0 + e1 * u1;
+                const VL db = e0 * b0 + WK(sel)(t1, zero, e1 * b1);
+                const VL qq =
+                    W0r * e0 * e0 +
+                    WK(sel)(t1, zero, 2.0 * W1r * e0 * e1 + W2r * e1 * e1);
+                const VL al = WK(guard_apply)(gd, du, db, qq);
+                e0 *= al;
+                e1 *= al;
+                gr0 += e0;
+                gr1 += e1;
+                qr = al * al * qq;
+                for (int c = 0; c < 3; ++c) {
+                    v->aa[c] += e0 * WFIELD(a, WA_IAT1 + c) +
+                                e1 * WFIELD(a, WA_IAT2 + c);
+                    v->ab[c] -= e0 * WFIELD(a, WA_IBT1 + c) +
+                                e1 * WFIELD(a, WA_IBT2 + c);
+                }
+            }
+            /* the row form's sum: sliding + ((0 + spin) + rolling) */
+            const VL ch = qs + ((zero + qsp) + qr);
+            *d2 += ch;
+            /* a lane stops after a round that changed nothing above
+               rounding level, and a point without spin or rolling
+               friction after one */
+            const VM quiet =
+                ch <= 1e-24 * (W0 * g1 * g1 + W2 * g2v * g2v + RF_MINVAL);
+            on = on & ~quiet & (spin | roll);
+        }
+        WK(store)(G + RF__SI_LANES, g1);
+        WK(store)(G + 2 * RF__SI_LANES, g2v);
+        WK(store)(GA, gs);
+        WK(store)(GA + RF__SI_LANES, gr0);
+        WK(store)(GA + 2 * RF__SI_LANES, gr1);
+        *g2 += W0 * g1 * g1 + W2 * g2v * g2v;
     }
 }
 
 /* One pass of bundle b over its lanes [h, h + WK_LANES): the velocities
    in, the points, the velocities out, each lane's group's sums to
    sum[4 k ..]. */
-static void WK(bundle)(const rf_problem *p, int pass_friction, int b, int h,
-                       double *vel, double share, int credit, double *sum)
+static void WK(bundle)(const rf_problem *p, int pass_friction, int rounds,
+                       int b, int h, double *vel, double share, int credit,
+                       double *sum)
 {
     const rf_work *w = &p->work;
     const int *meta = w->si_bundle + (size_t)RF__SI_BMETA * b;
@@ -387,7 +582,11 @@ static void WK(bundle)(const rf_problem *p, int pass_friction, int b, int h,
     WK(bodies) v;
     WK(bodies_load)(p, meta, h, vel, &v);
     const double *m = w->si_wm + (size_t)6 * RF__SI_LANES * b + h;
-    if (pass_friction) {
+    if (pass_friction && meta[BM_ASLOT0] >= 0) {
+        WK(friction_ang)
+        (w, meta[BM_SLOT0], meta[BM_ASLOT0], npt, rounds, h, m, &v, &gd, &d2,
+         &g2);
+    } else if (pass_friction) {
         WK(friction)(w, meta[BM_SLOT0], npt, h, m, &v, &gd, &d2, &g2);
     } else {
         WK(normal)(w, meta[BM_SLOT0], npt, h, m, &v, &gd, &d2, &g2);
@@ -450,7 +649,27 @@ static RF__ALWAYS_INLINE void WK(store3)(double *r, int f, const VL *x)
     }
 }
 
-static void WK(build)(rf_problem *p, int b, int h)
+/* inv_lambda_max and inv2 of solver_si_rows.c, lane by lane, for the
+   2x2 SPD block (a b; b c): 1 / lambda_max into *step (0 when empty),
+   the inverse into inv[3] (0 when singular to rounding). */
+static RF__ALWAYS_INLINE void WK(block2)(VL a, VL b, VL c, VL *step, VL *inv)
+{
+    const VL zero = WK(set1)(0.0), one = WK(set1)(1.0);
+    const VL lam = 0.5 * (a + c + WK(sqrt)((a - c) * (a - c) + 4.0 * b * b));
+    const VM lpos = lam > RF_MINVAL;
+    *step = WK(sel)(lpos, one / WK(sel)(lpos, lam, one), zero);
+    const VL det = a * c - b * b;
+    const VM ok = (det > 1e-12 * (a * c)) & (det > RF_MINVAL);
+    const VL ds = WK(sel)(ok, det, one);
+    inv[0] = WK(sel)(ok, c / ds, zero);
+    inv[1] = WK(sel)(ok, -b / ds, zero);
+    inv[2] = WK(sel)(ok, a / ds, zero);
+}
+
+/* ang: a bundle with spin or rolling friction (a constant where
+   inlined: the plain bundles' build reads and tests nothing more) */
+static RF__ALWAYS_INLINE void WK(build_kind)(rf_problem *p, int b, int h,
+                                             const int ang)
 {
     static const double zero[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
     rf_work *w = &p->work;
@@ -488,34 +707,46 @@ static void WK(build)(rf_problem *p, int b, int h)
             WK(gather)(im_src[s], 3, imb[s]);
         }
     }
+    const int nb = ang ? 6 : 3; /* biases and compliances read */
     for (int j = 0; j < meta[BM_NPT]; ++j) {
         const double *e_src[WK_LANES], *arm_src[WK_LANES];
         const double *bias_src[WK_LANES], *cfm_src[WK_LANES];
-        VL dyn_v[2], mu, nmax;
-        int con[WK_LANES];
+        VL dyn_v[2], mu, nmax, sigma, rho, t1;
+        int con[WK_LANES], flag[WK_LANES];
         for (int l = 0; l < WK_LANES; ++l) {
             const int in = j < meta[BM_LEN + h + l];
             const int i = in ? meta[BM_LO + h + l] + j : -1;
             con[l] = i;
+            flag[l] = 0;
             e_src[l] = in ? p->con_frame + 9 * i : zero;
             arm_src[l] = in ? p->con_arm + 6 * i : zero;
             bias_src[l] = in ? p->con_bias + 6 * i : zero;
             cfm_src[l] = in && p->cfm_on ? p->con_cfm + 6 * i : zero;
             mu[l] = nmax[l] = 0.0;
+            if (ang) {
+                sigma[l] = rho[l] = t1[l] = 0.0;
+            }
             if (in) {
                 const rf__cone cone = rf__contact_cone(p, i);
                 mu[l] = cone.mu;
                 nmax[l] = cone.nmax;
+                if (ang && (p->con_rho[i] > 0.0 || p->con_sigma[i] > 0.0)) {
+                    /* rf__si_rows_build's angular record and flags */
+                    sigma[l] = cone.sigma;
+                    rho[l] = cone.rho;
+                    t1[l] = cone.roll_t1 ? 1.0 : 0.0;
+                    flag[l] = RF__SI_ANG | (cone.roll_t1 ? RF__SI_T1 : 0);
+                }
             }
             for (int s = 0; s < 2; ++s) {
                 dyn_v[s][l] = in && dynl[s][l] ? 1.0 : 0.0;
             }
         }
-        VL e[9], arm[6], bias[3], cfm[3];
+        VL e[9], arm[6], bias[6], cfm[6];
         WK(gather)(e_src, 9, e);
         WK(gather)(arm_src, 6, arm);
-        WK(gather)(bias_src, 3, bias);
-        WK(gather)(cfm_src, 3, cfm);
+        WK(gather)(bias_src, nb, bias);
+        WK(gather)(cfm_src, nb, cfm);
         double *nr = w->si_wn +
                      (size_t)(meta[BM_SLOT0] + j) * RF__SI_WN * RF__SI_LANES +
                      h;
@@ -526,6 +757,12 @@ static void WK(build)(rf_problem *p, int b, int h)
         WK(store3)(fr, WF_T1, e + 3);
         WK(store3)(fr, WF_T2, e + 6);
         VL wnn = vzero, wuu = vzero, wuw = vzero, www = vzero;
+        VL ws = vzero, wru = vzero, wrx = vzero, wrw = vzero;
+        double *ar =
+            ang ? w->si_wa +
+                      (size_t)(meta[BM_ASLOT0] + j) * RF__SI_WA * RF__SI_LANES +
+                      h
+                : NULL;
         for (int s = 0; s < 2; ++s) {
             VL rn[3], rt1[3], rt2[3];
             const VL *I = Ib[s], *im = imb[s];
@@ -562,6 +799,44 @@ static void WK(build)(rf_problem *p, int b, int h)
             wuu = WK(sel)(dyn, wuu + (luu + WK(dot)(rt1, it1)), wuu);
             wuw = WK(sel)(dyn, wuw + (luw + WK(dot)(rt1, it2)), wuw);
             www = WK(sel)(dyn, www + (lww + WK(dot)(rt2, it2)), www);
+            if (ang) { /* I^-1 n, I^-1 t1, I^-1 t2 and the angular blocks */
+                VL ie[9];
+                for (int k = 0; k < 3; ++k) {
+                    WK(mat3_vec)(I, e + 3 * k, ie + 3 * k);
+                }
+                for (int c = 0; c < 9; ++c) {
+                    ie[c] = WK(sel)(dyn, ie[c], vzero);
+                }
+                WK(store3)(ar, s == 0 ? WA_IAN : WA_IBN, ie);
+                WK(store3)(ar, s == 0 ? WA_IAT1 : WA_IBT1, ie + 3);
+                WK(store3)(ar, s == 0 ? WA_IAT2 : WA_IBT2, ie + 6);
+                ws = WK(sel)(dyn, ws + WK(dot)(e, ie), ws);
+                wru = WK(sel)(dyn, wru + WK(dot)(e + 3, ie + 3), wru);
+                wrx = WK(sel)(dyn, wrx + WK(dot)(e + 3, ie + 6), wrx);
+                wrw = WK(sel)(dyn, wrw + WK(dot)(e + 6, ie + 6), wrw);
+            }
+        }
+        if (ang) { /* rf__si_rows_build's angular record, lane by lane */
+            const VM rt1 = t1 > vzero;
+            const VL ra = wru + cfm[4], rb = WK(sel)(rt1, vzero, wrx),
+                     rc = wrw + cfm[5];
+            WK(store)(ar + (size_t)WA_WS * RF__SI_LANES, ws + cfm[3]);
+            WK(store)(ar + (size_t)WA_WR * RF__SI_LANES, ra);
+            WK(store)(ar + (size_t)(WA_WR + 1) * RF__SI_LANES, rb);
+            WK(store)(ar + (size_t)(WA_WR + 2) * RF__SI_LANES, rc);
+            WK(store3)(ar, WA_BIAS, bias + 3);
+            WK(store3)(ar, WA_CFM, cfm + 3);
+            WK(store)(ar + (size_t)WA_SIGMA * RF__SI_LANES, sigma);
+            WK(store)(ar + (size_t)WA_RHO * RF__SI_LANES, rho);
+            WK(store)(ar + (size_t)WA_T1 * RF__SI_LANES, t1);
+            VL step, inv[3];
+            WK(block2)(ra, rb, WK(sel)(rt1, vzero, rc), &step, inv);
+            WK(store)(ar + (size_t)WA_STEP * RF__SI_LANES, step);
+            for (int c = 0; c < 3; ++c) { /* no inverse for roll_t1 */
+                WK(store)
+                (ar + (size_t)(WA_INV + c) * RF__SI_LANES,
+                 WK(sel)(rt1, vzero, inv[c]));
+            }
         }
         const VL W = wnn + cfm[0];
         WK(store)(nr + (size_t)WN_BIAS * RF__SI_LANES, bias[0]);
@@ -581,29 +856,28 @@ static void WK(build)(rf_problem *p, int b, int h)
         WK(store)(fr + (size_t)(WF_W + 1) * RF__SI_LANES, bb);
         WK(store)(fr + (size_t)(WF_W + 2) * RF__SI_LANES, c);
         WK(store)(fr + (size_t)WF_MU * RF__SI_LANES, mu);
-        /* inv_lambda_max and inv2 of solver_si_rows.c */
-        const VL lam =
-            0.5 * (a + c + WK(sqrt)((a - c) * (a - c) + 4.0 * bb * bb));
-        const VM lpos = lam > RF_MINVAL;
-        WK(store)
-        (fr + (size_t)WF_STEP * RF__SI_LANES,
-         WK(sel)(lpos, one / WK(sel)(lpos, lam, one), vzero));
-        const VL det = a * c - bb * bb;
-        const VM inv = (det > 1e-12 * (a * c)) & (det > RF_MINVAL);
-        const VL ds = WK(sel)(inv, det, one);
-        WK(store)
-        (fr + (size_t)WF_INV * RF__SI_LANES, WK(sel)(inv, c / ds, vzero));
-        WK(store)
-        (fr + (size_t)(WF_INV + 1) * RF__SI_LANES,
-         WK(sel)(inv, -bb / ds, vzero));
-        WK(store)
-        (fr + (size_t)(WF_INV + 2) * RF__SI_LANES, WK(sel)(inv, a / ds, vzero));
+        VL step, inv[3];
+        WK(block2)(a, bb, c, &step, inv);
+        WK(store)(fr + (size_t)WF_STEP * RF__SI_LANES, step);
+        for (int k = 0; k < 3; ++k) {
+            WK(store)(fr + (size_t)(WF_INV + k) * RF__SI_LANES, inv[k]);
+        }
         for (int l = 0; l < WK_LANES; ++l) {
             if (con[l] >= 0) {
                 w->si_flags[con[l]] = (dyn_v[0][l] != 0.0 ? RF__SI_DYN_A : 0) |
-                                      (dyn_v[1][l] != 0.0 ? RF__SI_DYN_B : 0);
+                                      (dyn_v[1][l] != 0.0 ? RF__SI_DYN_B : 0) |
+                                      (ang ? flag[l] : 0);
             }
         }
+    }
+}
+
+static void WK(build)(rf_problem *p, int b, int h)
+{
+    if (p->work.si_bundle[(size_t)RF__SI_BMETA * b + BM_ASLOT0] >= 0) {
+        WK(build_kind)(p, b, h, 1);
+    } else {
+        WK(build_kind)(p, b, h, 0);
     }
 }
 

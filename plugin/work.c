@@ -140,16 +140,26 @@ rf_status rf__work_reserve_colors(rf_problem *p, rf_error *err)
     return RF_OK;
 }
 
-int rf__si_slot_bound(int ncon)
+int rf__si_slot_bound(int n, int kinds)
 {
-    /* Within a colour the groups are bundled longest first, four at a
-       time: a bundle's slots are its first lane's points, at most the
-       fewest points of the bundle before it, so at most a quarter of that
-       one's points; the first bundle has RF__SI_WMAX.  Summed over the
-       (at most 63) bundled colours of the contacts' range: ncon / 4 +
-       63 RF__SI_WMAX, and never more than ncon. */
-    const long b = (long)ncon / RF__SI_LANES + 63L * RF__SI_WMAX;
-    return (int)(b < ncon ? b : ncon);
+    /* Within a colour the groups of each kind are bundled longest first,
+       four at a time: a bundle's slots are its first lane's points, at
+       most the fewest points of the bundle before it, so at most a
+       quarter of that one's points; each kind's first bundle has
+       RF__SI_WMAX.  Summed over the (at most 63) bundled colours of the
+       contacts' range: n / 4 + 63 kinds RF__SI_WMAX, and never more than
+       n. */
+    const long b = (long)n / RF__SI_LANES + 63L * kinds * RF__SI_WMAX;
+    return (int)(b < n ? b : n);
+}
+
+int rf__si_angular_count(const rf_problem *p)
+{
+    int n = 0;
+    for (int i = 0; i < p->ncon; ++i) {
+        n += p->con_rho[i] > 0.0 || p->con_sigma[i] > 0.0;
+    }
+    return n;
 }
 
 rf_status rf__work_reserve_si(rf_problem *p, rf_model model, rf_error *err)
@@ -185,11 +195,18 @@ rf_status rf__work_reserve_si(rf_problem *p, rf_model model, rf_error *err)
         {(void **)&w->si_wf, RF__SI_WF * RF__SI_LANES * sizeof(double)},
         {(void **)&w->si_wg, 3 * RF__SI_LANES * sizeof(double)},
     };
+    const rf_grow_item aslot[] = {
+        {(void **)&w->si_wa, RF__SI_WA * RF__SI_LANES * sizeof(double)},
+        {(void **)&w->si_wga, 3 * RF__SI_LANES * sizeof(double)},
+    };
     if (!rf__grow_all(any, 2, &w->cap_si, p->ncon + 1) ||
         (!desaxce && !rf__grow_all(block, 2, &w->cap_si_block, p->ncon + 1)) ||
         (desaxce && !rf__grow_all(rows, 3, &w->cap_si_rows, p->ncon + 1)) ||
         (desaxce && !rf__grow_all(slot, 3, &w->cap_si_slot,
-                                  rf__si_slot_bound(p->ncon) + 1)) ||
+                                  rf__si_slot_bound(p->ncon, 2) + 1)) ||
+        (desaxce &&
+         !rf__grow_all(aslot, 2, &w->cap_si_aslot,
+                       rf__si_slot_bound(rf__si_angular_count(p), 1) + 1)) ||
         !rf__grow((void **)&w->si_jrec, &w->cap_si_joint, p->nrow + 1,
                   RF__SI_JREC * sizeof(double)) ||
         !rf__grow((void **)&w->si_mask, &w->cap_si_mask, p->nbody + 1,
@@ -325,6 +342,8 @@ void rf__work_free(rf_work *w)
     free(w->si_wn);
     free(w->si_wf);
     free(w->si_wg);
+    free(w->si_wa);
+    free(w->si_wga);
     free(w->solved_g);
     free(w->solved_vel);
     memset(w, 0, sizeof *w);

@@ -6,8 +6,12 @@
  * A random coloured problem (over 512 items, so the sweep is coloured and
  * bundled) with every case the bundles meet: manifolds of 1 to 4 points
  * (bundled) and of 5 (too long: the group kernel), manifolds with rolling
- * or spinning friction (the group kernel), frictionless ones (mu = 0: no
- * sliding step), points with compliance and with a yield cap, the world
+ * and spinning friction, rolling only (about t1 alone on a roll_t1 cone,
+ * or a disc), spin only, and with points with and without (the angular
+ * bundles: up to two rounds of sliding, spin and rolling per point, each
+ * lane stopping on its own), frictionless ones (mu = 0: no sliding step,
+ * with and without rolling), points with compliance (every component)
+ * and with a yield cap, the world
  * and a fixed body that moves (read only) as the second side, penetrating
  * and separating biases, and a warm start with normal impulses well above
  * what the biases ask for, so that the energy guard has work to do.
@@ -76,15 +80,29 @@ static int build_case(uint64_t seed, wide_case *wc)
             rf_contact_desc c;
             gen_contact(&r, pair[m][0], pair[m][1], &c);
             c.rho = c.sigma = 0.0;
-            if (kind < 0.1) { /* rolling and spinning: the group kernel */
+            c.flags = 0;
+            if (kind < 0.06) { /* rolling and spinning */
                 c.rho = 0.05;
                 c.sigma = 0.02;
-            } else if (kind < 0.18) {
+            } else if (kind < 0.1) { /* rolling only, about t1 alone on
+                                        every other manifold */
+                c.rho = 0.04;
+                c.flags = m % 2 ? RF_CONTACT_ROLL_T1 : 0;
+            } else if (kind < 0.13) { /* spin only */
+                c.sigma = 0.03;
+            } else if (kind < 0.16) { /* points with and without */
+                c.rho = k % 2 ? 0.0 : 0.05;
+                c.sigma = k % 2 ? 0.0 : 0.02;
+            } else if (kind < 0.23) {
+                c.mu = 0.0;
+            }
+            if (kind < 0.16 && m % 5 == 0) { /* rolling, no sliding */
                 c.mu = 0.0;
             }
             if (rf_rng_uniform(&r) < 0.05) {
                 c.compliance[0] = 1e-3;
                 c.compliance[1] = c.compliance[2] = 2e-3;
+                c.compliance[3] = c.compliance[4] = c.compliance[5] = 1e-3;
             }
             if (rf_rng_uniform(&r) < 0.05) {
                 c.normal_max = 0.4;
@@ -101,6 +119,9 @@ static int build_case(uint64_t seed, wide_case *wc)
             ENSURE(rf_problem_set_contact(wc->p, i, &c, NULL) == RF_OK);
             g[1] = 0.3 * c.mu * g[0];
             g[2] = -0.2 * c.mu * g[0];
+            g[3] = 0.5 * c.sigma * g[0];
+            g[4] = 0.4 * c.rho * g[0];
+            g[5] = c.flags ? 0.0 : -0.3 * c.rho * g[0];
         }
     }
     wc->ncon = ncon;
@@ -158,22 +179,26 @@ static int test_kernels_agree(void)
             for (int threads = 1; threads <= 2; ++threads) {
                 ENSURE(solve_mode(&wc, modes[mi], threads, g, &st) == 0);
                 const rf_work *w = &wc.p->work;
-                int bundled = 0;
+                int bundled = 0, angular = 0;
                 for (int b = 0; b < w->si_nbundle; ++b) {
                     const int *meta = w->si_bundle + RF__SI_BMETA * b;
                     for (int l = 0; l < RF__SI_LANES; ++l) {
-                        bundled +=
-                            meta[2 + RF__SI_LANES + RF__SI_LANES + l] > 0;
+                        const int in = meta[RF__SI_BM_LEN + l] > 0;
+                        bundled += in;
+                        angular += in && meta[RF__SI_BM_ASLOT0] >= 0;
                     }
                 }
                 printf("  seed %d, %s kernel, %d thread(s): %d contacts, %d "
-                       "of %d manifolds bundled, %d colours, energy change "
-                       "%+.6e (group kernel %+.6e)\n",
+                       "of %d manifolds bundled (%d with spin or rolling "
+                       "friction), %d colours, energy change %+.6e (group "
+                       "kernel %+.6e)\n",
                        (int)seed, kernel_name[w->si_kernel], threads, wc.ncon,
-                       bundled, NMAN, st.colors, st.energy_change,
+                       bundled, NMAN, angular, st.colors, st.energy_change,
                        s_ref.energy_change);
-                /* over 70% of the manifolds have 1-4 points and no rolling */
+                /* over 80% of the manifolds have 1-4 points, about 16%
+                   spin or rolling friction */
                 ENSURE(bundled > NMAN / 2);
+                ENSURE(angular > NMAN / 20);
                 ENSURE(mi != 0 || w->si_kernel == RF__SI_KERNEL_TWO);
                 ENSURE(mi != 1 || w->si_kernel != RF__SI_KERNEL_AVX512);
                 ENSURE(same_impulses(ref, g, n));
