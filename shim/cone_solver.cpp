@@ -297,7 +297,19 @@ void ConeSolver::choose_threads()
     const int team = 1;
 #endif
     adaptive_threads_ = cfg.threads <= 0 && team > 1;
-    step_threads_ = adaptive_threads_ ? thread_choice_.choose(team) : team;
+    // crowded: fewer processors free than the team's threads (the other
+    // tasks ready to run, thread_choice.hpp, on this process's processors)
+    const auto crowded = [team] {
+        const int others = runnable_others();
+#ifdef _OPENMP
+        const int procs = omp_get_num_procs();
+#else
+        const int procs = 1;
+#endif
+        return others >= 0 && others + team > procs;
+    };
+    step_threads_ =
+        adaptive_threads_ ? thread_choice_.choose(team, crowded) : team;
 }
 
 // The configuration of this step's solve: the application's, on this

@@ -27,13 +27,73 @@
 //  - the choice switches when the other's cost is under 0.95 times the
 //    one in use's (hysteresis against noise);
 //  - steps with fewer than min_items items teach nothing (they run on one
-//    thread either way).
+//    thread either way);
+//  - a team step while one thread is in use (the team's first steps, a
+//    try) is taken only if the machine has a processor free for each of
+//    the team's threads (the caller's `crowded` says it has not: another
+//    process keeps a core busy): a team step then costs 4-350x a
+//    one-thread step, and the first two alone decided a short run
+//    (1.5x its one-thread time under libgomp's default wait policy).
+//    Crowded, the try is put off to the next (the team's first steps:
+//    kTryMin steps on), and the team's cost stays unknown.  Not asked
+//    for a team step right after another (the team's second step: the
+//    first was let through, and its threads may still be spinning).
 #ifndef ROLLFRIC_SHIM_THREAD_CHOICE_HPP
 #define ROLLFRIC_SHIM_THREAD_CHOICE_HPP
 
 #include <algorithm>
 
+#if defined(__linux__)
+#include <fcntl.h>
+#include <unistd.h>
+#endif
+
 namespace rfshim {
+
+// The tasks ready to run on the machine besides the caller, from the
+// kernel's count of the moment (/proc/loadavg: "running/total", the
+// caller included), the least of three reads (one read may catch a
+// kernel thread's instant); -1 where there is no such count.
+inline int runnable_others()
+{
+#if defined(__linux__)
+    int least = -1;
+    for (int k = 0; k < 3; ++k) {
+        const int fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            return -1;
+        }
+        char buf[128];
+        const ssize_t n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (n <= 0) {
+            return -1;
+        }
+        buf[n] = '\0';
+        // the fourth field: skip three numbers and their spaces
+        const char *c = buf;
+        for (int f = 0; f < 3 && *c != '\0'; ++f) {
+            while (*c != '\0' && *c != ' ') {
+                ++c;
+            }
+            while (*c == ' ') {
+                ++c;
+            }
+        }
+        int running = 0, digits = 0;
+        for (; *c >= '0' && *c <= '9' && digits < 9; ++c, ++digits) {
+            running = 10 * running + (*c - '0');
+        }
+        if (digits == 0 || *c != '/' || running < 1) {
+            return -1;
+        }
+        least = least < 0 || running - 1 < least ? running - 1 : least;
+    }
+    return least;
+#else
+    return -1;
+#endif
+}
 
 class ThreadChoice {
   public:
@@ -45,20 +105,36 @@ class ThreadChoice {
     }
 
     // This step's thread count, team (>= 2: OpenMP's count) or 1.
-    int choose(int team)
+    // crowded() (asked only before a team step while one thread is in
+    // use): true when the machine has fewer free processors than the team
+    // has threads.
+    template <class Crowded> int choose(int team, Crowded crowded)
     {
         int use = choice_;
         if (cost_[1] < 0.0) {
             use = 1; // one thread first: under load the team's first step
                      // is the costly try
         } else if (cost_[0] < 0.0) {
-            use = 0;
+            use = hold_ > 0 ? 1 : 0;
+            hold_ -= hold_ > 0;
         } else if (++since_ >= every_) {
             use = 1 - choice_;
             since_ = 0;
         }
+        // (not asked right after a team step: the gate let that one
+        // through, and OpenMP's threads may still be spinning after it,
+        // which the count would take for another process's)
+        if (use == 0 && choice_ == 1 && probe_ != 0 && crowded()) {
+            use = 1; // put off: the next try, or kTryMin steps on
+            hold_ = cost_[0] < 0.0 ? kTryMin : 0;
+        }
         probe_ = use;
         return use == 0 ? team : 1;
+    }
+
+    int choose(int team)
+    {
+        return choose(team, [] { return false; });
     }
 
     // The step chosen last took seconds for items contacts and rows.
@@ -103,6 +179,7 @@ class ThreadChoice {
     bool team_started_ = false;
     unsigned since_ = 0;       // steps since the other count's try
     unsigned every_ = kTryMin; // steps between tries
+    unsigned hold_ = 0;        // steps before the team's first is asked
 };
 
 } // namespace rfshim

@@ -31,13 +31,23 @@ struct Run {
     int settled = 0;      // the first step after which the team is chosen
 };
 
-// Steps 1 .. n with the choice deciding each step's count; items per step.
+// Whether the machine is crowded at step k (the gate of a team step).
+using Crowded = std::function<bool(int k)>;
+
+// Steps 1 .. n with the choice deciding each step's count; items per step;
+// crowded (if given) the machine's state, *asked counting its calls.
 Run simulate(rfshim::ThreadChoice &tc, int n, const Cost &cost, int from = 1,
-             int items = kItems)
+             int items = kItems, const Crowded &crowded = nullptr,
+             int *asked = nullptr)
 {
     Run r;
     for (int k = 1; k <= n; ++k) {
-        const bool team = tc.choose(kTeam) == kTeam;
+        const bool team = tc.choose(kTeam, [&] {
+            if (asked != nullptr) {
+                ++*asked;
+            }
+            return crowded != nullptr && crowded(k);
+        }) == kTeam;
         const double s = cost(k, team) * 1e-6 * items;
         tc.learn(s, items);
         if (r.settled == 0 && tc.choice() == 0) {
@@ -176,6 +186,109 @@ int test_load_comes_and_goes()
     return 0;
 }
 
+// The spinning load of test_load_spinning on a short run (BasicDemo's
+// quick 640 steps) with the gate: the machine reported crowded
+// throughout.  No team step at all, so the run costs one thread's
+// throughout exactly, and the gate is asked once per kTryMin steps at
+// most; without it the team's first steps alone cost over 20% of the run
+// (the 1.5x measured, docs/bullet-scenes.md "Threads under load").
+int test_crowded_short_run()
+{
+    int team_steps = 0;
+    const Cost cost = [&team_steps](int, bool team) {
+        if (!team) {
+            return 0.5;
+        }
+        ++team_steps;
+        return team_steps % 5 == 0 ? 0.3 : 100.0;
+    };
+    double best = 0.0; /* summed as simulate sums */
+    for (int k = 0; k < 640; ++k) {
+        best += 0.5 * 1e-6 * kItems;
+    }
+    rfshim::ThreadChoice ungated(512);
+    const Run u = simulate(ungated, 640, cost);
+    team_steps = 0;
+    rfshim::ThreadChoice tc(512);
+    int asked = 0;
+    const Run r = simulate(
+        tc, 640, cost, 1, kItems, [](int) { return true; }, &asked);
+    std::printf("  crowded, 640 steps: %d team steps, %.1f ms, the gate asked "
+                "%d times (one thread throughout %.1f ms; no gate: %d team "
+                "steps, %.1f ms)\n",
+                r.team_steps, 1e3 * r.seconds, asked, 1e3 * best, u.team_steps,
+                1e3 * u.seconds);
+    ENSURE(r.team_steps == 0);
+    ENSURE(r.seconds == best);
+    ENSURE_LE(asked, 640 / (int)rfshim::ThreadChoice::kTryMin + 1);
+    ENSURE_LE(1.2 * best, u.seconds);
+    return 0;
+}
+
+// Crowded for steps 1-999, idle from 1000 (the team 0.3 us, one thread
+// 0.5): no team step before 1000, the team chosen by step 1000 + kTryMin +
+// 2 (the held try, then its two first steps); on the team from then on the
+// gate is not asked again (the tries are of one thread).
+int test_crowded_then_idle()
+{
+    rfshim::ThreadChoice tc(512);
+    const Cost cost = [](int, bool team) { return team ? 0.3 : 0.5; };
+    int asked = 0, asked_at_1100 = -1, early_team = 0, settled = 0;
+    for (int k = 1; k <= 3000; ++k) {
+        const bool team = tc.choose(kTeam, [&] {
+            ++asked;
+            return k < 1000;
+        }) == kTeam;
+        tc.learn(cost(k, team) * 1e-6 * kItems, kItems);
+        early_team += k < 1000 && team;
+        settled = settled == 0 && tc.choice() == 0 ? k : settled;
+        asked_at_1100 = k == 1100 ? asked : asked_at_1100;
+    }
+    std::printf("  crowded until step 999: %d team steps before 1000, the "
+                "team chosen at step %d, the gate asked %d times (%d by step "
+                "1100)\n",
+                early_team, settled, asked, asked_at_1100);
+    ENSURE(early_team == 0);
+    ENSURE(settled >= 1000 &&
+           settled <= 1000 + (int)rfshim::ThreadChoice::kTryMin + 2);
+    ENSURE(tc.choice() == 0);
+    ENSURE(asked == asked_at_1100);
+    return 0;
+}
+
+// Idle: the gate is asked before the team's first step only (step 2,
+// whose cost is not counted; not before step 3, right after it), then
+// never: the team is in use and the tries are of one thread.
+int test_gate_idle()
+{
+    rfshim::ThreadChoice tc(512);
+    int asked = 0;
+    const Run r = simulate(
+        tc, 2000, [](int, bool team) { return team ? 0.3 : 0.5; }, 4, kItems,
+        [](int) { return false; }, &asked);
+    std::printf("  idle: the gate asked %d times, the team chosen at step "
+                "%d\n",
+                asked, r.settled);
+    ENSURE(asked == 1);
+    ENSURE(r.settled == 3);
+    return 0;
+}
+
+// The count the gate reads: on Linux the kernel's count of tasks ready
+// to run, besides this one, parsed from /proc/loadavg (0 or more; -1
+// would mean the parse failed and the gate never closes).
+int test_runnable_others()
+{
+    const int n = rfshim::runnable_others();
+    std::printf("  other tasks ready to run now: %d\n", n);
+#if defined(__linux__)
+    ENSURE(n >= 0);
+#else
+    ENSURE(n == -1);
+#endif
+    return 0;
+}
+
 // Steps below min_items teach nothing and run on one thread.
 int test_small_steps()
 {
@@ -200,5 +313,9 @@ int main()
     RUN_TEST(test_load_spinning);
     RUN_TEST(test_load_comes_and_goes);
     RUN_TEST(test_small_steps);
+    RUN_TEST(test_crowded_short_run);
+    RUN_TEST(test_crowded_then_idle);
+    RUN_TEST(test_gate_idle);
+    RUN_TEST(test_runnable_others);
     return TEST_SUMMARY();
 }
