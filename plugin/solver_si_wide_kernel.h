@@ -40,44 +40,36 @@ static RF__ALWAYS_INLINE VL WK(sel)(VM m, VL a, VL b)
     return (VL)(((VM)a & m) | ((VM)b & ~m));
 }
 
-/* every lane of m is set */
-static RF__ALWAYS_INLINE int WK(all)(VM m)
+/* the lanes of m set, one bit each (lane l: bit l) */
+static RF__ALWAYS_INLINE int WK(bits)(VM m)
 {
 #if WK_LANES == 4 && defined(RF__WIDE_AVX)
     __m256d v;
     memcpy(&v, &m, sizeof v);
-    return _mm256_movemask_pd(v) == 15;
+    return _mm256_movemask_pd(v);
 #elif WK_LANES == 2 && defined(__SSE2__)
     __m128d v;
     memcpy(&v, &m, sizeof v);
-    return _mm_movemask_pd(v) == 3;
+    return _mm_movemask_pd(v);
 #else
-    int all = 1;
+    int bits = 0;
     for (int l = 0; l < WK_LANES; ++l) {
-        all &= m[l] != 0;
+        bits |= (m[l] != 0) << l;
     }
-    return all;
+    return bits;
 #endif
+}
+
+/* every lane of m is set */
+static RF__ALWAYS_INLINE int WK(all)(VM m)
+{
+    return WK(bits)(m) == (1 << WK_LANES) - 1;
 }
 
 /* no lane of m is set */
 static RF__ALWAYS_INLINE int WK(none)(VM m)
 {
-#if WK_LANES == 4 && defined(RF__WIDE_AVX)
-    __m256d v;
-    memcpy(&v, &m, sizeof v);
-    return _mm256_movemask_pd(v) == 0;
-#elif WK_LANES == 2 && defined(__SSE2__)
-    __m128d v;
-    memcpy(&v, &m, sizeof v);
-    return _mm_movemask_pd(v) == 0;
-#else
-    int any = 0;
-    for (int l = 0; l < WK_LANES; ++l) {
-        any |= m[l] != 0;
-    }
-    return !any;
-#endif
+    return WK(bits)(m) == 0;
 }
 
 static RF__ALWAYS_INLINE VL WK(sqrt)(VL x)

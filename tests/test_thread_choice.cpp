@@ -131,17 +131,24 @@ int test_idle_noise()
 // pauses let run at 0.6x.  Over 10,000 steps the choice may cost at most
 // 15% over one thread throughout; a try every 16 steps (the rule until
 // the thirteenth benchmark round) cost 12x.
-int test_load_spinning()
+// That load's costs: one thread 0.5 us, the team 100 but every fifth of
+// its steps 0.3 (team_steps counts them).
+Cost spinning_load(int &team_steps)
 {
-    rfshim::ThreadChoice tc(512);
-    int team_steps = 0;
-    const Cost cost = [&team_steps](int, bool team) {
+    return [&team_steps](int, bool team) {
         if (!team) {
             return 0.5;
         }
         ++team_steps;
         return team_steps % 5 == 0 ? 0.3 : 100.0;
     };
+}
+
+int test_load_spinning()
+{
+    rfshim::ThreadChoice tc(512);
+    int team_steps = 0;
+    const Cost cost = spinning_load(team_steps);
     const Run r = simulate(tc, 10000, cost);
     const double best = 10000 * 0.5 * 1e-6 * kItems;
     std::printf("  loaded, spinning: %d team steps in 10000, %.0f ms (one "
@@ -195,13 +202,7 @@ int test_load_comes_and_goes()
 int test_crowded_short_run()
 {
     int team_steps = 0;
-    const Cost cost = [&team_steps](int, bool team) {
-        if (!team) {
-            return 0.5;
-        }
-        ++team_steps;
-        return team_steps % 5 == 0 ? 0.3 : 100.0;
-    };
+    const Cost cost = spinning_load(team_steps);
     double best = 0.0; /* summed as simulate sums */
     for (int k = 0; k < 640; ++k) {
         best += 0.5 * 1e-6 * kItems;
