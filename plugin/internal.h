@@ -376,14 +376,24 @@ rf_status rf__fail(rf_error *err, rf_status status, const char *fmt, ...)
 void rf__ok(rf_error *err);
 /* x[0 .. n) all finite.  x - x is 0 for a finite x and NaN for an
    infinity or a NaN, so one sum and one test replace a branch per element
-   (rf_problem_set_contact checks 21 values of every contact every step). */
+   (rf_problem_set_contact checks 21 values of every contact every step).
+   Four partial sums: one was a chain of dependent additions, four cycles
+   an element (rf_solve's check of a warm start of 69,000 impulses, full
+   pyramid: 1% of the step). */
 static inline int rf__all_finite(const double *x, size_t n)
 {
-    double s = 0.0;
-    for (size_t i = 0; i < n; ++i) {
-        s += x[i] - x[i];
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        s0 += x[i] - x[i];
+        s1 += x[i + 1] - x[i + 1];
+        s2 += x[i + 2] - x[i + 2];
+        s3 += x[i + 3] - x[i + 3];
     }
-    return s == 0.0;
+    for (; i < n; ++i) {
+        s0 += x[i] - x[i];
+    }
+    return (s0 + s1) + (s2 + s3) == 0.0;
 }
 
 /* --- growable arrays (work.c) --- */
