@@ -1281,8 +1281,8 @@ size_t rf_problem_memory_sized(const rf_problem *p, const rf_config *cfg_in,
                 (ncon + 1) * (RF__SI_NREC + RF__SI_FREC + RF__SI_AREC) * d +
                 ((size_t)rf__si_slot_bound((int)ncon, 2) + 1) *
                     (RF__SI_WN + RF__SI_WF + 3) * RF__SI_LANES * d +
-                ((size_t)rf__si_slot_bound(nang, 1) + 1) *
-                    (RF__SI_WA + 3) * RF__SI_LANES * d;
+                ((size_t)rf__si_slot_bound(nang, 1) + 1) * (RF__SI_WA + 3) *
+                    RF__SI_LANES * d;
         } else { /* the block records */
             bytes += (ncon + 1) * (RF__SI_STRIDE * d + 5 * in);
         }
