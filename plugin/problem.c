@@ -1273,7 +1273,7 @@ size_t rf_problem_memory_sized(const rf_problem *p, const rf_config *cfg_in,
                  (nitem + 1) * in +                     /* si_group */
                  (4 * nitem + 4) * d +                  /* si_sum */
                  (nitem - ncon + 1) * RF__SI_JREC * d + /* si_jrec */
-                 (nitem + 2) * ((3 + RF__SI_BMETA) * in +
+                 (nitem + 2) * ((4 + RF__SI_BMETA) * in +
                                 6 * RF__SI_LANES * d); /* units, bundles */
         if (desaxce) { /* the row form, the bundles' slots */
             const int nang = rf__si_angular_count(p);

@@ -846,7 +846,7 @@ RF_API rf_status rf_residual(rf_problem *p, rf_model model, const double *gamma,
  *     16: the colouring (4 ints);
  *   - RF_SOLVER_SI: per contact (+ 1) 2 ints, per body (+ 1) a 64-bit
  *     word (colour mask), per item (+ 1) 1 int
- *     and 4 doubles (sweep sums), per item (+ 2) 18 ints and 24 doubles
+ *     and 4 doubles (sweep sums), per item (+ 2) 19 ints and 24 doubles
  *     (units and bundles), per row (+ 1) 288 (its record: J and M^-1
  *     J^T, 36 doubles); with
  *     RF_MODEL_DESAXCE per contact (+ 1) 960 (the row form's records,
