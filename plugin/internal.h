@@ -192,6 +192,12 @@ typedef struct rf_work {
 /* SI's De Saxce rounds of a rolling or spinning contact's friction parts
    per visit, at most (with cfg->local_iter; solver_si_rows.c says why 2) */
 #define RF__SI_ROUNDS 2
+/* those rounds for cfg: min(local_iter, RF__SI_ROUNDS) (the row form's
+   group kernel and the wide form's angular bundles alike) */
+static inline int rf__si_rounds(const rf_config *cfg)
+{
+    return cfg->local_iter < RF__SI_ROUNDS ? cfg->local_iter : RF__SI_ROUNDS;
+}
 /* The wide form: manifolds per bundle (SIMD lanes), points per lane at
    most, fields of its normal, friction and angular records, and a
    bundle's metadata (RF__SI_BMETA ints: first slot, points, first
@@ -484,6 +490,13 @@ static inline rf__cone rf__contact_cone(const rf_problem *p, int i)
                   (p->con_flags[i] & RF_CONTACT_ROLL_T1) != 0,
                   cap > 0.0 ? cap + p->con_cohesion[i] : INFINITY};
     return c;
+}
+/* Contact i has spin or rolling friction (rho > 0 or sigma > 0): the
+   sequential impulse solver gives it angular parts (its records, the
+   wide form's angular bundles and slots). */
+static inline int rf__contact_angular(const rf_problem *p, int i)
+{
+    return p->con_rho[i] > 0.0 || p->con_sigma[i] > 0.0;
 }
 /* Unchecked kernel behind rf_project_contact; out may alias x. */
 void rf__project6(const double x[6], const rf__cone *c, double out[6]);

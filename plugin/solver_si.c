@@ -230,7 +230,7 @@ static void build_record(rf_problem *p, int i, double *rec, int *ri)
             memcpy(rec + SI_INV + d * x, W + 6 * x, (size_t)d * sizeof(double));
         }
     }
-    if (p->con_rho[i] > 0.0 || p->con_sigma[i] > 0.0) {
+    if (rf__contact_angular(p, i)) {
         flags |= SI_ANG;
     }
     if (p->con_flags[i] & RF_CONTACT_ROLL_T1) {
@@ -715,10 +715,8 @@ static void visit_unit(const rf_problem *p, const rf_config *cfg, double omega,
     const rf_work *w = &p->work;
     const int k = w->si_unit[un];
     if (k < 0) { /* a bundle: its groups' sums at their k */
-        const int rounds =
-            cfg->local_iter < RF__SI_ROUNDS ? cfg->local_iter : RF__SI_ROUNDS;
-        rf__si_wide_bundle(p, pass == PASS_FRICTION, rounds, -k - 1, vel, share,
-                           credit, sum);
+        rf__si_wide_bundle(p, pass == PASS_FRICTION, rf__si_rounds(cfg), -k - 1,
+                           vel, share, credit, sum);
         return;
     }
     rf_si_guard en = {share, credit, 0.0, 0.0};

@@ -231,7 +231,7 @@ int rf__si_rows_build(rf_problem *p, int i)
     memcpy(nr + N_N, e, 3 * sizeof(double));
     memcpy(fr + F_T, e + 3, 3 * sizeof(double));
     memcpy(fr + F_T + 4, e + 6, 3 * sizeof(double));
-    const int ang = p->con_rho[i] > 0.0 || p->con_sigma[i] > 0.0;
+    const int ang = rf__contact_angular(p, i);
     if (ang) {
         memset(ar, 0, RF__SI_AREC * sizeof(double));
     }
@@ -562,8 +562,7 @@ static RF__ALWAYS_INLINE double friction_group(const rf_problem *p,
                                                double *gn2, rf_si_guard *gd)
 {
     const rf_work *w = &p->work;
-    const int rounds =
-        cfg->local_iter < RF__SI_ROUNDS ? cfg->local_iter : RF__SI_ROUNDS;
+    const int rounds = rf__si_rounds(cfg);
     double d2 = 0.0, g2 = 0.0;
     for (int i = lo; i < hi; ++i) {
         const double *fr = w->si_frec + (size_t)RF__SI_FREC * i;

@@ -224,7 +224,7 @@ static int bundle_kind(const rf_problem *p, int grp)
         return 0;
     }
     for (int i = lo; i < hi; ++i) {
-        if (p->con_rho[i] > 0.0 || p->con_sigma[i] > 0.0) {
+        if (rf__contact_angular(p, i)) {
             return BUNDLE_ANG; /* rf__si_rows_build's RF__SI_ANG */
         }
     }

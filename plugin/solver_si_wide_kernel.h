@@ -724,7 +724,7 @@ static RF__ALWAYS_INLINE void WK(build_kind)(rf_problem *p, int b, int h,
                 const rf__cone cone = rf__contact_cone(p, i);
                 mu[l] = cone.mu;
                 nmax[l] = cone.nmax;
-                if (ang && (p->con_rho[i] > 0.0 || p->con_sigma[i] > 0.0)) {
+                if (ang && rf__contact_angular(p, i)) {
                     /* rf__si_rows_build's angular record and flags */
                     sigma[l] = cone.sigma;
                     rho[l] = cone.rho;

@@ -157,7 +157,7 @@ int rf__si_angular_count(const rf_problem *p)
 {
     int n = 0;
     for (int i = 0; i < p->ncon; ++i) {
-        n += p->con_rho[i] > 0.0 || p->con_sigma[i] > 0.0;
+        n += rf__contact_angular(p, i);
     }
     return n;
 }
