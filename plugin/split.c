@@ -197,9 +197,10 @@ rf_status rf_solve_split_sized(rf_problem *p, const rf_config *cfg_in,
         converged =
             cfg->tol > 0.0 && sqrt(d2) <= cfg->tol * fmax(sqrt(n2), 1e-300);
     }
-    /* Natural-map residual of the normal rows, Siconos-style relative */
+    /* Natural-map residual of the normal rows, Siconos-style relative;
+       only when the stats are wanted (the Bullet shim asks for none) */
     double res2 = 0.0, l2 = 0.0, u2 = 0.0, b2 = 0.0;
-    for (int k = 0; k < active; ++k) {
+    for (int k = 0; stats != NULL && k < active; ++k) {
         const double *r = wk->split_rec + (size_t)RF__SPLIT_REC * k;
         const double l = r[SR_LAMBDA];
         const double u =
