@@ -3,6 +3,8 @@
 #include "cone_solver.hpp"
 #include "recorder.hpp"
 
+#include <BulletDynamics/Featherstone/btMultiBodyDynamicsWorld.h>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdarg>
@@ -212,6 +214,18 @@ rf_plugin *install(btDiscreteDynamicsWorld *world, const rf_config &c,
     }
     if (prev == nullptr) {
         fail(err, RF_ERR_STATE, "rf_bullet_attach: the world has no solver");
+        return nullptr;
+    }
+    // A multibody world keeps its btMultiBodyConstraintSolver for its
+    // islands (its setConstraintSolver takes a solver of another type
+    // only as the world's, which then solves nothing): attaching would
+    // succeed and change nothing.
+    if (dynamic_cast<btMultiBodyDynamicsWorld *>(world) != nullptr) {
+        fail(err, RF_ERR_STATE,
+             "rf_bullet_attach: the world is a btMultiBodyDynamicsWorld, "
+             "whose islands its own btMultiBodyConstraintSolver solves; the "
+             "cone solver cannot take its place (multibodies are not "
+             "modelled): use a btDiscreteDynamicsWorld");
         return nullptr;
     }
     rf_plugin *p = new (std::nothrow) rf_plugin{nullptr, nullptr, false};

@@ -6,6 +6,8 @@
 // sanitizers too.
 #include "bullet_scene.hpp"
 
+#include <BulletDynamics/Featherstone/btMultiBodyConstraintSolver.h>
+#include <BulletDynamics/Featherstone/btMultiBodyDynamicsWorld.h>
 #include <rollfric/rollfric_bullet.h>
 
 #include "test_util.h"
@@ -79,6 +81,46 @@ int test_attach_detach()
     ENSURE(fo != nullptr);
     rf_bullet_detach(fo);
     rf_bullet_detach(nullptr);
+    return 0;
+}
+
+// A btMultiBodyDynamicsWorld is refused: its setConstraintSolver keeps
+// its own btMultiBodyConstraintSolver for the islands, so an attachment
+// would report success and never run (before the check: attach returned
+// a plugin and the box's step was stock's, with 0 contacts in the stats).
+// The world keeps its solver and steps on: the box comes to rest on the
+// ground at y = 0.5 m (half its side; within 5 mm, Bullet's margins).
+int test_multibody_world_refused()
+{
+    btDefaultCollisionConfiguration cc;
+    btCollisionDispatcher d(&cc);
+    btDbvtBroadphase bp;
+    btMultiBodyConstraintSolver mbs;
+    btMultiBodyDynamicsWorld w(&d, &bp, &mbs, &cc);
+    w.setGravity(btVector3(0, -10, 0));
+    btBoxShape ground_shape(btVector3(10, 1, 10));
+    btRigidBody ground(0, nullptr, &ground_shape);
+    ground.setWorldTransform(
+        btTransform(btQuaternion::getIdentity(), btVector3(0, -1, 0)));
+    w.addRigidBody(&ground);
+    btBoxShape box_shape(btVector3(0.5, 0.5, 0.5));
+    btVector3 inertia;
+    box_shape.calculateLocalInertia(1, inertia);
+    btRigidBody box(1, nullptr, &box_shape, inertia);
+    box.setWorldTransform(
+        btTransform(btQuaternion::getIdentity(), btVector3(0, 1, 0)));
+    w.addRigidBody(&box);
+    rf_error err;
+    ENSURE(rf_bullet_attach(&w, nullptr, &err) == nullptr);
+    ENSURE(err.status == RF_ERR_STATE);
+    ENSURE(std::strstr(err.message, "btMultiBodyDynamicsWorld") != nullptr);
+    ENSURE(w.getConstraintSolver() == &mbs); // untouched
+    for (int k = 0; k < 60; ++k) {
+        w.stepSimulation((btScalar)kDt, 1, (btScalar)kDt);
+    }
+    ENSURE_SMALL(box.getWorldTransform().getOrigin().y() - 0.5, 5e-3);
+    w.removeRigidBody(&box);
+    w.removeRigidBody(&ground);
     return 0;
 }
 
@@ -1759,6 +1801,7 @@ int test_manifold_listed_twice()
 int main()
 {
     RUN_TEST(test_attach_detach);
+    RUN_TEST(test_multibody_world_refused);
     RUN_TEST(test_precision_mismatch);
     RUN_TEST(test_struct_sizes);
     RUN_TEST(test_stock_mode_is_stock);

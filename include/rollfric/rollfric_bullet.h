@@ -437,8 +437,14 @@ inline rf_status rf_bullet_config_from_env(rf_config *cfg, rf_error *err)
  * (max_iter may be RF_BULLET_WORLD_ITERATIONS).  The
  * world keeps its previous solver for rf_bullet_detach and for
  * RF_BULLET_STOCK mode.  Returns NULL on error (NULL world, a world that
- * already has rollfric attached, invalid cfg, precision mismatch, out of
- * memory); the reason goes to err, or to stderr when err is NULL. */
+ * already has rollfric attached, a btMultiBodyDynamicsWorld, invalid cfg,
+ * precision mismatch, out of memory); the reason goes to err, or to
+ * stderr when err is NULL.  A btMultiBodyDynamicsWorld (Featherstone, and
+ * the soft and deformable multibody worlds built on it) is refused with
+ * RF_ERR_STATE: it solves its islands through its own
+ * btMultiBodyConstraintSolver, which a solver of another type does not
+ * replace (btMultiBodyDynamicsWorld::setConstraintSolver keeps it), so
+ * the cone solver would never run. */
 inline rf_plugin *rf_bullet_attach(btDiscreteDynamicsWorld *world,
                                    const rf_config *cfg = nullptr,
                                    rf_error *err = nullptr)
