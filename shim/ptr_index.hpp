@@ -34,6 +34,16 @@ inline void prefetch_read(const void *p)
 #endif
 }
 
+// The same for a line about to be written (fetched for ownership).
+inline void prefetch_write(const void *p)
+{
+#if defined(__GNUC__)
+    __builtin_prefetch(p, 1, 3);
+#else
+    (void)p;
+#endif
+}
+
 template <class V> class PtrIndex {
   public:
     // Forget every key.  The slot array stays, so refilling allocates

@@ -132,6 +132,9 @@ void ConeSolver::write_points(const btContactSolverInfo &info, int threads)
 #pragma omp parallel for schedule(static) num_threads(threads) \
     if (threads > 1 && !repeated) reduction(+ : need)
     for (int i = 0; i < nc; ++i) {
+        if (i + (int)kWriteAhead < nc) {
+            prefetch_point_impulses(con_point_[i + kWriteAhead]);
+        }
         if (repeated && point_repeat_[i]) {
             continue; // folded into the point's first listing
         }
