@@ -537,6 +537,18 @@ void rf__apply_scaled_body_ws(rf_problem *p, const double *scale,
    region, and of a solver's region around one (nonzero past 512 bodies or
    contacts; below, the fork costs more than the pass). */
 int rf__product_parallel(const rf_problem *p);
+/* Whether a pass enters its parallel region (num_threads(threads)
+   if (large)): when more than one thread is asked and the pass is large
+   enough for them, or when the caller is inside a parallel region
+   already.  Otherwise the pass calls its worksharing body directly, whose
+   orphaned "omp for" runs the whole loop on the caller: a region is not
+   free on one thread either (libgomp ends every team, a team of one
+   included, with a futex wake, a system call: 0.3 us here, and the Bullet
+   shim's default step entered 8 or 9 a step, 1-2% of a small scene's
+   step).  Inside a caller's region an orphaned "omp for" would share the
+   loop out over the caller's team, so there the region stays (a team of
+   one, as before). */
+int rf__team(int threads, int large);
 /* APGD's product with its trial sums (solver_apgd.c): out = S N S x + rr
    (rr not NULL) and
      s[0] = x.(out + rr), s[1] = uy.(x - y), s[2] = |x - y|^2,

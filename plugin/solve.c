@@ -389,6 +389,18 @@ static double wall_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The contacts' start, gamma projected on Y into g0 (worksharing: in a
+   region or called alone). */
+static void start_contacts(const rf_problem *p, const double *gamma, double *g0)
+{
+    const int ncon = p->ncon;
+#pragma omp for schedule(static)
+    for (int i = 0; i < ncon; ++i) {
+        const rf__cone cone = rf__contact_cone(p, i);
+        rf__project6(gamma + 6 * i, &cone, g0 + 6 * i);
+    }
+}
+
 /* Start point: the warm start projected on Y and the rows' intervals, or
    zero projected the same way.  Zero is in every cone and in every
    friction-bounded row's interval [-b, b], but not in a fixed interval
@@ -410,11 +422,11 @@ static void start_point(rf_problem *p, const rf_config *cfg, int threads,
     }
     /* each contact on its own: on the solve's threads (serial, it was 2%
        of a two-thread step of the full pyramid) */
-    const int ncon = p->ncon;
-#pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
-    for (int i = 0; i < ncon; ++i) {
-        const rf__cone cone = rf__contact_cone(p, i);
-        rf__project6(gamma + 6 * i, &cone, g0 + 6 * i);
+    if (rf__team(threads, p->ncon > 512)) {
+#pragma omp parallel num_threads(threads) if (p->ncon > 512)
+        start_contacts(p, gamma, g0);
+    } else {
+        start_contacts(p, gamma, g0);
     }
     const int m6 = 6 * p->ncon;
     for (int j = 0; j < p->nrow; ++j) {

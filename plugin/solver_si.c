@@ -523,6 +523,23 @@ static double guard_energy(rf_problem *p, double *g, double *vel, int threads,
     return E;
 }
 
+/* scale_excess's contacts: those whose free normal velocity separates
+   scaled by alpha (worksharing: in a region or called alone). */
+static void scale_separating(const rf_problem *p, double *g, double alpha)
+{
+    const int ncon = p->ncon;
+#pragma omp for schedule(static)
+    for (int i = 0; i < ncon; ++i) {
+        double u[6];
+        rf__contact_velocity(p, i, p->body_vel, u);
+        if (u[0] > 0.0) {
+            for (int k = 0; k < 6; ++k) {
+                g[6 * i + k] *= alpha;
+            }
+        }
+    }
+}
+
 /* A start in excess (E > A): the impulses that carry the excess scaled
    by alpha (the guard's scale of the whole start, guard_energy), the
    rest kept.  They are
@@ -553,15 +570,11 @@ static void scale_excess(rf_problem *p, double *g, double alpha, int threads)
     }
     /* each contact on its own (the full falling boxes scale in 7 steps of
        10: serial, it was 1% of a two-thread step) */
-#pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)
-    for (int i = 0; i < ncon; ++i) {
-        double u[6];
-        rf__contact_velocity(p, i, p->body_vel, u);
-        if (u[0] > 0.0) {
-            for (int k = 0; k < 6; ++k) {
-                g[6 * i + k] *= alpha;
-            }
-        }
+    if (rf__team(threads, ncon > 512)) {
+#pragma omp parallel num_threads(threads) if (ncon > 512)
+        scale_separating(p, g, alpha);
+    } else {
+        scale_separating(p, g, alpha);
     }
 }
 
@@ -826,6 +839,24 @@ static void colored_pass(rf_problem *p, const rf_config *cfg, double omega,
     }
 }
 
+/* The row form's records: the bundles' lane-wide, the other contacts'
+   one by one (worksharing: in a region or called alone). */
+static void build_row_form(rf_problem *p)
+{
+    rf_work *w = &p->work;
+    const int nbundle = w->si_nbundle, ncon = p->ncon;
+#pragma omp for schedule(static) nowait
+    for (int b = 0; b < nbundle; ++b) {
+        rf__si_wide_build(p, b);
+    }
+#pragma omp for schedule(static)
+    for (int i = 0; i < ncon; ++i) {
+        if (w->si_wpos[i] < 0) {
+            w->si_flags[i] = rf__si_rows_build(p, i);
+        }
+    }
+}
+
 void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
                   double *gamma, rf_solve_out *out)
 {
@@ -854,19 +885,11 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
     }
     if (staggered) { /* the row form: no scaling, its own records, the
                         bundles' built lane-wide */
-        const int nbundle = w->si_nbundle;
+        if (rf__team(threads, ncon > 512)) {
 #pragma omp parallel num_threads(threads) if (ncon > 512)
-        {
-#pragma omp for schedule(static) nowait
-            for (int b = 0; b < nbundle; ++b) {
-                rf__si_wide_build(p, b);
-            }
-#pragma omp for schedule(static)
-            for (int i = 0; i < ncon; ++i) {
-                if (w->si_wpos[i] < 0) {
-                    w->si_flags[i] = rf__si_rows_build(p, i);
-                }
-            }
+            build_row_form(p);
+        } else {
+            build_row_form(p);
         }
     } else {
         rf__part_scaling(p, w->wscale, NULL, threads);

@@ -423,15 +423,12 @@ static RF__ALWAYS_INLINE void move3(const int *meta, double *G0, double *g,
     }
 }
 
-void rf__si_wide_gamma(rf_problem *p, double *g, int out, int threads)
+/* The bundles' impulses between g and their slots (worksharing: in a
+   region or called alone). */
+static void gamma_bundles(rf_work *w, double *g, int out)
 {
-    rf_work *w = &p->work;
     const int nbundle = w->si_nbundle;
-    /* bundles apart: each its own slots and contacts (on the solve's
-       threads: serial, it was 2% of a two-thread step of the full
-       pyramid) */
-#pragma omp parallel for schedule(static)                                      \
-    num_threads(threads) if (nbundle > 128)
+#pragma omp for schedule(static)
     for (int b = 0; b < nbundle; ++b) {
         const int *meta = w->si_bundle + (size_t)RF__SI_BMETA * b;
         /* the normal and sliding impulses at the slots, the spin and
@@ -451,5 +448,18 @@ void rf__si_wide_gamma(rf_problem *p, double *g, int out, int threads)
                 move3(meta, GA, g, 3, 0);
             }
         }
+    }
+}
+
+void rf__si_wide_gamma(rf_problem *p, double *g, int out, int threads)
+{
+    /* bundles apart: each its own slots and contacts (on the solve's
+       threads: serial, it was 2% of a two-thread step of the full
+       pyramid) */
+    if (rf__team(threads, p->work.si_nbundle > 128)) {
+#pragma omp parallel num_threads(threads) if (p->work.si_nbundle > 128)
+        gamma_bundles(&p->work, g, out);
+    } else {
+        gamma_bundles(&p->work, g, out);
     }
 }

@@ -286,6 +286,17 @@ int rf__threads(int requested)
 #endif
 }
 
+int rf__team(int threads, int large)
+{
+#ifdef _OPENMP
+    return (threads > 1 && large) || omp_get_level() > 0;
+#else
+    (void)threads;
+    (void)large;
+    return 0;
+#endif
+}
+
 void rf__work_free(rf_work *w)
 {
     free(w->g0);

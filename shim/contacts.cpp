@@ -555,18 +555,9 @@ void ConeSolver::add_points(const btContactSolverInfo &info)
         total >= kParallelPoints && !manifold_repeated_ ? build_threads() : 1;
     // Each thread takes a contiguous run of manifolds (so the fetch ahead
     // stays within its run) and writes only their slots and points.
-    int compliant = 0;
-#pragma omp parallel num_threads(threads) if (threads > 1)                     \
-    reduction(|                                                                \
-              : compliant)
-    {
-        size_t lo = 0, hi = nms;
-#ifdef _OPENMP
-        const size_t nt = (size_t)omp_get_num_threads();
-        const size_t t = (size_t)omp_get_thread_num();
-        lo = nms * t / nt;
-        hi = nms * (t + 1) / nt;
-#endif
+    // manifolds [lo, hi); nonzero when a point is compliant
+    auto add_run = [&](size_t lo, size_t hi) -> int {
+        int compliant = 0;
         for (size_t k = lo; k < hi; ++k) {
             if (k + 2 * kPrefetchAhead < hi) {
                 const ManifoldSides &ahead =
@@ -596,6 +587,23 @@ void ConeSolver::add_points(const btContactSolverInfo &info)
                 slot_state_[slot] = st;
             }
         }
+        return compliant;
+    };
+    int compliant = 0;
+    if (threads > 1) { // no region on one thread (write_bodies says why)
+#pragma omp parallel num_threads(threads) reduction(| : compliant)
+        {
+            size_t lo = 0, hi = nms;
+#ifdef _OPENMP
+            const size_t nt = (size_t)omp_get_num_threads();
+            const size_t t = (size_t)omp_get_thread_num();
+            lo = nms * t / nt;
+            hi = nms * (t + 1) / nt;
+#endif
+            compliant |= add_run(lo, hi);
+        }
+    } else {
+        compliant = add_run(0, nms);
     }
     contacts_compliant_ = compliant != 0;
     compact_contacts(total);

@@ -77,32 +77,47 @@ void ConeSolver::write_back(const btContactSolverInfo &info)
 void ConeSolver::write_bodies(int threads)
 {
     const int nb = (int)body_desc_.size();
-    int bad_bodies = 0;
-#pragma omp parallel for schedule(static) num_threads(threads) \
-    if (threads > 1) reduction(+ : bad_bodies)
-    for (int i = 0; i < nb; ++i) {
+    // body i's velocities; 1 when the solve's were not finite
+    auto write = [&](int i) -> int {
         btRigidBody *rb = body_rb_[i];
-        if (body_dynamic_[i]) {
-            const double *v = &vel_v_[3 * i], *w = &vel_w_[3 * i];
-            if (!finite3(v) || !finite3(w)) {
-                // never NaN into Bullet: the core's output is finite for
-                // finite input, so this is a bug; the body keeps its free
-                // velocity and the step says so
-                v = body_desc_[i].v;
-                w = body_desc_[i].w;
-                ++bad_bodies;
-                Offender who;
-                who.object = rb;
-                warn(RF_BULLET_WARN_INTERNAL,
-                     "the solve gave a body a non-finite velocity: it kept "
-                     "its free velocity (please report this)",
-                     who);
-            }
-            rb->setLinearVelocity(
-                btVector3((btScalar)v[0], (btScalar)v[1], (btScalar)v[2]));
-            rb->setAngularVelocity(
-                btVector3((btScalar)w[0], (btScalar)w[1], (btScalar)w[2]));
-            rb->setCompanionId(-1);
+        if (!body_dynamic_[i]) {
+            return 0;
+        }
+        int bad = 0;
+        const double *v = &vel_v_[3 * i], *w = &vel_w_[3 * i];
+        if (!finite3(v) || !finite3(w)) {
+            // never NaN into Bullet: the core's output is finite for
+            // finite input, so this is a bug; the body keeps its free
+            // velocity and the step says so
+            v = body_desc_[i].v;
+            w = body_desc_[i].w;
+            bad = 1;
+            Offender who;
+            who.object = rb;
+            warn(RF_BULLET_WARN_INTERNAL,
+                 "the solve gave a body a non-finite velocity: it kept "
+                 "its free velocity (please report this)",
+                 who);
+        }
+        rb->setLinearVelocity(
+            btVector3((btScalar)v[0], (btScalar)v[1], (btScalar)v[2]));
+        rb->setAngularVelocity(
+            btVector3((btScalar)w[0], (btScalar)w[1], (btScalar)w[2]));
+        rb->setCompanionId(-1);
+        return bad;
+    };
+    int bad_bodies = 0;
+    // no region on one thread: libgomp ends even a team of one with a
+    // system call (rf__team in plugin/internal.h)
+    if (threads > 1) {
+#pragma omp parallel for schedule(static) num_threads(threads) \
+    reduction(+ : bad_bodies)
+        for (int i = 0; i < nb; ++i) {
+            bad_bodies += write(i);
+        }
+    } else {
+        for (int i = 0; i < nb; ++i) {
+            bad_bodies += write(i);
         }
     }
     last.skipped_bodies += bad_bodies;
@@ -128,15 +143,13 @@ void ConeSolver::write_points(const btContactSolverInfo &info, int threads)
         fold_repeated_points(flow != nullptr);
     }
     need_state_.assign((size_t)nc, 0);
-    int need = 0;
-#pragma omp parallel for schedule(static) num_threads(threads) \
-    if (threads > 1 && !repeated) reduction(+ : need)
-    for (int i = 0; i < nc; ++i) {
+    // point i's impulses and carried state; 1 when it needs a state
+    auto write = [&](int i) -> int {
         if (i + (int)kWriteAhead < nc) {
             prefetch_point_impulses(con_point_[i + kWriteAhead]);
         }
         if (repeated && point_repeat_[i]) {
-            continue; // folded into the point's first listing
+            return 0; // folded into the point's first listing
         }
         btManifoldPoint &cp = *con_point_[i];
         const double *g = gamma_.data() + 6 * i;
@@ -146,7 +159,19 @@ void ConeSolver::write_points(const btContactSolverInfo &info, int threads)
         if (repeated) {
             write_point_frame(cp, con_desc_[i]);
         }
-        need += carry_point_state(i, flow);
+        return carry_point_state(i, flow);
+    };
+    int need = 0;
+    if (threads > 1 && !repeated) { // no region on one thread
+#pragma omp parallel for schedule(static) num_threads(threads) \
+    reduction(+ : need)
+        for (int i = 0; i < nc; ++i) {
+            need += write(i);
+        }
+    } else {
+        for (int i = 0; i < nc; ++i) {
+            need += write(i);
+        }
     }
     if (need > 0) {
         attach_point_states();
