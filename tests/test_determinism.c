@@ -29,6 +29,9 @@
 #include "problem_gen.h"
 
 #include <stdio.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 enum { NB = 600, STEPS = 2, KINEMATIC = 5 };
 
@@ -550,6 +553,58 @@ static int test_run_to_run(void)
     return 0;
 }
 
+/* Called from inside the application's own parallel region (two
+   threads, each solving its own problem with cfg.threads = 1, as an
+   application stepping two worlds at once): each result equals the serial
+   one bit for bit.  The core skips a one-thread parallel region only
+   outside any region (rf__team): inside one, a pass's orphaned "omp for"
+   would share its loop out over the application's team, and each thread
+   would do half of its own problem's loop (this test then fails). */
+static int test_inside_caller_region(void)
+{
+    rf_rng r = {714};
+    scene s;
+    scene_make(&r, 1, &s);
+    rf_config cfg;
+    config(&cfg, RF_SOLVER_SI, RF_MODEL_DESAXCE, 0.0, 10, 1);
+    rf_problem *p[3];
+    for (int k = 0; k < 3; ++k) {
+        ENSURE(rf_problem_create(&p[k], NULL) == RF_OK);
+    }
+    run_out ref, o[2];
+    ENSURE(run_trajectory(&s, p[2], &cfg, &ref) == 0);
+    int rc[2] = {1, 1}, team = 0;
+#pragma omp parallel num_threads(2)
+    {
+        int t = 0;
+#ifdef _OPENMP
+        t = omp_get_thread_num();
+        if (t == 0) {
+            team = omp_get_num_threads();
+        }
+#endif
+        if (t < 2) {
+            rc[t] = run_trajectory(&s, p[t], &cfg, &o[t]);
+        }
+    }
+    for (int t = 0; t < team && t < 2; ++t) {
+        ENSURE(rc[t] == 0);
+        char what[64];
+        snprintf(what, sizeof what, "si in the caller's region, thread %d", t);
+        ENSURE(runs_equal(&ref, &o[t], s.nb, what) == 0);
+        run_free(&o[t]);
+    }
+    printf("  si inside a %d-thread caller region: bitwise equal to the "
+           "serial solve\n",
+           team);
+    run_free(&ref);
+    for (int k = 0; k < 3; ++k) {
+        rf_problem_destroy(p[k]);
+    }
+    scene_free(&s);
+    return 0;
+}
+
 /* The comparison itself can fail: a trajectory with a one-ulp change in
    one free velocity is not bitwise equal to the original (otherwise the
    tests above would prove nothing). */
@@ -583,5 +638,6 @@ int main(void)
     RUN_TEST(test_threads_si);
     RUN_TEST(test_threads_local);
     RUN_TEST(test_run_to_run);
+    RUN_TEST(test_inside_caller_region);
     return TEST_SUMMARY();
 }
