@@ -868,15 +868,19 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
     double *g = cfg->residual ? w->g0 : gamma, *vel = w->bv1;
 
     const int staggered = cfg->model == RF_MODEL_DESAXCE;
-    /* Colour order from 513 items (or, De Saxce model, 129 contacts) on,
-       whatever the thread count, so that one thread and two give the same
-       bits; below, Bullet's order (rows, then contacts) on one thread.
-       The contacts' threshold is the wide form's: from about a hundred
-       contacts its bundles pay for the colouring even on one thread (quick
-       falling boxes, 282 contacts: 1.86x stock's step -> 1.41x); joint rows
-       gain nothing from it, so a ragdoll pile keeps Bullet's order until it is
-       large enough for threads. */
-    const int colored = nitem > 512 || (staggered && ncon > 128);
+    /* Colour order from 513 items (or, De Saxce model, 129 contacts, or 5
+       contacts and no joint rows) on, whatever the thread count, so that
+       one thread and two give the same bits; below, Bullet's order (rows,
+       then contacts) on one thread.  The contacts' thresholds are the wide
+       form's: its bundles pay for the colouring even on one thread (quick
+       falling boxes, 282 contacts: 1.86x stock's step -> 1.41x), and
+       without joints from two manifolds on (boxes resting on the ground,
+       sixteenth round: 2 boxes 2.08x stock's step -> 1.64x, 5 boxes 2.06x
+       -> 1.35x, 20 boxes 1.95x -> 1.08x; one box, 4 contacts, is faster
+       uncoloured); joint rows gain nothing from it, so a ragdoll pile
+       keeps Bullet's order until it is large enough for threads. */
+    const int colored =
+        nitem > 512 || (staggered && ncon > (nrow > 0 ? 128 : 4));
     if (colored) {
         color_sweep(p);
         rf__si_wide_pack(p, staggered);
