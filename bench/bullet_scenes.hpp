@@ -648,6 +648,34 @@ inline void build_basic_demo(World &w, Size size)
                     "ground box";
 }
 
+// --- small stacks: a user's first scene ---------------------------------
+
+// Not one of Bullet's demos: what a user's first scene of their own looks
+// like, a few stacks of a few boxes, where the per-step and per-solve
+// costs that the large scenes hide decide the ratio.  BasicDemo's ground
+// and boxes (0.2 m, 1 kg, g = 10); four columns of five boxes, each box
+// built 1 cm above the one below, so that they land, settle and sleep.
+// 20 boxes at both sizes.
+inline void build_small_stacks(World &w, Size size)
+{
+    (void)size;
+    w.world.setGravity(btVector3(0, -10, 0));
+    w.add(w.own(new btBoxShape(btVector3(50, 50, 50))), 0,
+          btVector3(0, -50, 0));
+    btBoxShape *box = w.own(new btBoxShape(btVector3(0.1f, 0.1f, 0.1f)));
+    for (int c = 0; c < 4; ++c) {
+        const int stack = w.structure("stack " + std::to_string(c + 1));
+        for (int k = 0; k < 5; ++k) {
+            w.add(box, 1,
+                  btVector3(btScalar(0.5 * c), btScalar(0.11 + 0.21 * k), 0),
+                  stack);
+        }
+    }
+    w.name = "small_stacks";
+    w.description = "4 columns of 5 boxes (0.2 m, 1 kg) built 1 cm apart on "
+                    "BasicDemo's ground";
+}
+
 // --- RollingFrictionDemo --------------------------------------------------
 
 // RollingFrictionDemo.cpp: z up, g = 10 along -z, world defaults; a
@@ -785,7 +813,8 @@ const SceneEntry kScenes[] = {
     {"convex_mesh", build_convex_mesh, 300, 600},
     {"basic_demo", build_basic_demo, 640, 640}, // 421
     {"rolling_friction", build_rolling_friction, 300, 600},
-    {"sphere_pile", build_sphere_pile, 540, 600}}; // quick 355
+    {"sphere_pile", build_sphere_pile, 540, 600}, // quick 355
+    {"small_stacks", build_small_stacks, 300, 300}};
 
 inline const SceneEntry *find_scene(const std::string &name)
 {
