@@ -114,6 +114,28 @@ inline void prefetch_point_impulses(const btManifoldPoint *cp)
     prefetch_write(&cp->m_appliedImpulseLateral2);
 }
 
+// The sum of f(i) over i in [0, n), on `threads` threads in contiguous
+// ranges (schedule static), or in a plain loop on one: no OpenMP region
+// then, since libgomp ends even a team of one with a system call (the
+// core's rf__team, plugin/internal.h).  f must be safe to run
+// concurrently for different i.
+template <class F> int sum_over(int n, int threads, const F &f)
+{
+    int sum = 0;
+    if (threads > 1) {
+#pragma omp parallel for schedule(static) num_threads(threads) \
+    reduction(+ : sum)
+        for (int i = 0; i < n; ++i) {
+            sum += f(i);
+        }
+    } else {
+        for (int i = 0; i < n; ++i) {
+            sum += f(i);
+        }
+    }
+    return sum;
+}
+
 // Contact c's sliding directions into its point, for Bullet's readers
 // and the next step's warm start.
 inline void write_point_frame(btManifoldPoint &cp, const rf_contact_desc &c)

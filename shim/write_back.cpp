@@ -106,21 +106,7 @@ void ConeSolver::write_bodies(int threads)
         rb->setCompanionId(-1);
         return bad;
     };
-    int bad_bodies = 0;
-    // no region on one thread: libgomp ends even a team of one with a
-    // system call (rf__team in plugin/internal.h)
-    if (threads > 1) {
-#pragma omp parallel for schedule(static) num_threads(threads) \
-    reduction(+ : bad_bodies)
-        for (int i = 0; i < nb; ++i) {
-            bad_bodies += write(i);
-        }
-    } else {
-        for (int i = 0; i < nb; ++i) {
-            bad_bodies += write(i);
-        }
-    }
-    last.skipped_bodies += bad_bodies;
+    last.skipped_bodies += sum_over(nb, threads, write);
 }
 
 // The points' impulses (and their frames where a manifold was listed
@@ -161,18 +147,7 @@ void ConeSolver::write_points(const btContactSolverInfo &info, int threads)
         }
         return carry_point_state(i, flow);
     };
-    int need = 0;
-    if (threads > 1 && !repeated) { // no region on one thread
-#pragma omp parallel for schedule(static) num_threads(threads) \
-    reduction(+ : need)
-        for (int i = 0; i < nc; ++i) {
-            need += write(i);
-        }
-    } else {
-        for (int i = 0; i < nc; ++i) {
-            need += write(i);
-        }
-    }
+    const int need = sum_over(nc, repeated ? 1 : threads, write);
     if (need > 0) {
         attach_point_states();
     }

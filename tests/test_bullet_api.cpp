@@ -88,6 +88,36 @@ int test_attach_detach()
     return 0;
 }
 
+// A 1 m box (1 kg) 0.5 m above a static ground box (top at y = 0) in w,
+// removed from w again on destruction: the other worlds' tests below.
+struct BoxOnGround {
+    btDiscreteDynamicsWorld &w;
+    btBoxShape ground_shape{btVector3(10, 1, 10)};
+    btRigidBody ground{0, nullptr, &ground_shape};
+    btBoxShape box_shape{btVector3(0.5, 0.5, 0.5)};
+    btRigidBody box{1, nullptr, &box_shape, inertia_of(box_shape)};
+    explicit BoxOnGround(btDiscreteDynamicsWorld &world) : w(world)
+    {
+        ground.setWorldTransform(
+            btTransform(btQuaternion::getIdentity(), btVector3(0, -1, 0)));
+        w.addRigidBody(&ground);
+        box.setWorldTransform(
+            btTransform(btQuaternion::getIdentity(), btVector3(0, 1, 0)));
+        w.addRigidBody(&box);
+    }
+    ~BoxOnGround()
+    {
+        w.removeRigidBody(&box);
+        w.removeRigidBody(&ground);
+    }
+    static btVector3 inertia_of(const btBoxShape &shape)
+    {
+        btVector3 inertia;
+        shape.calculateLocalInertia(1, inertia);
+        return inertia;
+    }
+};
+
 // A btMultiBodyDynamicsWorld is refused: its setConstraintSolver keeps
 // its own btMultiBodyConstraintSolver for the islands, so an attachment
 // would report success and never run (before the check: attach returned
@@ -102,18 +132,7 @@ int test_multibody_world_refused()
     btMultiBodyConstraintSolver mbs;
     btMultiBodyDynamicsWorld w(&d, &bp, &mbs, &cc);
     w.setGravity(btVector3(0, -10, 0));
-    btBoxShape ground_shape(btVector3(10, 1, 10));
-    btRigidBody ground(0, nullptr, &ground_shape);
-    ground.setWorldTransform(
-        btTransform(btQuaternion::getIdentity(), btVector3(0, -1, 0)));
-    w.addRigidBody(&ground);
-    btBoxShape box_shape(btVector3(0.5, 0.5, 0.5));
-    btVector3 inertia;
-    box_shape.calculateLocalInertia(1, inertia);
-    btRigidBody box(1, nullptr, &box_shape, inertia);
-    box.setWorldTransform(
-        btTransform(btQuaternion::getIdentity(), btVector3(0, 1, 0)));
-    w.addRigidBody(&box);
+    BoxOnGround scene(w);
     rf_error err;
     ENSURE(rf_bullet_attach(&w, nullptr, &err) == nullptr);
     ENSURE(err.status == RF_ERR_STATE);
@@ -122,9 +141,7 @@ int test_multibody_world_refused()
     for (int k = 0; k < 60; ++k) {
         w.stepSimulation((btScalar)kDt, 1, (btScalar)kDt);
     }
-    ENSURE_SMALL(box.getWorldTransform().getOrigin().y() - 0.5, 5e-3);
-    w.removeRigidBody(&box);
-    w.removeRigidBody(&ground);
+    ENSURE_SMALL(scene.box.getWorldTransform().getOrigin().y() - 0.5, 5e-3);
     return 0;
 }
 
@@ -148,18 +165,7 @@ int test_soft_rigid_world()
         w.setGravity(btVector3(0, -10, 0));
         w.getWorldInfo().m_gravity = btVector3(0, -10, 0);
         w.getWorldInfo().m_sparsesdf.Initialize();
-        btBoxShape ground_shape(btVector3(10, 1, 10));
-        btRigidBody ground(0, nullptr, &ground_shape);
-        ground.setWorldTransform(
-            btTransform(btQuaternion::getIdentity(), btVector3(0, -1, 0)));
-        w.addRigidBody(&ground);
-        btBoxShape box_shape(btVector3(0.5, 0.5, 0.5));
-        btVector3 inertia;
-        box_shape.calculateLocalInertia(1, inertia);
-        btRigidBody box(1, nullptr, &box_shape, inertia);
-        box.setWorldTransform(
-            btTransform(btQuaternion::getIdentity(), btVector3(0, 1, 0)));
-        w.addRigidBody(&box);
+        BoxOnGround scene(w);
         btSoftBody *cloth = btSoftBodyHelpers::CreatePatch(
             w.getWorldInfo(), btVector3(-1, 2, -1), btVector3(1, 2, -1),
             btVector3(-1, 2, 1), btVector3(1, 2, 1), 8, 8, 0, true);
@@ -178,7 +184,7 @@ int test_soft_rigid_world()
             w.stepSimulation((btScalar)kDt, 1, (btScalar)kDt);
         }
         corner[cone] = cloth->m_nodes[0].m_x.y();
-        box_y[cone] = box.getWorldTransform().getOrigin().y();
+        box_y[cone] = scene.box.getWorldTransform().getOrigin().y();
         if (p != nullptr) {
             rf_stats st;
             ENSURE(rf_bullet_stats(p, &st) == RF_OK);
@@ -187,8 +193,6 @@ int test_soft_rigid_world()
         }
         w.removeSoftBody(cloth);
         delete cloth;
-        w.removeRigidBody(&box);
-        w.removeRigidBody(&ground);
     }
     std::printf("  soft-rigid world: box at %.4f m (stock %.4f), cloth corner "
                 "at %.4f m (stock %.4f), %d cone contacts\n",
