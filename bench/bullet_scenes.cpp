@@ -12,7 +12,7 @@
 //              full size (Bullet's counts) otherwise
 //   --scenes   any of falling_boxes, pyramid, ragdolls, convex_stack,
 //              prim_mesh, convex_mesh, basic_demo, rolling_friction,
-//              sphere_pile, small_stacks (default: all)
+//              sphere_pile, small_stacks, small_spheres (default: all)
 //   --steps    steps per world (stepSimulation(1/60, 1, 1/60): one fixed
 //              substep per call); default per scene and size, enough for
 //              stock Bullet to settle and sleep (bullet_scenes.hpp,
@@ -57,6 +57,7 @@
 //                     spheres (quick 300)
 //   small_stacks      not a Bullet demo: 4 columns of 5 boxes built 1 cm
 //                     apart on BasicDemo's ground, a user's first scene
+//   small_spheres     the same with spheres, which topple and roll apart
 // BenchmarkDemo scenes run at its 5 iterations, the others at the world's
 // default 10; gravity, friction and damping are the demos'; sleeping is on.
 // Bullet's "Taru" hull and landscape mesh are generated stand-ins.

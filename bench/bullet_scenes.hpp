@@ -676,6 +676,29 @@ inline void build_small_stacks(World &w, Size size)
                     "BasicDemo's ground";
 }
 
+// The same with spheres (0.1 m radius, 1 kg): four columns of five, each
+// 1 cm above the one below and 1 mm further along x, so that the columns
+// topple and the balls roll apart (no rolling friction, as Bullet's
+// default): one-point manifolds, the case the bundles' lanes fit worst.
+inline void build_small_spheres(World &w, Size size)
+{
+    (void)size;
+    w.world.setGravity(btVector3(0, -10, 0));
+    w.add(w.own(new btBoxShape(btVector3(50, 50, 50))), 0,
+          btVector3(0, -50, 0));
+    btSphereShape *ball = w.own(new btSphereShape(0.1f));
+    for (int c = 0; c < 4; ++c) {
+        for (int k = 0; k < 5; ++k) {
+            w.add(ball, 1,
+                  btVector3(btScalar(0.5 * c + 0.001 * k),
+                            btScalar(0.11 + 0.21 * k), 0));
+        }
+    }
+    w.name = "small_spheres";
+    w.description = "4 columns of 5 spheres (0.1 m radius, 1 kg) built 1 cm "
+                    "apart that topple and roll on BasicDemo's ground";
+}
+
 // --- RollingFrictionDemo --------------------------------------------------
 
 // RollingFrictionDemo.cpp: z up, g = 10 along -z, world defaults; a
@@ -814,7 +837,8 @@ const SceneEntry kScenes[] = {
     {"basic_demo", build_basic_demo, 640, 640}, // 421
     {"rolling_friction", build_rolling_friction, 300, 600},
     {"sphere_pile", build_sphere_pile, 540, 600}, // quick 355
-    {"small_stacks", build_small_stacks, 300, 300}};
+    {"small_stacks", build_small_stacks, 300, 300},
+    {"small_spheres", build_small_spheres, 300, 300}};
 
 inline const SceneEntry *find_scene(const std::string &name)
 {
