@@ -549,6 +549,20 @@ int rf__product_parallel(const rf_problem *p);
    loop out over the caller's team, so there the region stays (a team of
    one, as before). */
 int rf__team(int threads, int large);
+/* Run the worksharing body `call` as rf__team says: in a parallel region
+   of `threads` threads (if (large), so that a small pass inside a
+   caller's region runs on a team of one), or directly on the caller.
+   The one place where the passes decide, so that no site writes its
+   threshold twice. */
+#define RF__PASS(threads, large, call)                                         \
+    do {                                                                       \
+        const int rf_pt_ = (threads), rf_pl_ = (large);                        \
+        if (rf__team(rf_pt_, rf_pl_)) {                                        \
+            _Pragma("omp parallel num_threads(rf_pt_) if (rf_pl_)") call;      \
+        } else {                                                               \
+            call;                                                              \
+        }                                                                      \
+    } while (0)
 /* APGD's product with its trial sums (solver_apgd.c): out = S N S x + rr
    (rr not NULL) and
      s[0] = x.(out + rr), s[1] = uy.(x - y), s[2] = |x - y|^2,

@@ -303,12 +303,8 @@ static void body_pass(const rf_problem *p, const double *gamma,
                       const double *scale, const double *base, double *bv,
                       int threads)
 {
-    if (rf__team(threads, rf__product_parallel(p))) {
-#pragma omp parallel num_threads(threads) if (rf__product_parallel(p))
-        body_pass_ws(p, gamma, scale, base, bv, NULL);
-    } else {
-        body_pass_ws(p, gamma, scale, base, bv, NULL);
-    }
+    RF__PASS(threads, rf__product_parallel(p),
+             body_pass_ws(p, gamma, scale, base, bv, NULL));
 }
 
 /* u = D_i^T vel (no bias) for one contact: the sliding rows read the
@@ -539,12 +535,8 @@ void rf__apply_scaled_body_ws(rf_problem *p, const double *scale,
 void rf__apply_scaled_body(rf_problem *p, const double *scale, const double *x,
                            const double *rr, double *out, int threads)
 {
-    if (rf__team(threads, rf__product_parallel(p))) {
-#pragma omp parallel num_threads(threads) if (rf__product_parallel(p))
-        rf__apply_scaled_body_ws(p, scale, x, rr, out);
-    } else {
-        rf__apply_scaled_body_ws(p, scale, x, rr, out);
-    }
+    RF__PASS(threads, rf__product_parallel(p),
+             rf__apply_scaled_body_ws(p, scale, x, rr, out));
 }
 
 void rf__apply_scaled_trial_body(rf_problem *p, const double *scale,
@@ -611,12 +603,8 @@ void rf__body_velocity(rf_problem *p, const double *gamma, double *vel,
 void rf__body_velocity_impulse(rf_problem *p, const double *gamma, double *vel,
                                double *imp, int threads)
 {
-    if (rf__team(threads, rf__product_parallel(p))) {
-#pragma omp parallel num_threads(threads) if (rf__product_parallel(p))
-        body_pass_ws(p, gamma, NULL, p->body_vel, vel, imp);
-    } else {
-        body_pass_ws(p, gamma, NULL, p->body_vel, vel, imp);
-    }
+    RF__PASS(threads, rf__product_parallel(p),
+             body_pass_ws(p, gamma, NULL, p->body_vel, vel, imp));
 }
 
 double rf__item_side_work(const rf_problem *p, int it, int s, const double *v,

@@ -422,12 +422,7 @@ static void start_point(rf_problem *p, const rf_config *cfg, int threads,
     }
     /* each contact on its own: on the solve's threads (serial, it was 2%
        of a two-thread step of the full pyramid) */
-    if (rf__team(threads, p->ncon > 512)) {
-#pragma omp parallel num_threads(threads) if (p->ncon > 512)
-        start_contacts(p, gamma, g0);
-    } else {
-        start_contacts(p, gamma, g0);
-    }
+    RF__PASS(threads, p->ncon > 512, start_contacts(p, gamma, g0));
     const int m6 = 6 * p->ncon;
     for (int j = 0; j < p->nrow; ++j) {
         double lo, hi;

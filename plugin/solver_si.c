@@ -570,12 +570,7 @@ static void scale_excess(rf_problem *p, double *g, double alpha, int threads)
     }
     /* each contact on its own (the full falling boxes scale in 7 steps of
        10: serial, it was 1% of a two-thread step) */
-    if (rf__team(threads, ncon > 512)) {
-#pragma omp parallel num_threads(threads) if (ncon > 512)
-        scale_separating(p, g, alpha);
-    } else {
-        scale_separating(p, g, alpha);
-    }
+    RF__PASS(threads, ncon > 512, scale_separating(p, g, alpha));
 }
 
 /* The coloured sweep's unit, a group: a run of consecutive items on the
@@ -889,12 +884,7 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
     }
     if (staggered) { /* the row form: no scaling, its own records, the
                         bundles' built lane-wide */
-        if (rf__team(threads, ncon > 512)) {
-#pragma omp parallel num_threads(threads) if (ncon > 512)
-            build_row_form(p);
-        } else {
-            build_row_form(p);
-        }
+        RF__PASS(threads, ncon > 512, build_row_form(p));
     } else {
         rf__part_scaling(p, w->wscale, NULL, threads);
 #pragma omp parallel for schedule(static) num_threads(threads) if (ncon > 512)

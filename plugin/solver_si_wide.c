@@ -456,10 +456,6 @@ void rf__si_wide_gamma(rf_problem *p, double *g, int out, int threads)
     /* bundles apart: each its own slots and contacts (on the solve's
        threads: serial, it was 2% of a two-thread step of the full
        pyramid) */
-    if (rf__team(threads, p->work.si_nbundle > 128)) {
-#pragma omp parallel num_threads(threads) if (p->work.si_nbundle > 128)
-        gamma_bundles(&p->work, g, out);
-    } else {
-        gamma_bundles(&p->work, g, out);
-    }
+    RF__PASS(threads, p->work.si_nbundle > 128,
+             gamma_bundles(&p->work, g, out));
 }
