@@ -622,6 +622,15 @@ inline void build_convex_mesh(World &w, Size size)
 
 // --- BasicDemo ------------------------------------------------------------
 
+// BasicDemo's world: g = 10 along -y and a static ground box of half
+// extent 50 with its top at y = 0.
+inline void basic_demo_ground(World &w)
+{
+    w.world.setGravity(btVector3(0, -10, 0));
+    w.add(w.own(new btBoxShape(btVector3(50, 50, 50))), 0,
+          btVector3(0, -50, 0));
+}
+
 // BasicExample.cpp: the world's defaults (10 iterations), g = 10 along -y,
 // a static box of half extent 50 at y = -50, n x n x n boxes of half
 // extent 0.1, 1 kg, at (0.2 i, 2 + 0.2 k, 0.2 j): a cube of touching boxes
@@ -630,9 +639,7 @@ inline void build_basic_demo(World &w, Size size)
 {
     (void)size; // 125 boxes are already a CI-sized scene
     const int n = 5;
-    w.world.setGravity(btVector3(0, -10, 0));
-    w.add(w.own(new btBoxShape(btVector3(50, 50, 50))), 0,
-          btVector3(0, -50, 0));
+    basic_demo_ground(w);
     btBoxShape *box = w.own(new btBoxShape(btVector3(0.1f, 0.1f, 0.1f)));
     for (int k = 0; k < n; ++k) {
         for (int i = 0; i < n; ++i) {
@@ -650,6 +657,24 @@ inline void build_basic_demo(World &w, Size size)
 
 // --- small stacks: a user's first scene ---------------------------------
 
+// Four columns (0.5 m apart along x) of five bodies of `shape` (1 kg,
+// 0.2 m tall), each built 1 cm above the one below and `lean` m further
+// along x; each column a structure of its own when `stacks`.
+inline void small_columns(World &w, btCollisionShape *shape, double lean,
+                          bool stacks)
+{
+    for (int c = 0; c < 4; ++c) {
+        const int stack =
+            stacks ? w.structure("stack " + std::to_string(c + 1)) : -1;
+        for (int k = 0; k < 5; ++k) {
+            w.add(shape, 1,
+                  btVector3(btScalar(0.5 * c + lean * k),
+                            btScalar(0.11 + 0.21 * k), 0),
+                  stack);
+        }
+    }
+}
+
 // Not one of Bullet's demos: what a user's first scene of their own looks
 // like, a few stacks of a few boxes, where the per-step and per-solve
 // costs that the large scenes hide decide the ratio.  BasicDemo's ground
@@ -659,18 +684,9 @@ inline void build_basic_demo(World &w, Size size)
 inline void build_small_stacks(World &w, Size size)
 {
     (void)size;
-    w.world.setGravity(btVector3(0, -10, 0));
-    w.add(w.own(new btBoxShape(btVector3(50, 50, 50))), 0,
-          btVector3(0, -50, 0));
-    btBoxShape *box = w.own(new btBoxShape(btVector3(0.1f, 0.1f, 0.1f)));
-    for (int c = 0; c < 4; ++c) {
-        const int stack = w.structure("stack " + std::to_string(c + 1));
-        for (int k = 0; k < 5; ++k) {
-            w.add(box, 1,
-                  btVector3(btScalar(0.5 * c), btScalar(0.11 + 0.21 * k), 0),
-                  stack);
-        }
-    }
+    basic_demo_ground(w);
+    small_columns(w, w.own(new btBoxShape(btVector3(0.1f, 0.1f, 0.1f))), 0.0,
+                  true);
     w.name = "small_stacks";
     w.description = "4 columns of 5 boxes (0.2 m, 1 kg) built 1 cm apart on "
                     "BasicDemo's ground";
@@ -683,17 +699,8 @@ inline void build_small_stacks(World &w, Size size)
 inline void build_small_spheres(World &w, Size size)
 {
     (void)size;
-    w.world.setGravity(btVector3(0, -10, 0));
-    w.add(w.own(new btBoxShape(btVector3(50, 50, 50))), 0,
-          btVector3(0, -50, 0));
-    btSphereShape *ball = w.own(new btSphereShape(0.1f));
-    for (int c = 0; c < 4; ++c) {
-        for (int k = 0; k < 5; ++k) {
-            w.add(ball, 1,
-                  btVector3(btScalar(0.5 * c + 0.001 * k),
-                            btScalar(0.11 + 0.21 * k), 0));
-        }
-    }
+    basic_demo_ground(w);
+    small_columns(w, w.own(new btSphereShape(0.1f)), 0.001, false);
     w.name = "small_spheres";
     w.description = "4 columns of 5 spheres (0.1 m radius, 1 kg) built 1 cm "
                     "apart that topple and roll on BasicDemo's ground";
