@@ -157,10 +157,15 @@ const SolverName kSolvers[] = {{"si", RF_SOLVER_SI},
 // One --configs entry, expanded over --threads.
 struct ConfigSpec {
     std::string label;   // as printed: "stock", "gs:10@t1"
-    std::string solver;  // "stock", "defaults" or a solver name
+    std::string solver;  // "stock", "stock2f", "defaults" or a solver name
     int iterations = -1; // K of NAME:K, -1: the defaults'
     int threads = -1;    // rf_config.threads, -1: the defaults'
     rf_solver_kind kind = RF_SOLVER_SI;
+    // Bullet's own solver (stock, or stock2f: with two friction rows)
+    bool stock() const
+    {
+        return solver == "stock" || solver == "stock2f";
+    }
 };
 
 bool parse_configs(const std::vector<std::string> &names,
@@ -178,12 +183,13 @@ bool parse_configs(const std::vector<std::string> &names,
                          n.c_str());
             return false;
         }
-        if (c.solver == "stock") {
+        if (c.stock()) {
             if (colon != std::string::npos) {
-                std::fprintf(stderr, "rfbench_scenes: stock takes no :K\n");
+                std::fprintf(stderr, "rfbench_scenes: %s takes no :K\n",
+                             c.solver.c_str());
                 return false;
             }
-            c.label = "stock";
+            c.label = c.solver;
             out->push_back(c);
             continue;
         }
@@ -254,8 +260,17 @@ struct Run {
             error = err.message;
             return false;
         }
-        if (spec.solver == "stock") {
+        if (spec.stock()) {
             rf_bullet_set_mode(plugin, RF_BULLET_STOCK);
+            if (spec.solver == "stock2f") {
+                // stock with a second friction row per point, the cone's
+                // friction directions: Bullet's default (SOLVER_USE_2_
+                // FRICTION_DIRECTIONS off) solves one row along the slip
+                // velocity (or a fixed tangent), so a sticking point holds
+                // in one direction only
+                world->world.getSolverInfo().m_solverMode |=
+                    SOLVER_USE_2_FRICTION_DIRECTIONS;
+            }
             return true;
         }
         rf_bullet_get_config(plugin, &config);
@@ -315,7 +330,7 @@ struct Run {
             structures.push_back(rfscenes::structure_state(w, s));
             fallen += structures.back().fallen;
         }
-        if (spec.solver != "stock") {
+        if (!spec.stock()) {
             rf_bullet_stats(plugin, &stats);
         }
     }
@@ -430,8 +445,8 @@ void json_run(FILE *f, const SceneResult &s, const Run &r, bool last)
 {
     std::fprintf(f, "        {\"config\": %s, ",
                  json_string(r.spec.label).c_str());
-    if (r.spec.solver == "stock") {
-        std::fprintf(f, "\"solver\": \"stock\", ");
+    if (r.spec.stock()) {
+        std::fprintf(f, "\"solver\": \"%s\", ", r.spec.solver.c_str());
     } else {
         std::fprintf(f,
                      "\"solver\": \"%s\", \"defaults\": %s, \"max_iter\": %d, "
@@ -507,7 +522,7 @@ void json_run(FILE *f, const SceneResult &s, const Run &r, bool last)
         std::fprintf(
             f, "         \"joint_err_end\": null, \"joint_err_max\": null,\n");
     }
-    if (r.spec.solver == "stock") {
+    if (r.spec.stock()) {
         std::fprintf(f, "         \"iterations\": null, \"residual\": null, "
                         "\"rows\": null}");
     } else {
@@ -678,8 +693,10 @@ int usage()
     for (const rfscenes::SceneEntry &e : rfscenes::kScenes) {
         std::fprintf(stderr, " %s", e.name);
     }
-    std::fprintf(stderr, "\nconfigs: stock, defaults, NAME or NAME:K with "
-                         "NAME in si gs gs_colored jacobi apgd\n");
+    std::fprintf(stderr,
+                 "\nconfigs: stock, stock2f (stock with two friction rows "
+                 "per point),\n         defaults, NAME or NAME:K with NAME "
+                 "in si gs gs_colored jacobi apgd\n");
     return 2;
 }
 
