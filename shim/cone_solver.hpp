@@ -223,6 +223,26 @@ class ConeSolver final : public btConstraintSolver {
     SlotState add_point(btPersistentManifold *m, int j, int a, int b,
                         const btContactSolverInfo &info, size_t slot);
     double warm_factor(const btContactSolverInfo &info) const;
+    // Whether joint rows start from last step's impulses: not for
+    // RF_SOLVER_SI, which starts them at 0 as stock's convertJoint does,
+    // so that at Bullet's budget its rows are stock's iterations
+    // (test_chain_rows_as_stock).  From the eleventh to the sixteenth round
+    // SI started them warm (times m_warmstartingFactor): cold rows under
+    // warm contacts had made SI's energy guard scale the jointed bodies'
+    // contacts nearly every step, and ragdoll piles crept awake.  The guard
+    // no longer scales those contacts (plugin/solver_si.c, scale_excess),
+    // and the warm rows drove limbs into their own ragdoll's other limbs
+    // (last step's pull applied before the contacts are visited): the
+    // quick ragdolls' deepest point, median of twelve copies perturbed by
+    // 1e-3, 0.374 m warm, 0.299 cold, 0.299 stock.  BenchmarkDemo's 136
+    // ragdolls: the main run asleep at step 736 cold (stock 829; warm
+    // awake after 1,260 steps); of sixteen perturbed copies 10 asleep
+    // cold, 11 stock, 15 warm.  The solvers that run to a tolerance keep
+    // the whole start, which only saves them iterations.
+    bool joint_rows_warm() const
+    {
+        return cfg.warm_start && cfg.solver != RF_SOLVER_SI;
+    }
     // add_point's parts (contacts.cpp): the coefficients, cohesion, yield
     // and indentation; the normal bias and compliance (returns the split
     // impulse's bias); the compliance and ERP; the warm start

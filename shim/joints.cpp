@@ -55,22 +55,14 @@ void ConeSolver::add_joint(btTypedConstraint *c,
     for (int j = 0; j < n; ++j) {
         row_desc_.push_back(joint_row(c, j, a, b, info));
     }
-    // Warm start: this joint's impulses of the last cone step, for
-    // RF_SOLVER_SI times Bullet's warm-start factor as the contacts'
-    // normal impulses (warm_factor).  Stock's convertJoint starts its rows
-    // cold; RF_SOLVER_SI did too until the eleventh benchmark round.
-    // Cold rows under warm contacts made the start of nearly every step of
-    // a ragdoll pile exceed the biases' work (the contacts carried their
-    // joints' share), and the energy guard took most of the jointed
-    // bodies' start away: creep kept the pile's island awake, and 5 of 8
-    // perturbed copies of BenchmarkDemo's 136 ragdolls never fell asleep
-    // within 1,260 steps.  Warm rows: 1 of 8 (the others asleep at steps
-    // 706-896), as stock (1 of 8; the others at 829-1,136).
-    const WarmSpan *w = joint_warm_index_.find(c);
-    const bool warm = cfg.warm_start && w != nullptr && w->count == n;
-    const double share = warm_factor(info);
+    // Warm start (joint_rows_warm): RF_SOLVER_SI starts the rows at 0, as
+    // stock's convertJoint does (3.24: m_appliedImpulse = 0 for every
+    // row); the solvers that run to a tolerance start from this joint's
+    // impulses of the last cone step.
+    const WarmSpan *w = joint_rows_warm() ? joint_warm_index_.find(c) : nullptr;
+    const bool warm = w != nullptr && w->count == n;
     for (int j = 0; j < n; ++j) {
-        const double x = warm ? share * joint_warm_[w->first + j] : 0.0;
+        const double x = warm ? joint_warm_[w->first + j] : 0.0;
         row_gamma_.push_back(std::isfinite(x) ? x : 0.0);
     }
     joints_.push_back(JointRows{c, (int)first, n});

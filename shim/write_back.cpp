@@ -166,17 +166,21 @@ void ConeSolver::write_joints(const btContactSolverInfo &info)
     const double *lam = gamma_.data() + 6 * (size_t)nc;
     joint_warm_next_.clear();
     joint_warm_index_next_.clear();
+    const bool keep = joint_rows_warm();
     for (const JointRows &jr : joints_) {
         btTypedConstraint *c = jr.constraint;
         btJointFeedback *fb = c->getJointFeedback();
         const btScalar brk = c->getBreakingImpulseThreshold();
         // a constraint listed twice keeps its last rows (as operator[])
-        joint_warm_index_next_.insert(c, WarmSpan{}) =
-            WarmSpan{(int)joint_warm_next_.size(), jr.count};
+        if (keep) {
+            joint_warm_index_next_.insert(c, WarmSpan{}) =
+                WarmSpan{(int)joint_warm_next_.size(), jr.count};
+            joint_warm_next_.insert(joint_warm_next_.end(), lam + jr.first,
+                                    lam + jr.first + jr.count);
+        }
         for (int j = jr.first; j < jr.first + jr.count; ++j) {
             const rf_row_desc &d = row_desc_[j];
             const btScalar l = (btScalar)lam[j];
-            joint_warm_next_.push_back(lam[j]);
             if (fb) {
                 const btScalar s = (btScalar)(lam[j] / info.m_timeStep);
                 const btRigidBody &ra = c->getRigidBodyA();
