@@ -253,6 +253,17 @@ rf_plugin *install(btDiscreteDynamicsWorld *world, const rf_config &c,
     world->*owns_m = false;
     world->setConstraintSolver(p->installed);
     world->*owns_m = true;
+    // A btDiscreteDynamicsWorldMt gives the islands whose batch cost
+    // reaches m_minimumSolverBatchSize to its constraintSolverMt when it
+    // has one, the rest to its solver pool (m_constraintSolver, now the
+    // plugin's): set the former aside while attached, and every island
+    // goes through the cone (RF_BULLET_STOCK: through the pool).
+    if (auto *mt = dynamic_cast<btDiscreteDynamicsWorldMt *>(world)) {
+        btConstraintSolver *btDiscreteDynamicsWorldMt::*mt_m =
+            rfshim::WorldMtAccess::solver_mt_member();
+        p->solver_mt = mt->*mt_m;
+        mt->*mt_m = nullptr;
+    }
     return p;
 }
 } // namespace
@@ -423,6 +434,9 @@ void rf_bullet_detach(rf_plugin *p)
     rfshim::ConeSolver *s = p->solver;
     if (!p->world_gone) {
         btDiscreteDynamicsWorld *world = s->world;
+        if (auto *mt = dynamic_cast<btDiscreteDynamicsWorldMt *>(world)) {
+            mt->*rfshim::WorldMtAccess::solver_mt_member() = p->solver_mt;
+        }
         btConstraintSolver *btDiscreteDynamicsWorld::*solver_m =
             rfshim::WorldAccess::solver_member();
         bool btDiscreteDynamicsWorld::*owns_m =

@@ -155,6 +155,7 @@ btScalar ConeSolver::solveGroup(btCollisionObject **bodies, int num_bodies,
     // Collect only: the whole step is one problem, solved in allSolved
     // (the world calls it once, after the last batch, before it
     // integrates positions).
+    std::lock_guard<std::mutex> lock(collect_mutex_);
     in_bodies_.insert(in_bodies_.end(), bodies, bodies + num_bodies);
     in_manifolds_.insert(in_manifolds_.end(), manifolds,
                          manifolds + num_manifolds);

@@ -21,8 +21,10 @@
 #include "rollfric/rollfric.h"
 #include "rollfric/rollfric_bullet.h"
 
+#include <BulletDynamics/Dynamics/btDiscreteDynamicsWorldMt.h>
 #include <btBulletDynamicsCommon.h>
 
+#include <mutex>
 #include <unordered_map>
 #include <vector>
 
@@ -313,7 +315,11 @@ class ConeSolver final : public btConstraintSolver {
     rf_carry *carry_ = nullptr;
     rf_problem *problem_ = nullptr;
 
-    // collected by solveGroup for this step
+    // collected by solveGroup for this step, under collect_mutex_: a
+    // btDiscreteDynamicsWorldMt in a Bullet built with BT_THREADSAFE and a
+    // task scheduler hands islands to solveGroup from several threads at
+    // once (Debian's Bullet is built without it: one at a time)
+    std::mutex collect_mutex_;
     std::vector<btCollisionObject *> in_bodies_;
     std::vector<btPersistentManifold *> in_manifolds_;
     std::vector<btTypedConstraint *> in_constraints_;
@@ -460,6 +466,13 @@ class WorldSolver final : public btConstraintSolver {
 // flag: setConstraintSolver() would free a solver the world owns, which
 // detach must be able to restore.  Pointers to protected members named
 // through a derived class are legal C++.
+struct WorldMtAccess : btDiscreteDynamicsWorldMt {
+    // btDiscreteDynamicsWorldMt's solver for large islands (no setter)
+    static btConstraintSolver *btDiscreteDynamicsWorldMt::*solver_mt_member()
+    {
+        return &WorldMtAccess::m_constraintSolverMt;
+    }
+};
 struct WorldAccess : btDiscreteDynamicsWorld {
     static btConstraintSolver *btDiscreteDynamicsWorld::*solver_member()
     {
@@ -478,6 +491,10 @@ struct rf_plugin {
     rfshim::WorldSolver *installed; // what the world holds; nullptr once
                                     // the world destroyed it
     bool world_gone;                // the world was deleted while attached
+    // a btDiscreteDynamicsWorldMt's constraintSolverMt, set aside while
+    // attached (the world then gives every island to its solver pool, the
+    // plugin's solver) and put back by rf_bullet_detach
+    btConstraintSolver *solver_mt = nullptr;
     rfshim::Recorder *recorder = nullptr; // rf_bullet_record_start's
     rfshim::BodyNames *names = nullptr;   // rf_bullet_record_name's (owned)
 };

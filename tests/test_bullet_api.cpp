@@ -6,6 +6,8 @@
 // sanitizers too.
 #include "bullet_scene.hpp"
 
+#include <BulletDynamics/ConstraintSolver/btSequentialImpulseConstraintSolverMt.h>
+#include <BulletDynamics/Dynamics/btDiscreteDynamicsWorldMt.h>
 #include <BulletDynamics/Featherstone/btMultiBodyConstraintSolver.h>
 #include <BulletDynamics/Featherstone/btMultiBodyDynamicsWorld.h>
 #include <BulletSoftBody/btSoftBodyHelpers.h>
@@ -142,6 +144,108 @@ int test_multibody_world_refused()
         w.stepSimulation((btScalar)kDt, 1, (btScalar)kDt);
     }
     ENSURE_SMALL(scene.box.getWorldTransform().getOrigin().y() - 0.5, 5e-3);
+    return 0;
+}
+
+// A btDiscreteDynamicsWorldMt attaches, and every island goes through the
+// cone: the world's island manager (btSimulationIslandManagerMt::
+// parallelIslandDispatch, 3.24) gives each island of at least
+// btSequentialImpulseConstraintSolverMt::s_minimumContactManifoldsForBatching
+// (250) manifolds to its constraintSolverMt, when it has one, and the rest
+// to its solver pool; attaching replaces the pool and sets the
+// large-island solver aside until detach.  Before: the cone saw only the
+// small islands, and a 10 x 10 block of boxes resting side by side on the
+// ground (one island of 100 bodies and about 400 manifolds) was solved by
+// stock's btSequentialImpulseConstraintSolverMt while the stats said 0
+// contacts (0 of 1,249 points).  The cone must solve every manifold point
+// of the world (the stats' count equals the points within their
+// manifold's processing threshold), the block stays at rest (every box
+// within 5 mm of its start, Bullet's margins), and detach puts the
+// world's large-island solver back.  Bullet's sequential task scheduler,
+// as an application without threads sets it.
+struct MtPeek : btDiscreteDynamicsWorldMt {
+    static btConstraintSolver *solver_mt(btDiscreteDynamicsWorldMt &w)
+    {
+        return w.*(&MtPeek::m_constraintSolverMt);
+    }
+};
+
+int test_mt_world_every_island()
+{
+    btSetTaskScheduler(btGetSequentialTaskScheduler());
+    btDefaultCollisionConfiguration cc;
+    btCollisionDispatcher d(&cc);
+    btDbvtBroadphase bp;
+    btConstraintSolver *pool_solvers[2] = {
+        new btSequentialImpulseConstraintSolverMt,
+        new btSequentialImpulseConstraintSolverMt};
+    btConstraintSolverPoolMt pool(pool_solvers, 2);
+    btSequentialImpulseConstraintSolverMt solver_mt;
+    btDiscreteDynamicsWorldMt w(&d, &bp, &pool, &solver_mt, &cc);
+    w.setGravity(btVector3(0, -10, 0));
+    btBoxShape ground_shape(btVector3(20, 1, 20));
+    btRigidBody ground(0, nullptr, &ground_shape);
+    ground.setWorldTransform(
+        btTransform(btQuaternion::getIdentity(), btVector3(0, -1, 0)));
+    w.addRigidBody(&ground);
+    btBoxShape box_shape(btVector3(0.5, 0.5, 0.5));
+    std::vector<btRigidBody *> boxes;
+    std::vector<btVector3> start;
+    for (int i = 0; i < 10; ++i) {
+        for (int j = 0; j < 10; ++j) {
+            btRigidBody *b = new btRigidBody(
+                1, nullptr, &box_shape, BoxOnGround::inertia_of(box_shape));
+            start.emplace_back((btScalar)(i - 4.5), 0.5f, (btScalar)(j - 4.5));
+            b->setWorldTransform(
+                btTransform(btQuaternion::getIdentity(), start.back()));
+            w.addRigidBody(b);
+            boxes.push_back(b);
+        }
+    }
+    rf_error err;
+    rf_plugin *p = rf_bullet_attach(&w, nullptr, &err);
+    ENSURE(p != nullptr);
+    ENSURE(MtPeek::solver_mt(w) == nullptr); // set aside while attached
+    rf_stats st{};
+    int points = 0, manifolds = 0;
+    for (int k = 0; k < 30; ++k) {
+        // the points the step will solve: those within their manifold's
+        // processing threshold after this step's collision detection
+        w.stepSimulation((btScalar)kDt, 1, (btScalar)kDt);
+        rf_bullet_stats(p, &st);
+    }
+    for (int i = 0; i < d.getNumManifolds(); ++i) {
+        const btPersistentManifold *m = d.getManifoldByIndexInternal(i);
+        manifolds += m->getNumContacts() > 0;
+        for (int q = 0; q < m->getNumContacts(); ++q) {
+            points += m->getContactPoint(q).getDistance() <=
+                      m->getContactProcessingThreshold();
+        }
+    }
+    double drift = 0.0;
+    for (size_t i = 0; i < boxes.size(); ++i) {
+        drift =
+            std::max(drift, (double)(boxes[i]->getWorldTransform().getOrigin() -
+                                     start[i])
+                                .length());
+    }
+    std::printf("  Mt world, 100 boxes in one island (%d manifolds): the cone "
+                "solved %d contacts of %d points; largest drift %.2f mm\n",
+                manifolds, st.contacts, points, 1e3 * drift);
+    // the large-island path
+    ENSURE(manifolds >= btSequentialImpulseConstraintSolverMt::
+                            s_minimumContactManifoldsForBatching);
+    ENSURE(st.contacts == points);
+    ENSURE_LE(drift, 5e-3);
+    rf_bullet_detach(p);
+    ENSURE(MtPeek::solver_mt(w) == &solver_mt);        // put back
+    w.stepSimulation((btScalar)kDt, 1, (btScalar)kDt); // stock again
+    for (btRigidBody *b : boxes) {
+        w.removeRigidBody(b);
+        delete b;
+    }
+    w.removeRigidBody(&ground);
+    btSetTaskScheduler(nullptr); // (the pool deletes its solvers)
     return 0;
 }
 
@@ -1882,6 +1986,7 @@ int main()
     RUN_TEST(test_attach_detach);
     RUN_TEST(test_multibody_world_refused);
     RUN_TEST(test_soft_rigid_world);
+    RUN_TEST(test_mt_world_every_island);
     RUN_TEST(test_precision_mismatch);
     RUN_TEST(test_struct_sizes);
     RUN_TEST(test_stock_mode_is_stock);

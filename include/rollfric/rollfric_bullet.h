@@ -444,7 +444,11 @@ inline rf_status rf_bullet_config_from_env(rf_config *cfg, rf_error *err)
  * RF_ERR_STATE: it solves its islands through its own
  * btMultiBodyConstraintSolver, which a solver of another type does not
  * replace (btMultiBodyDynamicsWorld::setConstraintSolver keeps it), so
- * the cone solver would never run. */
+ * the cone solver would never run.  A btDiscreteDynamicsWorldMt attaches:
+ * its constraintSolverMt (the solver it gives islands of 250 manifolds
+ * and more) is set aside while attached, so that every island reaches the
+ * cone solver through the world's solver pool, and put back by
+ * rf_bullet_detach (RF_BULLET_STOCK: every island through the pool). */
 inline rf_plugin *rf_bullet_attach(btDiscreteDynamicsWorld *world,
                                    const rf_config *cfg = nullptr,
                                    rf_error *err = nullptr)
