@@ -102,41 +102,59 @@ int test_hinge_pendulum()
 // grows with the square of the swing (10 deg: 0.6 mm, 45 deg: 14 mm at
 // 1/60 s), so the bound is asserted at rest and for a 10 deg swing, and
 // the larger swings are printed.
-double chain_max_error(rf_bullet_mode mode, double deg, double dt)
+// The largest distance between the two sides' pivots of the joints js.
+double joint_error(const std::vector<btPoint2PointConstraint *> &js)
 {
-    Scene s(kG);
+    double worst = 0.0;
+    for (btPoint2PointConstraint *j : js) {
+        btVector3 pa =
+            j->getRigidBodyA().getCenterOfMassTransform() * j->getPivotInA();
+        btVector3 pb =
+            j->getRigidBodyB().getCenterOfMassTransform() * j->getPivotInB();
+        worst = std::fmax(worst, (double)(pa - pb).length());
+    }
+    return worst;
+}
+
+// A chain of 10 links (0.1 x 0.5 x 0.1 m boxes, 1 kg) hanging by
+// point2point joints from (0, 5, 0), released deg degrees off the
+// vertical; its links into *links, its joints into *js.
+void hanging_chain(Scene &s, double deg, std::vector<btRigidBody *> *links,
+                   std::vector<btPoint2PointConstraint *> *js)
+{
     const int n = 10;
     const double hl = 0.25;
     const btVector3 top(0, 5, 0);
     btQuaternion q(btVector3(0, 0, 1), (btScalar)(deg * M_PI / 180));
     const btVector3 down = quatRotate(q, btVector3(0, -1, 0));
-    std::vector<btRigidBody *> links;
-    std::vector<btPoint2PointConstraint *> js;
     for (int i = 0; i < n; ++i) {
         btVector3 c = top + down * (btScalar)((2 * i + 1) * hl);
-        links.push_back(
+        links->push_back(
             s.box(btVector3(0.05, (btScalar)hl, 0.05), 1.0, at(c, q)));
-        links.back()->setActivationState(DISABLE_DEACTIVATION);
+        links->back()->setActivationState(DISABLE_DEACTIVATION);
     }
     const btVector3 up_end(0, (btScalar)hl, 0), low_end(0, (btScalar)-hl, 0);
-    js.push_back(add_joint(s, new btPoint2PointConstraint(*links[0], up_end)));
+    js->push_back(
+        add_joint(s, new btPoint2PointConstraint(*(*links)[0], up_end)));
     for (int i = 1; i < n; ++i) {
-        js.push_back(
-            add_joint(s, new btPoint2PointConstraint(*links[i - 1], *links[i],
-                                                     low_end, up_end)));
+        js->push_back(
+            add_joint(s, new btPoint2PointConstraint(
+                             *(*links)[i - 1], *(*links)[i], low_end, up_end)));
     }
+}
+
+double chain_max_error(rf_bullet_mode mode, double deg, double dt)
+{
+    Scene s(kG);
+    std::vector<btRigidBody *> links;
+    std::vector<btPoint2PointConstraint *> js;
+    hanging_chain(s, deg, &links, &js);
     // converged: the joint error of the model, not of ten sweeps
     rf_plugin *p = attach_converged(s, mode);
     double worst = 0.0;
     for (int k = 0; k < (int)(5.0 / dt); ++k) {
         s.step(dt);
-        for (btPoint2PointConstraint *j : js) {
-            btVector3 pa = j->getRigidBodyA().getCenterOfMassTransform() *
-                           j->getPivotInA();
-            btVector3 pb = j->getRigidBodyB().getCenterOfMassTransform() *
-                           j->getPivotInB();
-            worst = std::fmax(worst, (double)(pa - pb).length());
-        }
+        worst = std::fmax(worst, joint_error(js));
     }
     rf_bullet_detach(p);
     return worst;
@@ -175,33 +193,15 @@ int test_point2point_chain()
 // the links by centimetres from stock's.
 int test_chain_rows_as_stock()
 {
-    const int n = 10, steps = 60;
-    const double hl = 0.25, deg = 45.0;
+    const int steps = 60;
     std::vector<btVector3> path[2];
     double jerr_stock = 0.0;
     for (rf_bullet_mode mode : {RF_BULLET_STOCK, RF_BULLET_CONE}) {
         Scene s(kG);
         s.world.getSolverInfo().m_numIterations = 5;
-        const btVector3 top(0, 5, 0);
-        btQuaternion q(btVector3(0, 0, 1), (btScalar)(deg * M_PI / 180));
-        const btVector3 down = quatRotate(q, btVector3(0, -1, 0));
         std::vector<btRigidBody *> links;
         std::vector<btPoint2PointConstraint *> js;
-        for (int i = 0; i < n; ++i) {
-            btVector3 c = top + down * (btScalar)((2 * i + 1) * hl);
-            links.push_back(
-                s.box(btVector3(0.05, (btScalar)hl, 0.05), 1.0, at(c, q)));
-            links.back()->setActivationState(DISABLE_DEACTIVATION);
-        }
-        const btVector3 up_end(0, (btScalar)hl, 0),
-            low_end(0, (btScalar)-hl, 0);
-        js.push_back(
-            add_joint(s, new btPoint2PointConstraint(*links[0], up_end)));
-        for (int i = 1; i < n; ++i) {
-            js.push_back(
-                add_joint(s, new btPoint2PointConstraint(
-                                 *links[i - 1], *links[i], low_end, up_end)));
-        }
+        hanging_chain(s, 45.0, &links, &js);
         rf_plugin *p = attach(s, mode); // the defaults: SI at 5 sweeps
         for (int k = 0; k < steps; ++k) {
             s.step(1.0 / 60);
@@ -209,15 +209,8 @@ int test_chain_rows_as_stock()
                 path[mode == RF_BULLET_CONE].push_back(
                     l->getCenterOfMassPosition());
             }
-            for (btPoint2PointConstraint *j : js) {
-                btVector3 pa = j->getRigidBodyA().getCenterOfMassTransform() *
-                               j->getPivotInA();
-                btVector3 pb = j->getRigidBodyB().getCenterOfMassTransform() *
-                               j->getPivotInB();
-                if (mode == RF_BULLET_STOCK) {
-                    jerr_stock =
-                        std::fmax(jerr_stock, (double)(pa - pb).length());
-                }
+            if (mode == RF_BULLET_STOCK) {
+                jerr_stock = std::fmax(jerr_stock, joint_error(js));
             }
         }
         rf_bullet_detach(p);
@@ -279,13 +272,7 @@ int test_chain_on_ground()
         double jerr = 0.0, drift = 0.0;
         for (int k = 0; k < 180; ++k) {
             s.step(1.0 / 60);
-            for (btPoint2PointConstraint *j : js) {
-                btVector3 pa = j->getRigidBodyA().getCenterOfMassTransform() *
-                               j->getPivotInA();
-                btVector3 pb = j->getRigidBodyB().getCenterOfMassTransform() *
-                               j->getPivotInB();
-                jerr = std::fmax(jerr, (double)(pa - pb).length());
-            }
+            jerr = std::fmax(jerr, joint_error(js));
             for (int i = 0; i < n; ++i) {
                 drift = std::fmax(
                     drift, (double)(links[i]->getCenterOfMassPosition() - x0[i])
