@@ -5,10 +5,13 @@
 // How: libBulletDynamics exports the world's complete-object constructor
 // and destructors and is not linked -Bsymbolic, so definitions here, found
 // first, are what the application (and the world's vtable) call.  Each
-// hook calls the real function, found with dlsym(RTLD_NEXT).  Only worlds
-// constructed as btDiscreteDynamicsWorld itself (the C1 constructor) are
-// attached; subclasses (soft-body, multithreaded, the application's own)
-// construct through C2 and are left alone.
+// hook calls the real function, found with dlsym(RTLD_NEXT).  Worlds
+// constructed as btDiscreteDynamicsWorld itself (its C1 constructor) and
+// as btDiscreteDynamicsWorldMt (the multithreaded world's C1: every island
+// through the cone, docs/bullet.md) are attached; other subclasses
+// (soft-body, the application's own) construct the base through C2 and
+// are left alone.  Every world's destructor ends in the base's D2 (a
+// subclass's destructor calls it), which detaches.
 //
 // Configuration: rf_bullet_config_default (sequential impulse, De Saxce,
 // the world's iteration budget), then the environment: ROLLFRIC=off
@@ -37,6 +40,8 @@
 
 #define RF_CTOR_C1                                                             \
     _ZN23btDiscreteDynamicsWorldC1EP12btDispatcherP21btBroadphaseInterfaceP18btConstraintSolverP24btCollisionConfiguration
+#define RF_CTOR_MT_C1                                                          \
+    _ZN25btDiscreteDynamicsWorldMtC1EP12btDispatcherP21btBroadphaseInterfaceP24btConstraintSolverPoolMtP18btConstraintSolverP24btCollisionConfiguration
 #define RF_DTOR_D0 _ZN23btDiscreteDynamicsWorldD0Ev
 #define RF_DTOR_D1 _ZN23btDiscreteDynamicsWorldD1Ev
 #define RF_DTOR_D2 _ZN23btDiscreteDynamicsWorldD2Ev
@@ -198,6 +203,7 @@ void detach(void *world)
 }
 
 using ctor_fn = void (*)(void *, void *, void *, void *, void *);
+using ctor_mt_fn = void (*)(void *, void *, void *, void *, void *, void *);
 using dtor_fn = void (*)(void *);
 
 } // namespace
@@ -210,6 +216,15 @@ RF_CTOR_C1(void *self, void *dispatcher, void *pairs, void *solver,
 {
     static ctor_fn real = (ctor_fn)real_symbol(RF_STR(RF_CTOR_C1));
     real(self, dispatcher, pairs, solver, config);
+    attach(self, (void *)real);
+}
+
+__attribute__((visibility("default"))) void
+RF_CTOR_MT_C1(void *self, void *dispatcher, void *pairs, void *solver_pool,
+              void *solver_mt, void *config)
+{
+    static ctor_mt_fn real = (ctor_mt_fn)real_symbol(RF_STR(RF_CTOR_MT_C1));
+    real(self, dispatcher, pairs, solver_pool, solver_mt, config);
     attach(self, (void *)real);
 }
 

@@ -6,7 +6,12 @@
 // steps the program prints how far it went and how fast it still goes.
 // With --no-cleanup it returns without removing the bodies or deleting
 // the world, as many programs do (the bodies, on main's stack, are gone
-// by the time exit handlers run; the world is leaked).
+// by the time exit handlers run; the world is leaked).  With --mt the
+// world is a btDiscreteDynamicsWorldMt (a solver pool of two, a solver for
+// large islands, Bullet's sequential task scheduler), as a program written
+// for Bullet's multithreaded world builds it.
+#include <BulletDynamics/ConstraintSolver/btSequentialImpulseConstraintSolverMt.h>
+#include <BulletDynamics/Dynamics/btDiscreteDynamicsWorldMt.h>
 #include <btBulletDynamicsCommon.h>
 
 #include <cmath>
@@ -15,14 +20,31 @@
 
 int main(int argc, char **argv)
 {
-    const bool cleanup =
-        !(argc > 1 && std::strcmp(argv[1], "--no-cleanup") == 0);
+    bool cleanup = true, mt = false;
+    for (int i = 1; i < argc; ++i) {
+        cleanup = cleanup && std::strcmp(argv[i], "--no-cleanup") != 0;
+        mt = mt || std::strcmp(argv[i], "--mt") == 0;
+    }
     btDefaultCollisionConfiguration config;
     btCollisionDispatcher dispatcher(&config);
     btDbvtBroadphase broadphase;
     btSequentialImpulseConstraintSolver solver;
-    auto *world =
-        new btDiscreteDynamicsWorld(&dispatcher, &broadphase, &solver, &config);
+    btDiscreteDynamicsWorld *world = nullptr;
+    btConstraintSolverPoolMt *pool_mt = nullptr; // owns its two solvers
+    btConstraintSolver *solver_mt = nullptr;
+    if (mt) {
+        btSetTaskScheduler(btGetSequentialTaskScheduler());
+        btConstraintSolver *pool[2] = {
+            new btSequentialImpulseConstraintSolverMt,
+            new btSequentialImpulseConstraintSolverMt};
+        pool_mt = new btConstraintSolverPoolMt(pool, 2);
+        solver_mt = new btSequentialImpulseConstraintSolverMt;
+        world = new btDiscreteDynamicsWorldMt(&dispatcher, &broadphase, pool_mt,
+                                              solver_mt, &config);
+    } else {
+        world = new btDiscreteDynamicsWorld(&dispatcher, &broadphase, &solver,
+                                            &config);
+    }
     world->setGravity(btVector3(0, -9.81, 0));
 
     btStaticPlaneShape plane(btVector3(0, 1, 0), 0);
@@ -57,6 +79,8 @@ int main(int argc, char **argv)
         world->removeRigidBody(&ball);
         world->removeRigidBody(&ground);
         delete world;
+        delete solver_mt;
+        delete pool_mt;
     }
     return 0;
 }

@@ -36,6 +36,15 @@ check "preloaded: stopped within 1% of v0^2/2a" $?
 [ ! -s /tmp/rf_preload_err.$$ ]
 check "preloaded: nothing on stderr" $?
 
+# the multithreaded world (btDiscreteDynamicsWorldMt) is attached too
+stock_mt=$("$app" --mt)
+echo "stock, Mt world:    $stock_mt"
+awk -v s="$(field "$stock_mt" speed)" 'BEGIN { exit !(s > 0.1) }'
+check "stock solver, Mt world: the 100 kg ball is still rolling" $?
+cone_mt=$(LD_PRELOAD="$pre" "$app" --mt 2>/tmp/rf_preload_err.$$)
+echo "preloaded, Mt world: $cone_mt"
+stopped_at_analytic "$cone_mt" && [ ! -s /tmp/rf_preload_err.$$ ]
+check "preloaded, Mt world: stopped within 1%, nothing on stderr" $?
 off=$(ROLLFRIC=off LD_PRELOAD="$pre" "$app")
 [ "$off" = "$stock" ]
 check "ROLLFRIC=off: identical to stock" $?
