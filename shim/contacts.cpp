@@ -333,6 +333,10 @@ static double restitution_speed(const btManifoldPoint &cp,
                                 const btVector3 &ra, const btVector3 &rb,
                                 double e_rest, double *vn_out)
 {
+    *vn_out = 0.0;
+    if (!(e_rest > 0.0)) {
+        return 0.0; // no rebound (vn is read only for one)
+    }
     const btCollisionObject *o0 = m->getBody0();
     const btCollisionObject *o1 = m->getBody1();
     const btRigidBody *rb0 = btRigidBody::upcast(o0);
