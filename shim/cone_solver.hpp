@@ -235,8 +235,9 @@ class ConeSolver final : public btConstraintSolver {
     // no longer scales those contacts (plugin/solver_si.c, scale_excess),
     // and the warm rows drove limbs into their own ragdoll's other limbs
     // (last step's pull applied before the contacts are visited): the
-    // quick ragdolls' deepest point, median of twelve copies perturbed by
-    // 1e-3, 0.374 m warm, 0.299 cold, 0.299 stock.  BenchmarkDemo's 136
+    // quick ragdolls' deepest point, median of copies perturbed by 1e-3,
+    // 0.374 m warm (twelve copies), 0.2985 cold (eight), stock 0.299
+    // (twelve) and 0.304 (the same eight).  BenchmarkDemo's 136
     // ragdolls: the main run asleep at step 736 cold (stock 829; warm
     // awake after 1,260 steps); of sixteen perturbed copies 10 asleep
     // cold, 11 stock, 15 warm.  The solvers that run to a tolerance keep
