@@ -253,11 +253,13 @@ rf_plugin *install(btDiscreteDynamicsWorld *world, const rf_config &c,
     world->*owns_m = false;
     world->setConstraintSolver(p->installed);
     world->*owns_m = true;
-    // A btDiscreteDynamicsWorldMt gives the islands whose batch cost
-    // reaches m_minimumSolverBatchSize to its constraintSolverMt when it
-    // has one, the rest to its solver pool (m_constraintSolver, now the
-    // plugin's): set the former aside while attached, and every island
-    // goes through the cone (RF_BULLET_STOCK: through the pool).
+    // A btDiscreteDynamicsWorldMt gives the islands of at least
+    // btSequentialImpulseConstraintSolverMt::
+    // s_minimumContactManifoldsForBatching (250) manifolds to its
+    // constraintSolverMt when it has one, the rest to its solver pool
+    // (m_constraintSolver, now the plugin's): set the former aside while
+    // attached, and every island goes through the cone (RF_BULLET_STOCK:
+    // through the pool).
     if (auto *mt = dynamic_cast<btDiscreteDynamicsWorldMt *>(world)) {
         btConstraintSolver *btDiscreteDynamicsWorldMt::*mt_m =
             rfshim::WorldMtAccess::solver_mt_member();

@@ -594,7 +594,7 @@ void ConeSolver::add_points(const btContactSolverInfo &info)
         return compliant;
     };
     int compliant = 0;
-    if (threads > 1) { // no region on one thread (write_bodies says why)
+    if (threads > 1) { // no region on one thread (sum_over says why)
 #pragma omp parallel num_threads(threads) reduction(| : compliant)
         {
             size_t lo = 0, hi = nms;
