@@ -5,8 +5,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <string>
 #include <vector>
+
+#include <LinearMath/btQuickprof.h>
 
 namespace rfbench {
 
@@ -27,6 +30,66 @@ inline double median(std::vector<double> v)
     std::sort(v.begin(), v.end());
     const size_t n = v.size();
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// Time spent in two of Bullet's own profile zones of
+// btDiscreteDynamicsWorld::stepSimulation (3.24, BT_PROFILE): the solve
+// phase ("solveConstraints": islands, the constraint solver's set-up,
+// iterations and write-back, so the cone's whole solve and stock's alike)
+// and collision detection ("performDiscreteCollisionDetection": broad and
+// narrow phase).  Debian's Bullet has the zones compiled in and calls
+// btEnterProfileZone / btLeaveProfileZone at each (its default hooks do
+// nothing); install() sets hooks that read the clock at those two zones
+// and only compare the name at the others (tens of zones a step).  A
+// world's step is split into phases by setting `into` before it: the
+// zones' seconds are added to into[kSolve] and into[kCollide].  One
+// thread's zones only (the hooks keep no lock): Debian's Bullet steps a
+// world on the caller's thread.
+struct PhaseClock {
+    enum { kSolve = 0, kCollide = 1 };
+    static inline double *into = nullptr;
+    static void install();
+
+  private:
+    static constexpr int kDepth = 64;
+    static inline thread_local int depth = 0;
+    static inline thread_local int tag[kDepth];
+    static inline thread_local double start[kDepth];
+    static void enter(const char *name)
+    {
+        int t = -1;
+        if (name != nullptr && name[0] == 's' &&
+            std::strcmp(name, "solveConstraints") == 0) {
+            t = kSolve;
+        } else if (name != nullptr && name[0] == 'p' &&
+                   std::strcmp(name, "performDiscreteCollisionDetection") ==
+                       0) {
+            t = kCollide;
+        }
+        if (depth < kDepth) {
+            tag[depth] = t;
+            if (t >= 0) {
+                start[depth] = now();
+            }
+        }
+        ++depth;
+    }
+    static void leave()
+    {
+        if (depth == 0) {
+            return; // a zone entered before install()
+        }
+        --depth;
+        if (depth < kDepth && tag[depth] >= 0 && into != nullptr) {
+            into[tag[depth]] += now() - start[depth];
+        }
+    }
+};
+
+inline void PhaseClock::install()
+{
+    btSetCustomEnterProfileZoneFunc(enter);
+    btSetCustomLeaveProfileZoneFunc(leave);
 }
 
 // "a,b,,c" -> {"a", "b", "c"}: a command-line list, empty items dropped.

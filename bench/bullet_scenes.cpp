@@ -76,6 +76,13 @@
 //   (collision
 //        detection, solve, integration: everything); ratio_mean /
 //        ratio_median = the cone configuration's over stock's, same run;
+//   solve_ms_mean, collide_ms_mean, solve_ratio_mean   the step's time in
+//        Bullet's own "solveConstraints" and
+//        "performDiscreteCollisionDetection" profile zones (PhaseClock,
+//        bench_util.hpp), and the solve phase's ratio to stock's: the
+//        solvers' own cost, apart from collision detection, which costs
+//        what the scene's state makes it (a pile that settled differently
+//        has other pairs to test);
 //   sleep_step   first step after which every dynamic body is
 //        ISLAND_SLEEPING (-1: never); awake_end: bodies awake at the end;
 //   sleep_runs, sleep_median   with --sleep-runs K: the sleep step of K
@@ -238,6 +245,8 @@ struct Run {
     std::string error; // set: not stepped
     rf_config config{};
     std::vector<double> ms;
+    // each step's time in Bullet's solve and collision zones (PhaseClock)
+    std::vector<double> solve_ms, collide_ms;
     int sleep_step = -1;
     // --sleep-runs: each perturbed copy's sleep step (-1: never), deepest
     // penetration and kinetic energy at the end
@@ -482,6 +491,15 @@ void json_run(FILE *f, const SceneResult &s, const Run &r, bool last)
     } else {
         std::fprintf(f, "\"ratio_mean\": null, \"ratio_median\": null,\n");
     }
+    const double sm = mean(r.solve_ms);
+    std::fprintf(f,
+                 "         \"solve_ms_mean\": %s, \"collide_ms_mean\": %s, "
+                 "\"solve_ratio_mean\": %s,\n",
+                 num(sm).c_str(), num(mean(r.collide_ms)).c_str(),
+                 st != nullptr && r.spec.solver != "stock" &&
+                         mean(st->solve_ms) > 0.0
+                     ? num(sm / mean(st->solve_ms)).c_str()
+                     : "null");
     std::fprintf(
         f,
         "         \"sleep_step\": %d, \"awake_end\": %d, \"ke_end\": %s, "
@@ -631,10 +649,11 @@ PerturbedRun perturbed_run(const std::string &name, bool quick,
 
 void print_header()
 {
-    std::printf("%-16s %-16s %8s %8s %6s %6s %6s %6s %10s %9s %8s %6s %9s\n",
-                "scene", "config", "ms mean", "ms p90", "ratio", "sleep",
-                "median", "awake", "KE end J", "E rise J", "pen max", "fallen",
-                "joint err");
+    std::printf("%-16s %-16s %8s %8s %6s %6s %6s %6s %6s %10s %9s %8s %6s "
+                "%9s\n",
+                "scene", "config", "ms mean", "ms p90", "ratio", "solve",
+                "sleep", "median", "awake", "KE end J", "E rise J", "pen max",
+                "fallen", "joint err");
 }
 
 void print_row(const SceneResult &s, const Run &r)
@@ -645,9 +664,13 @@ void print_row(const SceneResult &s, const Run &r)
         return;
     }
     const Run *st = stock_of(s);
-    char ratio[16] = "-", fallen[16] = "-", joint[32] = "-";
+    char ratio[16] = "-", solve[16] = "-", fallen[16] = "-", joint[32] = "-";
     if (st != nullptr && r.spec.solver != "stock") {
         std::snprintf(ratio, sizeof ratio, "%.2f", mean(r.ms) / mean(st->ms));
+        if (mean(st->solve_ms) > 0.0) {
+            std::snprintf(solve, sizeof solve, "%.2f",
+                          mean(r.solve_ms) / mean(st->solve_ms));
+        }
     }
     if (!r.structures.empty()) {
         std::snprintf(fallen, sizeof fallen, "%d", r.fallen);
@@ -660,11 +683,11 @@ void print_row(const SceneResult &s, const Run &r)
     if (!r.sleep_runs.empty()) {
         std::snprintf(med, sizeof med, "%d", sleep_median(r.sleep_runs));
     }
-    std::printf("%-16s %-16s %8.3f %8.3f %6s %6d %6s %6d %10.4g %9.4g %8.4f "
-                "%6s %9s\n",
+    std::printf("%-16s %-16s %8.3f %8.3f %6s %6s %6d %6s %6d %10.4g %9.4g "
+                "%8.4f %6s %9s\n",
                 s.name.c_str(), r.spec.label.c_str(), mean(r.ms),
-                quantile(r.ms, 0.9), ratio, r.sleep_step, med, r.awake_end,
-                r.ke_end, r.energy_rise, r.pen_max, fallen, joint);
+                quantile(r.ms, 0.9), ratio, solve, r.sleep_step, med,
+                r.awake_end, r.ke_end, r.energy_rise, r.pen_max, fallen, joint);
 }
 
 // The --load child: spin until killed.  PR_SET_PDEATHSIG so that it dies
@@ -779,6 +802,7 @@ int main(int argc, char **argv)
     }
 
     // before any OpenMP thread exists (the child inherits only this one)
+    rfbench::PhaseClock::install(); // solve_ms, collide_ms
     const pid_t loader = load ? start_load() : -1;
     std::printf("rfbench_scenes (%s%s): steps of 1/60 s, the worlds of a "
                 "scene stepped interleaved; ms = wall time of "
@@ -827,9 +851,15 @@ int main(int argc, char **argv)
                 if (!r->error.empty()) {
                     continue;
                 }
+                double phase[2] = {0.0, 0.0};
+                rfbench::PhaseClock::into = phase;
                 const double a = now();
                 r->world->step();
                 r->ms.push_back(1e3 * (now() - a));
+                rfbench::PhaseClock::into = nullptr;
+                r->solve_ms.push_back(1e3 * phase[rfbench::PhaseClock::kSolve]);
+                r->collide_ms.push_back(1e3 *
+                                        phase[rfbench::PhaseClock::kCollide]);
                 r->measure(step);
             }
         }
