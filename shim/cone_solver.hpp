@@ -285,10 +285,6 @@ class ConeSolver final : public btConstraintSolver {
                          const btCollisionObject *o1) const;
     double pair_yield(const btCollisionObject *o0,
                       const btCollisionObject *o1) const;
-    // the spin and rolling parts of the warm start, from the point's
-    // carried state st (point_states_; nullptr: none)
-    void warm_start_extras(const PointState *st, const double t1[3],
-                           const double t2[3], double g[6]) const;
     // the carried state of the step's points after the solve
     const double *plastic_flow(const btContactSolverInfo &info);
     int carry_point_state(int i, const double *flow);

@@ -35,20 +35,6 @@ void ConeSolver::clear_point(btManifoldPoint &cp, const btPersistentManifold *m,
     }
 }
 
-void ConeSolver::warm_start_extras(const PointState *st, const double t1[3],
-                                   const double t2[3], double g[6]) const
-{
-    g[3] = g[4] = g[5] = 0.0;
-    if (st == nullptr) {
-        return;
-    }
-    // the spin axis is the normal; the rolling vector is re-expressed in
-    // the new tangent frame (the normal may have turned a little)
-    g[3] = st->spin;
-    g[4] = dot3(st->roll, t1);
-    g[5] = dot3(st->roll, t2);
-}
-
 // Anisotropic rolling friction.  Bullet (convertContact) scales each
 // rolling row's axis by B diag(s) B^T of every body with
 // CF_ANISOTROPIC_ROLLING_FRICTION (body 0, then body 1; s its
@@ -201,14 +187,12 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
         return kSkipped;
     }
 
-    double g[6];
-    warm_start(cp, c, info, st, g);
+    warm_start(cp, c, info, st, &gamma_[6 * slot]);
     con_point_[slot] = &cp;
     con_manifold_[slot] = m;
     con_plastic_[slot] = plastic;
     con_split_[slot] = std::isfinite(split) ? split : 0.0;
     con_state_[slot] = st;
-    std::memcpy(&gamma_[6 * slot], g, sizeof g);
     // The frame goes to the point here, while the point is in cache, as
     // stock's convertContact sets it; write_points then writes only the
     // impulses (reading the frame back there cost a cache miss per
@@ -476,42 +460,61 @@ void ConeSolver::warm_start(const btManifoldPoint &cp, const rf_contact_desc &c,
                             const btContactSolverInfo &info,
                             const PointState *st, double g[6]) const
 {
+    // Written once, component by component, from scalars: g is the
+    // step's impulse slot.  Built in a local array and scaled in a loop,
+    // the scaling read pairs of components back with 16-byte loads just
+    // after storing them one by one, and every such load waited for the
+    // stores to retire (store forwarding fails across two stores): 3% of
+    // the full pyramid's step, two thirds of warm_start's samples.
+    if (!cfg.warm_start) {
+        for (int k = 0; k < 6; ++k) {
+            g[k] = 0.0;
+        }
+        return;
+    }
     // Warm start: normal and sliding impulses from the point (Bullet moves
     // them with it), re-expressed in the new frame; spin and rolling from
-    // the point's carried state.
-    for (int k = 0; k < 6; ++k) {
-        g[k] = 0.0;
+    // the point's carried state (the spin axis is the normal; the rolling
+    // vector is re-expressed in the new tangent frame, the normal may have
+    // turned a little).  A cohesive point may have pulled (down to
+    // -cohesion); the core projects the start onto the shifted cone
+    // anyway.
+    const double gn = cp.m_appliedImpulse > -c.cohesion
+                          ? (double)cp.m_appliedImpulse
+                          : -c.cohesion;
+    const btVector3 s = cp.m_lateralFrictionDir1 * cp.m_appliedImpulseLateral1 +
+                        cp.m_lateralFrictionDir2 * cp.m_appliedImpulseLateral2;
+    double sv[3];
+    to3(s, sv);
+    const double gu = dot3(sv, c.t1), gw = dot3(sv, c.t2);
+    double spin = 0.0, roll_u = 0.0, roll_w = 0.0;
+    if (st != nullptr) {
+        spin = st->spin;
+        roll_u = dot3(st->roll, c.t1);
+        roll_w = dot3(st->roll, c.t2);
     }
-    if (cfg.warm_start) {
-        // a cohesive point may have pulled (down to -cohesion); the core
-        // projects the start onto the shifted cone anyway
-        g[0] = cp.m_appliedImpulse > -c.cohesion ? (double)cp.m_appliedImpulse
-                                                 : -c.cohesion;
-        btVector3 s = cp.m_lateralFrictionDir1 * cp.m_appliedImpulseLateral1 +
-                      cp.m_lateralFrictionDir2 * cp.m_appliedImpulseLateral2;
-        double sv[3];
-        to3(s, sv);
-        g[1] = dot3(sv, c.t1);
-        g[2] = dot3(sv, c.t2);
-        warm_start_extras(st, c.t1, c.t2, g);
-        // RF_SOLVER_SI (stock's method) takes Bullet's warm-start factor
-        // (m_warmstartingFactor, 0.85 by default; 0 without
-        // SOLVER_USE_WARMSTARTING) for the normal, as stock applies it to
-        // its contact rows, and kSiFrictionWarmShare of it for the
-        // friction parts: with a few sweeps per step the full start
-        // carries the last iterate's error into the next step, and a
-        // settled pile keeps jittering (BasicDemo, SI, 10 sweeps: 124 of
-        // 125 boxes awake after 500 steps with the full start, asleep by
-        // step 274 with 0.85; stock: 421).  The other solvers run to a
-        // tolerance, where the full start only saves iterations.
-        const double wsf = warm_factor(info);
-        const double wsf_friction =
-            cfg.solver == RF_SOLVER_SI ? kSiFrictionWarmShare * wsf : wsf;
-        for (int k = 0; k < 6; ++k) {
-            const double x = g[k] * (k == 0 ? wsf : wsf_friction);
-            g[k] = std::isfinite(x) ? x : 0.0;
-        }
-    }
+    // RF_SOLVER_SI (stock's method) takes Bullet's warm-start factor
+    // (m_warmstartingFactor, 0.85 by default; 0 without
+    // SOLVER_USE_WARMSTARTING) for the normal, as stock applies it to its
+    // contact rows, and kSiFrictionWarmShare of it for the friction parts:
+    // with a few sweeps per step the full start carries the last
+    // iterate's error into the next step, and a settled pile keeps
+    // jittering (BasicDemo, SI, 10 sweeps: 124 of 125 boxes awake after
+    // 500 steps with the full start, asleep by step 274 with 0.85; stock:
+    // 421).  The other solvers run to a tolerance, where the full start
+    // only saves iterations.
+    const double wsf = warm_factor(info);
+    const double wsf_friction =
+        cfg.solver == RF_SOLVER_SI ? kSiFrictionWarmShare * wsf : wsf;
+    const auto finite_or_0 = [](double x) {
+        return std::isfinite(x) ? x : 0.0;
+    };
+    g[0] = finite_or_0(gn * wsf);
+    g[1] = finite_or_0(gu * wsf_friction);
+    g[2] = finite_or_0(gw * wsf_friction);
+    g[3] = finite_or_0(spin * wsf_friction);
+    g[4] = finite_or_0(roll_u * wsf_friction);
+    g[5] = finite_or_0(roll_w * wsf_friction);
 }
 
 // The share of last step's impulses that starts this step's solve:
