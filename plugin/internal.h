@@ -609,6 +609,9 @@ double rf__item_side_work(const rf_problem *p, int it, int s, const double *v,
 /* u_i = D_i^T vel + bias_i for one contact, vel (nbody x 6). */
 void rf__contact_velocity(const rf_problem *p, int i, const double *vel,
                           double u[6]);
+/* u_i's normal component alone, to the bit rf__contact_velocity's u[0]. */
+double rf__contact_normal_velocity(const rf_problem *p, int i,
+                                   const double *vel);
 /* u = (N + C) g + r of every contact and row from the body velocities
    vel = v* + M^-1 D g (what the velocity-form solvers maintain): no N
    product needed. */

@@ -311,21 +311,37 @@ static void body_pass(const rf_problem *p, const double *gamma,
    relative velocity of the contact point, (v_a + w_a x r_a) - (v_b + w_b x
    r_b), since (r x e_k) . w = e_k . (w x r) (Tasora (20)); the spin and
    rolling rows the relative angular velocity. */
+static const double zero_velocity[6] = {0, 0, 0, 0, 0, 0};
+
+/* The relative velocity of contact i's two points, A's less B's (v_a + w_a
+   x r_a - v_b - w_b x r_b), into dv; its sides' velocities into *va, *vb
+   (a zero velocity for the world). */
+static inline void contact_point_velocity(const rf_problem *p, int i,
+                                          const double *vel, double dv[3],
+                                          const double **va_out,
+                                          const double **vb_out)
+{
+    const double *ra = p->con_arm + 6 * i, *rb = ra + 3;
+    const int a = p->con_body[2 * i], b = p->con_body[2 * i + 1];
+    const double *va = a == RF_WORLD ? zero_velocity : vel + 6 * a;
+    const double *vb = b == RF_WORLD ? zero_velocity : vel + 6 * b;
+    double pa[3], pb[3];
+    rf__cross3(va + 3, ra, pa);
+    rf__cross3(vb + 3, rb, pb);
+    for (int c = 0; c < 3; ++c) {
+        dv[c] = va[c] + pa[c] - vb[c] - pb[c];
+    }
+    *va_out = va;
+    *vb_out = vb;
+}
+
 static inline void contact_velocity_nobias(const rf_problem *p, int i,
                                            const double *vel, double u[6])
 {
     const double *e = p->con_frame + 9 * i;
-    const double *ra = p->con_arm + 6 * i, *rb = ra + 3;
-    static const double zero[6] = {0, 0, 0, 0, 0, 0};
-    const int a = p->con_body[2 * i], b = p->con_body[2 * i + 1];
-    const double *va = a == RF_WORLD ? zero : vel + 6 * a;
-    const double *vb = b == RF_WORLD ? zero : vel + 6 * b;
-    double pa[3], pb[3];
-    rf__cross3(va + 3, ra, pa);
-    rf__cross3(vb + 3, rb, pb);
-    const double dv[3] = {va[0] + pa[0] - vb[0] - pb[0],
-                          va[1] + pa[1] - vb[1] - pb[1],
-                          va[2] + pa[2] - vb[2] - pb[2]};
+    const double *va, *vb;
+    double dv[3];
+    contact_point_velocity(p, i, vel, dv, &va, &vb);
     const double dw[3] = {va[3] - vb[3], va[4] - vb[4], va[5] - vb[5]};
     for (int k = 0; k < 3; ++k) {
         const double *ek = e + 3 * k;
@@ -342,6 +358,16 @@ void rf__contact_velocity(const rf_problem *p, int i, const double *vel,
     for (int k = 0; k < 6; ++k) {
         u[k] += bias[k];
     }
+}
+
+double rf__contact_normal_velocity(const rf_problem *p, int i,
+                                   const double *vel)
+{
+    const double *n = p->con_frame + 9 * i;
+    const double *va, *vb;
+    double dv[3];
+    contact_point_velocity(p, i, vel, dv, &va, &vb);
+    return (n[0] * dv[0] + n[1] * dv[1] + n[2] * dv[2]) + p->con_bias[6 * i];
 }
 
 void rf__item_velocity(const rf_problem *p, const double *g, const double *vel,
