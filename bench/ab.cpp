@@ -3,7 +3,8 @@
 // from one run to the next (docs/performance.md, "Measuring a change").
 //
 //   rfbench_ab [--scenes a,b] [--quick] [--steps N] [--reps R]
-//              [--threads T] [--rolling R] [--out FILE] LIB_A LIB_B ...
+//              [--threads T] [--rolling R] [--same] [--out FILE]
+//              LIB_A LIB_B ...
 //   rfbench_ab --wall NX,NY,NZ [--rounds R] [--solves K] [--out FILE]
 //              LIB_A LIB_B ...
 //
@@ -17,10 +18,16 @@
 // order rotated each step), each world's stepSimulation time summed.
 // Reported per library: each rep's total and its ratio to stock's and to
 // the first library's; the median over reps of the ratio to the first
-// library is the A/B figure.  --rolling R sets every object's rolling
-// and spinning friction to R (m) in every world, stock's too: the
-// contacts then take the row form's rolling and spin parts (the
-// product's own case) instead of the wide kernel.
+// library is the A/B figure.  The same for the time in Bullet's solve
+// zone alone (solveConstraints, rfbench::PhaseClock): the solvers' own
+// cost, without collision detection's share of the machine's noise.  And
+// a hash of every object's transform and velocity after the first rep:
+// builds that should give the same bits must give the same hash (exit
+// status 3 if --same is given and a library's differs from the first's).
+// rfbench_scenes' figures of two such builds are then the same too.  --rolling
+// R sets every object's rolling and spinning friction to R (m) in every world,
+// stock's too: the contacts then take the row form's rolling and spin parts
+// (the product's own case) instead of the wide kernel.
 //
 // Wall mode (--wall): the SI solve alone (De Saxce model, 5 sweeps, one
 // thread, warm-started) on a wall of NX x NY x NZ unit boxes with four
@@ -67,6 +74,36 @@ std::string json_text(const std::string &s)
         }
     }
     return out;
+}
+
+// FNV-1a over the bytes of every collision object's transform and, for a
+// rigid body, its velocities: equal for worlds that ran the same bits.
+unsigned long long state_hash(const rfscenes::World &w)
+{
+    unsigned long long h = 1469598103934665603ull;
+    auto add = [&h](const btVector3 &v) {
+        for (int c = 0; c < 3; ++c) {
+            const btScalar x = v[c];
+            unsigned char b[sizeof x];
+            std::memcpy(b, &x, sizeof x);
+            for (unsigned char byte : b) {
+                h = (h ^ byte) * 1099511628211ull;
+            }
+        }
+    };
+    const btCollisionObjectArray &objs = w.world.getCollisionObjectArray();
+    for (int q = 0; q < objs.size(); ++q) {
+        const btTransform &t = objs[q]->getWorldTransform();
+        add(t.getOrigin());
+        for (int r = 0; r < 3; ++r) {
+            add(t.getBasis()[r]);
+        }
+        if (const btRigidBody *rb = btRigidBody::upcast(objs[q])) {
+            add(rb->getLinearVelocity());
+            add(rb->getAngularVelocity());
+        }
+    }
+    return h;
 }
 
 // The functions used from each library, by name (the C API's exported
@@ -334,6 +371,7 @@ int run_wall(const Options &o, std::vector<Lib> &libs, FILE *js)
 int run_scenes(const Options &o, std::vector<Lib> &libs, FILE *js)
 {
     const size_t nl = libs.size();
+    bool same = true; // every library's state hash the first's (--same)
     std::fprintf(js,
                  "  \"mode\": \"scenes\", \"quick\": %s, \"reps\": %d, "
                  "\"threads\": %d, \"rolling\": %g,\n  \"scenes\": [\n",
@@ -341,8 +379,10 @@ int run_scenes(const Options &o, std::vector<Lib> &libs, FILE *js)
                  o.rolling >= 0.0 ? o.rolling : 0.0);
     for (size_t si = 0; si < o.scenes.size(); ++si) {
         const std::string &name = o.scenes[si];
-        // seconds per rep: [0] stock, [1 + l] library l
-        std::vector<std::vector<double>> t(nl + 1);
+        // seconds per rep: [0] stock, [1 + l] library l; the same in the
+        // solve zone; each world's state hash after the first rep
+        std::vector<std::vector<double>> t(nl + 1), ts(nl + 1);
+        std::vector<unsigned long long> hash(nl + 1, 0);
         int steps = o.steps;
         for (int rep = 0; rep < o.reps; ++rep) {
             std::vector<std::unique_ptr<rfscenes::World>> w(nl + 1);
@@ -380,17 +420,25 @@ int run_scenes(const Options &o, std::vector<Lib> &libs, FILE *js)
                     return 1;
                 }
             }
-            std::vector<double> sec(nl + 1, 0.0);
+            std::vector<double> sec(nl + 1, 0.0), solve(nl + 1, 0.0);
             for (int s = 0; s < steps; ++s) {
                 for (size_t k = 0; k <= nl; ++k) {
                     const size_t x = (k + (size_t)s) % (nl + 1);
+                    double phase[2] = {0.0, 0.0};
+                    rfbench::PhaseClock::into = phase;
                     const double t0 = now();
                     w[x]->step();
                     sec[x] += now() - t0;
+                    rfbench::PhaseClock::into = nullptr;
+                    solve[x] += phase[rfbench::PhaseClock::kSolve];
                 }
             }
             for (size_t k = 0; k <= nl; ++k) {
                 t[k].push_back(sec[k]);
+                ts[k].push_back(solve[k]);
+                if (rep == 0) {
+                    hash[k] = state_hash(*w[k]);
+                }
             }
             for (size_t l = 0; l < nl; ++l) {
                 libs[l].detach(pl[1 + l]);
@@ -411,18 +459,33 @@ int run_scenes(const Options &o, std::vector<Lib> &libs, FILE *js)
                 std::fprintf(js, "%s%.6f", r ? ", " : "", t[k][r]);
             }
             std::fprintf(js, "]");
+            std::fprintf(js, ", \"solve_seconds\": [");
+            for (int r = 0; r < o.reps; ++r) {
+                std::fprintf(js, "%s%.6f", r ? ", " : "", ts[k][r]);
+            }
+            std::fprintf(js, "], \"state_hash\": \"%016llx\"", hash[k]);
             if (k > 0) { // medians over reps of the ratios
-                std::vector<double> rs, rf;
+                std::vector<double> rs, rf, ss, sf;
                 for (int r = 0; r < o.reps; ++r) {
                     rs.push_back(t[k][r] / t[0][r]);
                     rf.push_back(t[k][r] / t[1][r]);
+                    ss.push_back(ts[k][r] / ts[0][r]);
+                    sf.push_back(ts[k][r] / ts[1][r]);
                 }
                 std::printf("  stock x %.3f  first x %.4f", median(rs),
                             median(rf));
+                std::printf(
+                    "  solve: stock x %.3f  first x %.4f  state %016llx",
+                    median(ss), median(sf), hash[k]);
                 std::fprintf(js,
                              ", \"ratio_to_stock_median\": %.6f, "
-                             "\"ratio_to_first_median\": %.6f",
-                             median(rs), median(rf));
+                             "\"ratio_to_first_median\": %.6f, "
+                             "\"solve_ratio_to_stock_median\": %.6f, "
+                             "\"solve_ratio_to_first_median\": %.6f",
+                             median(rs), median(rf), median(ss), median(sf));
+                if (o.same && hash[k] != hash[1]) {
+                    same = false;
+                }
             }
             std::printf("\n");
             std::fprintf(js, "}%s\n", k < nl ? "," : "");
@@ -430,6 +493,11 @@ int run_scenes(const Options &o, std::vector<Lib> &libs, FILE *js)
         std::fprintf(js, "    ]}%s\n", si + 1 < o.scenes.size() ? "," : "");
     }
     std::fprintf(js, "  ]\n");
+    if (!same) {
+        std::fprintf(stderr, "rfbench_ab: --same: the libraries' worlds "
+                             "ended in different states\n");
+        return 3;
+    }
     return 0;
 }
 
@@ -437,8 +505,8 @@ int usage()
 {
     std::fprintf(stderr,
                  "usage: rfbench_ab [--scenes a,b] [--quick] [--steps N] "
-                 "[--reps R] [--threads T] [--rolling R] [--out FILE] "
-                 "LIB...\n"
+                 "[--reps R] [--threads T] [--rolling R] [--same] "
+                 "[--out FILE] LIB...\n"
                  "       rfbench_ab --wall NX,NY,NZ [--rounds R] [--solves "
                  "K] [--same] [--out FILE] LIB...\n");
     return 1;
@@ -506,6 +574,7 @@ int main(int argc, char **argv)
         return 1;
     }
     std::fprintf(js, "{\n");
+    rfbench::PhaseClock::install(); // the solve zone's time
     const int status = wall ? run_wall(o, libs, js) : run_scenes(o, libs, js);
     std::fprintf(js, "}\n");
     std::fclose(js);
