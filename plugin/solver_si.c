@@ -405,10 +405,13 @@ static double visit_contact(const rf_problem *p, const rf_config *cfg,
 enum { PASS_BLOCK = 0, PASS_NORMAL = 1, PASS_FRICTION = 2 };
 
 /* g.b over contacts and rows (the biases' work), in item order.  A
-   contact whose five other biases are 0 adds only its normal term: the
-   others are +-0 (g is finite), which leave a sum that started at +0 as
-   it was, so the sum is the same to the bit, and its chain of dependent
-   additions a sixth as long (it was 1% of the full pyramid's step). */
+   contact whose five other biases are 0 adds only its normal term: for a
+   finite g the others are +-0, which leave a sum that started at +0 as it
+   was (round to nearest), so the sum is the same to the bit, and its
+   chain of dependent additions a sixth as long (it was 1% of the full
+   pyramid's step).  The start is finite (rf_solve checks the warm
+   start); a non-finite iterate would make the guard's E non-finite with
+   or without these terms, which leaves alpha at 1 either way. */
 static double bias_work(const rf_problem *p, const double *g)
 {
     const int ncon = p->ncon, m6 = 6 * ncon;
