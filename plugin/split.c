@@ -176,25 +176,9 @@ rf_status rf_solve_split_sized(rf_problem *p, const rf_config *cfg_in,
     int it = 0, converged = active == 0;
     while (it < cfg->max_iter && !converged) {
         double d2 = 0.0, n2 = 0.0;
-        /* The two sides' pseudo-velocities stay in locals while
-           consecutive records share them (a manifold's points): kept in
-           pv, each point read what the one before had just stored, a
-           store and a load more on the chain of dependent steps.  The same
-           operations on the same values, so the same bits. */
-        int sa = -1, sb = -1;
-        double va[6] = {0}, vb[6] = {0};
         for (int k = 0; k < active; ++k) {
             double *r = wk->split_rec + (size_t)RF__SPLIT_REC * k;
-            if (side[2 * k] != sa || side[2 * k + 1] != sb) {
-                if (sa >= 0) {
-                    memcpy(pv + 6 * sa, va, sizeof va);
-                    memcpy(pv + 6 * sb, vb, sizeof vb);
-                }
-                sa = side[2 * k];
-                sb = side[2 * k + 1];
-                memcpy(va, pv + 6 * sa, sizeof va);
-                memcpy(vb, pv + 6 * sb, sizeof vb);
-            }
+            double *va = pv + 6 * side[2 * k], *vb = pv + 6 * side[2 * k + 1];
             const double inv = r[SR_INV], l = r[SR_LAMBDA];
             const double u = split_velocity(r, va, vb);
             /* the exact scalar step; max(0, .) as a comparison, not
@@ -213,10 +197,6 @@ rf_status rf_solve_split_sized(rf_problem *p, const rf_config *cfg_in,
             }
             d2 += dl * dl / inv;
             n2 += ln * ln / inv;
-        }
-        if (sa >= 0) {
-            memcpy(pv + 6 * sa, va, sizeof va);
-            memcpy(pv + 6 * sb, vb, sizeof vb);
         }
         ++it;
         converged =
