@@ -428,12 +428,9 @@ int run_scenes(const Options &o, std::vector<Lib> &libs, FILE *js)
             for (int s = 0; s < steps; ++s) {
                 for (size_t k = 0; k <= nl; ++k) {
                     const size_t x = (k + (size_t)s) % (nl + 1);
-                    double phase[2] = {0.0, 0.0};
-                    rfbench::PhaseClock::into = phase;
-                    const double t0 = now();
-                    w[x]->step();
-                    sec[x] += now() - t0;
-                    rfbench::PhaseClock::into = nullptr;
+                    double phase[2];
+                    sec[x] += rfbench::PhaseClock::timed([&] { w[x]->step(); },
+                                                         phase);
                     solve[x] += phase[rfbench::PhaseClock::kSolve];
                 }
             }

@@ -851,12 +851,9 @@ int main(int argc, char **argv)
                 if (!r->error.empty()) {
                     continue;
                 }
-                double phase[2] = {0.0, 0.0};
-                rfbench::PhaseClock::into = phase;
-                const double a = now();
-                r->world->step();
-                r->ms.push_back(1e3 * (now() - a));
-                rfbench::PhaseClock::into = nullptr;
+                double phase[2];
+                r->ms.push_back(1e3 * rfbench::PhaseClock::timed(
+                                          [&] { r->world->step(); }, phase));
                 r->solve_ms.push_back(1e3 * phase[rfbench::PhaseClock::kSolve]);
                 r->collide_ms.push_back(1e3 *
                                         phase[rfbench::PhaseClock::kCollide]);
