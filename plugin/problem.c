@@ -10,6 +10,7 @@
 
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -374,39 +375,66 @@ static int body_is_fixed(const rf_problem *p, int b)
     return b == RF_WORLD || p->body_flags[b] == RF_BODY_FIXED;
 }
 
+/* Two doubles side by side (GCC's vector extension: SSE2 on x86-64,
+   plain code elsewhere), loaded from a byte address without alignment. */
+typedef double rf__pair __attribute__((vector_size(16)));
+typedef long long rf__pair_mask __attribute__((vector_size(16)));
+
+static RF__ALWAYS_INLINE rf__pair load_pair(const unsigned char *x)
+{
+    rf__pair v;
+    memcpy(&v, x, sizeof v);
+    return v;
+}
+
+/* The description's doubles lie in two runs, read as pairs below: n, t1,
+   t2, r_a, r_b, mu, rho, sigma, bias (24) and cohesion, compliance,
+   normal_max (8, every one of them >= 0). */
+#define RUN0 offsetof(rf_contact_desc, n)
+#define RUN1 offsetof(rf_contact_desc, cohesion)
+_Static_assert(offsetof(rf_contact_desc, bias) + 6 * sizeof(double) ==
+                   RUN0 + 24 * sizeof(double),
+               "rf_contact_desc: n .. bias are 24 doubles in a row");
+_Static_assert(offsetof(rf_contact_desc, mu) == RUN0 + 15 * sizeof(double),
+               "rf_contact_desc: mu, rho follow r_b");
+_Static_assert(offsetof(rf_contact_desc, normal_max) ==
+                   RUN1 + 7 * sizeof(double),
+               "rf_contact_desc: cohesion .. normal_max are 8 doubles in a "
+               "row");
+
 /* The common case of check_contact in one branch-free pass: every value
    finite (x - x is 0 for a finite x, NaN for an infinite or NaN one, and a
    NaN term makes a sum NaN) and every coefficient, cohesion, compliance
-   and cap >= 0.  Four partial sums (of 7 to 9 terms) and two minima side
-   by side: one running sum was a chain of 38 dependent additions (the
-   check then took 29 ns a contact, 23 ns now).  Only a contact that fails
-   goes through the checks one by one, which name what was wrong
-   (rf_problem_set_contact was 5% of BasicDemo's cone step, most of it the
-   checks). */
+   and cap >= 0 (a NaN passes that test and fails the first).  The 32
+   doubles go by pairs into four partial sums: one running sum was a chain
+   of 38 dependent additions (29 ns a contact); four scalar sums took 23
+   ns, most of put_contact's share of the full pyramid's step.  Only a
+   contact that fails goes through the checks one by one, which name what
+   was wrong. */
 static int contact_values_plain(const rf_contact_desc *c)
 {
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-    for (int k = 0; k < 3; ++k) {
-        s0 += (c->n[k] - c->n[k]) + (c->r_b[k] - c->r_b[k]);
-        s1 += (c->t1[k] - c->t1[k]) + (c->bias[k] - c->bias[k]);
-        s2 += (c->t2[k] - c->t2[k]) + (c->bias[3 + k] - c->bias[3 + k]);
-        s3 += (c->r_a[k] - c->r_a[k]) + (c->compliance[k] - c->compliance[k]) +
-              (c->compliance[3 + k] - c->compliance[3 + k]);
+    const unsigned char *r0 = (const unsigned char *)c + RUN0;
+    const unsigned char *r1 = (const unsigned char *)c + RUN1;
+    const size_t pair = 2 * sizeof(double);
+    rf__pair s[4] = {{0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}};
+    for (int k = 0; k < 12; ++k) {
+        const rf__pair x = load_pair(r0 + k * pair);
+        s[k & 3] += x - x;
     }
-    const double nonneg[5] = {c->mu, c->rho, c->sigma, c->cohesion,
-                              c->normal_max};
-    double m0 = 0.0, m1 = 0.0;
-    s1 += (nonneg[0] - nonneg[0]) + (nonneg[1] - nonneg[1]);
-    s2 += (nonneg[2] - nonneg[2]) + (nonneg[3] - nonneg[3]);
-    s0 += nonneg[4] - nonneg[4];
-    for (int k = 0; k < 5; ++k) {
-        m0 = nonneg[k] < m0 ? nonneg[k] : m0;
+    const rf__pair zero = {0.0, 0.0};
+    rf__pair_mask neg = {0, 0};
+    for (int k = 0; k < 4; ++k) {
+        const rf__pair x = load_pair(r1 + k * pair);
+        s[k] += x - x;
+        neg |= x < zero;
     }
-    for (int k = 0; k < 6; ++k) {
-        m1 = c->compliance[k] < m1 ? c->compliance[k] : m1;
-    }
-    return (s0 + s1) + (s2 + s3) == 0.0 && m0 == 0.0 && m1 == 0.0;
+    neg |= load_pair(r0 + 15 * sizeof(double)) < zero; /* mu, rho */
+    const rf__pair t = (s[0] + s[1]) + (s[2] + s[3]);
+    return t[0] + t[1] == 0.0 && (neg[0] | neg[1]) == 0 && !(c->sigma < 0.0);
 }
+
+#undef RUN0
+#undef RUN1
 
 static rf_status check_contact(const rf_problem *p, int i,
                                const rf_contact_desc *c, const char *fn,

@@ -36,9 +36,19 @@
  *    a negative first RF_ERR_RANGE, a negative count RF_ERR_INVALID, a
  *    NULL p or c RF_ERR_NULL, a problem not in body form (fresh, or local
  *    form) RF_ERR_STATE; the single setter still names itself.
+ * 4. Every double of a description, one at a time: NaN, +inf or -inf in
+ *    any of the 32 is RF_ERR_NONFINITE; -1 in any of the 11 that must be
+ *    >= 0 (mu, rho, sigma, cohesion, compliance[0..5], normal_max) is
+ *    RF_ERR_INVALID with a message naming the field; -0.0 there, and
+ *    negative or huge finite biases, are accepted; a frame vector off by
+ *    1e-5 is RF_ERR_INVALID.  (The common case is checked in one
+ *    branch-free pass over pairs of doubles, problem.c: this pins which
+ *    values it lets through.)  A refused contact keeps its old value:
+ *    the problem still solves to check 1's bits.
  */
 #include "problem_gen.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -524,11 +534,97 @@ static int test_errors(void)
     return 0;
 }
 
+/* 4 */
+#define FIELD(f, nonneg, name)                                                 \
+    {                                                                          \
+        offsetof(rf_contact_desc, f), nonneg, name                             \
+    }
+static int test_each_value(void)
+{
+    static double ref[NG], g[NG];
+    ENSURE(reference(g_con, 0, ref) == 0);
+    /* every double of the description: its offset, whether it must be
+       >= 0, and the name the message gives for a negative one */
+    struct field {
+        size_t off;
+        int nonneg;
+        const char *name;
+    } fields[32];
+    int nf = 0;
+    static const char *cname[6] = {"compliance[0]", "compliance[1]",
+                                   "compliance[2]", "compliance[3]",
+                                   "compliance[4]", "compliance[5]"};
+    for (int k = 0; k < 3; ++k) {
+        fields[nf++] = (struct field)FIELD(n[k], 0, NULL);
+        fields[nf++] = (struct field)FIELD(t1[k], 0, NULL);
+        fields[nf++] = (struct field)FIELD(t2[k], 0, NULL);
+        fields[nf++] = (struct field)FIELD(r_a[k], 0, NULL);
+        fields[nf++] = (struct field)FIELD(r_b[k], 0, NULL);
+    }
+    for (int k = 0; k < 6; ++k) {
+        fields[nf++] = (struct field)FIELD(bias[k], 0, NULL);
+        fields[nf++] = (struct field){offsetof(rf_contact_desc, compliance) +
+                                          (size_t)k * sizeof(double),
+                                      1, cname[k]};
+    }
+    fields[nf++] = (struct field)FIELD(mu, 1, "mu");
+    fields[nf++] = (struct field)FIELD(rho, 1, "rho");
+    fields[nf++] = (struct field)FIELD(sigma, 1, "sigma");
+    fields[nf++] = (struct field)FIELD(cohesion, 1, "cohesion");
+    fields[nf++] = (struct field)FIELD(normal_max, 1, "normal_max");
+    ENSURE(nf == 32);
+    /* the 32 cover every double of the struct (no field forgotten) */
+    ENSURE(sizeof(rf_contact_desc) ==
+           32 * sizeof(double) + 3 * sizeof(int) + sizeof(int) /* pad */);
+
+    rf_problem *p;
+    rf_error err;
+    ENSURE(all_but(&p, 0, 0) == 0);
+    const int i = 11;
+    const double bad[3] = {NAN, INFINITY, -INFINITY};
+    for (int f = 0; f < nf; ++f) {
+        for (int v = 0; v < 3; ++v) {
+            rf_contact_desc c = g_con[i];
+            memcpy((unsigned char *)&c + fields[f].off, &bad[v],
+                   sizeof(double));
+            ENSURE(rf_problem_set_contacts(p, i, 1, &c, &err) ==
+                   RF_ERR_NONFINITE);
+            ENSURE(names(&err, "rf_problem_set_contacts", i) == 0);
+        }
+        rf_contact_desc c = g_con[i];
+        double *x = (double *)((unsigned char *)&c + fields[f].off);
+        if (fields[f].nonneg) {
+            *x = -1.0;
+            ENSURE(rf_problem_set_contacts(p, i, 1, &c, &err) ==
+                   RF_ERR_INVALID);
+            ENSURE(strstr(err.message, fields[f].name) != NULL);
+            *x = -0.0; /* >= 0 */
+            ENSURE(rf_problem_set_contacts(p, i, 1, &c, &err) == RF_OK);
+        } else if (fields[f].off >= offsetof(rf_contact_desc, bias)) {
+            *x = -1e300; /* a bias may be anything finite */
+            ENSURE(rf_problem_set_contacts(p, i, 1, &c, &err) == RF_OK);
+        } else if (fields[f].off < offsetof(rf_contact_desc, r_a)) {
+            *x += 1e-5; /* the frame: no longer orthonormal */
+            ENSURE(rf_problem_set_contacts(p, i, 1, &c, &err) ==
+                   RF_ERR_INVALID);
+            ENSURE(strstr(err.message, "orthonormal") != NULL);
+        }
+    }
+    /* put back: the refused values left nothing behind */
+    ENSURE(rf_problem_set_contact(p, i, &g_con[i], NULL) == RF_OK);
+    ENSURE(solve(p, 0, g) == 0);
+    ENSURE(same(g, ref));
+    rf_problem_destroy(p);
+    return 0;
+}
+#undef FIELD
+
 int main(void)
 {
     make_scene(2024);
     RUN_TEST(test_batch_equals_singles);
     RUN_TEST(test_concurrent_ranges);
     RUN_TEST(test_errors);
+    RUN_TEST(test_each_value);
     return TEST_SUMMARY();
 }
