@@ -356,9 +356,10 @@ static double dot3(const double a[3], const double b[3])
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
-static int frame_orthonormal(const rf_contact_desc *c)
+static int frame_orthonormal(const double *n, const double *t1,
+                             const double *t2)
 {
-    const double *e[3] = {c->n, c->t1, c->t2};
+    const double *e[3] = {n, t1, t2};
     for (int a = 0; a < 3; ++a) {
         for (int b = a; b < 3; ++b) {
             double want = a == b ? 1.0 : 0.0;
@@ -459,7 +460,7 @@ static rf_status check_contact(const rf_problem *p, int i,
                         c->body_a);
     }
     if (contact_values_plain(c) && (c->flags & ~RF_CONTACT_ROLL_T1) == 0 &&
-        frame_orthonormal(c)) {
+        frame_orthonormal(c->n, c->t1, c->t2)) {
         return RF_OK;
     }
     double coef[3] = {c->mu, c->rho, c->sigma};
@@ -509,7 +510,7 @@ static rf_status check_contact(const rf_problem *p, int i,
                         "%s: contact %d: unknown flags 0x%x", fn, i,
                         (unsigned)c->flags);
     }
-    if (!frame_orthonormal(c)) {
+    if (!frame_orthonormal(c->n, c->t1, c->t2)) {
         return rf__fail(err, RF_ERR_INVALID,
                         "%s: contact %d: frame (n, t1, t2) is not orthonormal "
                         "within %g",
@@ -616,6 +617,161 @@ rf_status rf_problem_set_contacts(rf_problem *p, int first, int count,
                                   const rf_contact_desc *c, rf_error *err)
 {
     return set_contacts(p, first, count, c, "rf_problem_set_contacts", err);
+}
+
+/* The common case of a contact written in place
+   (rf_problem_commit_contacts): check_contact's body indices and
+   contact_values_plain's tests on its columns, in one branch-free pass,
+   and the frame. */
+static int column_plain(const rf_problem *p, int i)
+{
+    const int a = p->con_body[2 * i], b = p->con_body[2 * i + 1];
+    const int bodies = (a == RF_WORLD || (a >= 0 && a < p->nbody)) &
+                       (b == RF_WORLD || (b >= 0 && b < p->nbody)) & (a != b);
+    const double *fr = p->con_frame + 9 * (size_t)i;
+    const unsigned char *f = (const unsigned char *)fr;
+    const unsigned char *r =
+        (const unsigned char *)(p->con_arm + 6 * (size_t)i);
+    const unsigned char *q =
+        (const unsigned char *)(p->con_bias + 6 * (size_t)i);
+    const size_t pair = 2 * sizeof(double);
+    rf__pair s[4] = {{0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}};
+    for (int k = 0; k < 4; ++k) { /* frame[0 .. 7] */
+        const rf__pair x = load_pair(f + k * pair);
+        s[k] += x - x;
+    }
+    for (int k = 0; k < 3; ++k) { /* arms, biases */
+        const rf__pair x = load_pair(r + k * pair);
+        const rf__pair y = load_pair(q + k * pair);
+        s[k] += x - x;
+        s[k + 1] += y - y;
+    }
+    /* the five that must be >= 0, and frame[8] */
+    const rf__pair c0 = {p->con_mu[i], p->con_rho[i]};
+    const rf__pair c1 = {p->con_sigma[i], p->con_cohesion[i]};
+    const rf__pair c2 = {p->con_nmax[i], fr[8]};
+    s[0] += c0 - c0;
+    s[1] += c1 - c1;
+    s[2] += c2 - c2;
+    const rf__pair zero = {0.0, 0.0};
+    const rf__pair_mask neg = (c0 < zero) | (c1 < zero);
+    const rf__pair t = (s[0] + s[1]) + (s[2] + s[3]);
+    return bodies && t[0] + t[1] == 0.0 && (neg[0] | neg[1]) == 0 &&
+           !(c2[0] < 0.0) && (p->con_flags[i] & ~RF_CONTACT_ROLL_T1) == 0 &&
+           frame_orthonormal(fr, fr + 3, fr + 6);
+}
+
+/* Contact i's columns as a description (no compliance): what
+   check_contact reads to name what was wrong with a refused one. */
+static void column_desc(const rf_problem *p, int i, rf_contact_desc *c)
+{
+    memset(c, 0, sizeof *c);
+    c->body_a = p->con_body[2 * i];
+    c->body_b = p->con_body[2 * i + 1];
+    const double *f = p->con_frame + 9 * (size_t)i;
+    memcpy(c->n, f, 3 * sizeof(double));
+    memcpy(c->t1, f + 3, 3 * sizeof(double));
+    memcpy(c->t2, f + 6, 3 * sizeof(double));
+    memcpy(c->r_a, p->con_arm + 6 * (size_t)i, 3 * sizeof(double));
+    memcpy(c->r_b, p->con_arm + 6 * (size_t)i + 3, 3 * sizeof(double));
+    memcpy(c->bias, p->con_bias + 6 * (size_t)i, 6 * sizeof(double));
+    c->mu = p->con_mu[i];
+    c->rho = p->con_rho[i];
+    c->sigma = p->con_sigma[i];
+    c->flags = p->con_flags[i];
+    c->cohesion = p->con_cohesion[i];
+    c->normal_max = p->con_nmax[i];
+}
+
+rf_status rf_problem_contact_columns(rf_problem *p, rf_contact_columns *out,
+                                     rf_error *err)
+{
+    static const char fn[] = "rf_problem_contact_columns";
+    if (p == NULL || out == NULL) {
+        return rf__fail(err, RF_ERR_NULL, "%s: %s is NULL", fn,
+                        p == NULL ? "p" : "out");
+    }
+    rf_status st = check_body_form(p, fn, err);
+    if (st != RF_OK) {
+        return st;
+    }
+    out->body = p->con_body;
+    out->frame = p->con_frame;
+    out->arm = p->con_arm;
+    out->bias = p->con_bias;
+    out->mu = p->con_mu;
+    out->rho = p->con_rho;
+    out->sigma = p->con_sigma;
+    out->flags = p->con_flags;
+    out->cohesion = p->con_cohesion;
+    out->normal_max = p->con_nmax;
+    rf__ok(err);
+    return RF_OK;
+}
+
+rf_status rf_problem_commit_contacts(rf_problem *p, int first, int count,
+                                     rf_error *err)
+{
+    static const char fn[] = "rf_problem_commit_contacts";
+    if (p == NULL) {
+        return rf__fail(err, RF_ERR_NULL, "%s: p is NULL", fn);
+    }
+    touch(p); /* even a refused call: rf_problem_solved_velocity */
+    rf_status st = check_body_form(p, fn, err);
+    if (st != RF_OK) {
+        return st;
+    }
+    if (count < 0) {
+        return rf__fail(err, RF_ERR_INVALID, "%s: negative count %d", fn,
+                        count);
+    }
+    for (int k = 0; k < count; ++k) {
+        const int i = first + k;
+        if (i < 0 || i >= p->ncon || !column_plain(p, i)) {
+            rf_contact_desc c;
+            if (i >= 0 && i < p->ncon) {
+                column_desc(p, i, &c);
+            } else {
+                memset(&c, 0, sizeof c);
+            }
+            st = check_contact(p, i, &c, fn, err);
+            if (st != RF_OK) {
+                /* the bad one and the rest: their columns were
+                   overwritten, so they no longer hold what was set */
+                const long hi = (long)first + count;
+                for (long j = i > 0 ? i : 0; j < hi && j < p->ncon; ++j) {
+                    p->con_set[j] = 0;
+                }
+                return st;
+            }
+        }
+        if (p->con_cfm != NULL) { /* written in place: rigid */
+            memset(p->con_cfm + 6 * (size_t)i, 0, 6 * sizeof(double));
+        }
+        p->con_set[i] = 1;
+    }
+    rf__ok(err);
+    return RF_OK;
+}
+
+rf_status rf_problem_truncate_contacts(rf_problem *p, int ncon, rf_error *err)
+{
+    static const char fn[] = "rf_problem_truncate_contacts";
+    if (p == NULL) {
+        return rf__fail(err, RF_ERR_NULL, "%s: p is NULL", fn);
+    }
+    touch(p);
+    rf_status st = check_body_form(p, fn, err);
+    if (st != RF_OK) {
+        return st;
+    }
+    if (ncon < 0 || ncon > p->ncon) {
+        return rf__fail(err, RF_ERR_RANGE, "%s: ncon = %d out of range [0, %d]",
+                        fn, ncon, p->ncon);
+    }
+    p->ncon = ncon;
+    rf__ok(err);
+    return RF_OK;
 }
 
 /* Every contact's value of a per-contact array (dst: con_cohesion or

@@ -11,6 +11,7 @@
 #include "shim_util.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -337,8 +338,8 @@ void ConeSolver::clear_problem()
     body_dynamic_.clear();
     fixed_index_.clear();
     refused_body_ = nullptr;
-    // con_desc_, con_point_, con_manifold_, con_plastic_, con_state_,
-    // con_split_ and gamma_ are
+    // con_point_, con_manifold_, con_plastic_, con_state_, con_split_,
+    // con_cfm0_ and gamma_ are
     // sized by add_points (not cleared: resizing keeps their elements, so
     // the slots are not zero-filled every step)
     row_desc_.clear();
@@ -373,7 +374,7 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
     }
     clear_problem();
     gather_bodies(h);      // bodies.cpp
-    gather_contacts(info); // contacts.cpp
+    gather_contacts(info); // contacts.cpp: the manifolds, in order
     gather_joints(info);   // joints.cpp
     if (refused_body_ != nullptr) {
         Offender who;
@@ -386,6 +387,22 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
              who);
         give_up_step();
         return false;
+    }
+    // The bodies are all known now (a joint may add a fixed one): the
+    // problem is begun and the points are written into its contacts.
+    {
+        rf_error err;
+        const size_t slots = count_slots();
+        if (!begin_problem(slots, &err)) {
+            char msg[400];
+            std::snprintf(msg, sizeof msg,
+                          "%s; this step is solved by the previous solver",
+                          err.message);
+            warn(RF_BULLET_WARN_FALLBACK, msg);
+            give_up_step();
+            return false;
+        }
+        add_points(info, slots); // contacts.cpp
     }
     rf_stats stats{};
     rf_config step_cfg = cfg;
@@ -403,21 +420,33 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
     return true;
 }
 
-// The gathered contacts into the problem (rf_problem_set_contacts), on
-// the step's threads in contiguous ranges where no contact is compliant
-// (the core then allocates nothing; a compliant contact's first set
-// allocates the problem's compliance array, so those steps set them on
-// one thread).  The copy and the core's checks were the largest serial
-// part of a two-thread step (4% of the full pyramid's samples).  On an
-// error the first bad range's message, as one call would give.
-rf_status ConeSolver::set_contacts(rf_error *err)
+bool ConeSolver::begin_problem(size_t slots, rf_error *err)
 {
-    const int nc = (int)con_desc_.size();
-    const int threads = (size_t)nc >= kParallelPoints && !contacts_compliant_
-                            ? build_threads()
-                            : 1;
+    const int nb = (int)body_desc_.size();
+    // more than INT_MAX slots: the core's limit (2^27) names the count
+    const int ns = slots > (size_t)INT_MAX ? INT_MAX : (int)slots;
+    rf_status st = rf_problem_begin_bodies(problem_, nb, ns, err);
+    for (int i = 0; st == RF_OK && i < nb; ++i) {
+        st = rf_problem_set_body(problem_, i, &body_desc_[i], err);
+    }
+    if (st == RF_OK) {
+        st = rf_problem_contact_columns(problem_, &cols_, err);
+    }
+    return st == RF_OK;
+}
+
+// The contacts add_points wrote into the problem's columns checked and
+// set (rf_problem_commit_contacts), on the step's threads in contiguous
+// ranges.  The core's checks were the largest serial part of a two-thread
+// step (4% of the full pyramid's samples, with the copy of descriptions
+// it then made).  On an error the first bad range's message, as one call
+// would give.
+rf_status ConeSolver::commit_contacts(rf_error *err)
+{
+    const int nc = contact_count();
+    const int threads = (size_t)nc >= kParallelPoints ? build_threads() : 1;
     if (threads <= 1) {
-        return rf_problem_set_contacts(problem_, 0, nc, con_desc_.data(), err);
+        return rf_problem_commit_contacts(problem_, 0, nc, err);
     }
     range_status_.resize((size_t)threads);
     RangeStatus *rs = range_status_.data();
@@ -437,8 +466,8 @@ rf_status ConeSolver::set_contacts(rf_error *err)
         }
         const int lo = (int)((long)nc * t / nt);
         const int hi = (int)((long)nc * (t + 1) / nt);
-        rs[t].st = rf_problem_set_contacts(problem_, lo, hi - lo,
-                                           con_desc_.data() + lo, &rs[t].err);
+        rs[t].st =
+            rf_problem_commit_contacts(problem_, lo, hi - lo, &rs[t].err);
     }
     for (int t = 0; t < ranges; ++t) {
         if (rs[t].st != RF_OK || t == ranges - 1) {
@@ -459,24 +488,21 @@ bool ConeSolver::solve_problem(const btContactSolverInfo &info, rf_stats *out,
                                rf_config *step_cfg_out)
 {
     const int nb = (int)body_desc_.size();
-    const int nc = (int)con_desc_.size();
+    const int nc = contact_count();
     const int nr = (int)row_desc_.size();
     rf_error err;
-    rf_status st = rf_problem_begin_bodies(problem_, nb, nc, &err);
-    for (int i = 0; st == RF_OK && i < nb; ++i) {
-        st = rf_problem_set_body(problem_, i, &body_desc_[i], &err);
-    }
-    // every contact in one call (the core's checks in one loop).  Setting
-    // each manifold's points as add_points built them, while in cache,
-    // was measured too: it read nothing back from memory (45,000 fewer
-    // last-level misses a step on the full pyramid, cachegrind), but the
-    // problem's dozen arrays written between Bullet's points made the
-    // step 2-5% slower (full pyramid 1.25-1.30x stock against 1.23-1.27x,
-    // interleaved A/B, four runs each; BasicDemo 0.97-1.02 against
-    // 0.95-0.97): the 32 MB last level holds the descriptions, and the
-    // one pass streams them.
+    // the slots add_points left empty (points skipped) were compacted
+    // away: the problem keeps the first nc
+    rf_status st = rf_problem_truncate_contacts(problem_, nc, &err);
     if (st == RF_OK && nc > 0) {
-        st = set_contacts(&err);
+        st = commit_contacts(&err);
+    }
+    if (st == RF_OK && contacts_compliant_) {
+        cfm_all_.assign(6 * (size_t)nc, 0.0);
+        for (int i = 0; i < nc; ++i) {
+            cfm_all_[6 * (size_t)i] = con_cfm0_[(size_t)i];
+        }
+        st = rf_problem_add_compliance(problem_, cfm_all_.data(), &err);
     }
     if (st == RF_OK) {
         st = rf_problem_begin_rows(problem_, nr, &err);

@@ -165,7 +165,11 @@ class ConeSolver final : public btConstraintSolver {
     void gather_bodies(btScalar h);
     void gather_contacts(const btContactSolverInfo &info);
     void gather_joints(const btContactSolverInfo &info);
-    rf_status set_contacts(rf_error *err);
+    // The problem begun with the gathered bodies and room for `slots`
+    // contacts, whose columns (cols_) add_points then writes; false, with
+    // the core's message in err, when the core refuses it.
+    bool begin_problem(size_t slots, rf_error *err);
+    rf_status commit_contacts(rf_error *err);
     bool solve_problem(const btContactSolverInfo &info, rf_stats *out,
                        rf_config *step_cfg_out);
     // cfg with this step's thread count and the world's iteration budget
@@ -214,9 +218,10 @@ class ConeSolver final : public btConstraintSolver {
     int side_index(const btCollisionObject *obj, btScalar h);
     void rolling_anisotropy(const btCollisionObject *o0,
                             const btCollisionObject *o1, rf_contact_desc &c);
-    // Point j of manifold m into contact slot `slot` of con_desc_,
-    // con_point_, con_manifold_, con_plastic_, con_state_, con_split_ and
-    // gamma_ (sized by the caller), and the contact's frame into the point
+    // Point j of manifold m into contact slot `slot` of the problem's
+    // columns (cols_), con_point_, con_manifold_, con_plastic_, con_state_,
+    // con_split_, con_cfm0_ and gamma_ (sized by the caller), and the
+    // contact's frame into the point
     // (unless its manifold is listed twice: write_points writes those).
     // Runs on several threads at once for different slots when no
     // manifold is listed twice: it writes only its slot and its own
@@ -264,11 +269,20 @@ class ConeSolver final : public btConstraintSolver {
     void warm_start(const btManifoldPoint &cp, const rf_contact_desc &c,
                     const btContactSolverInfo &info, const PointState *st,
                     double g[6]) const;
+    // point_first_ for manifold_order_: the slots, one per point
+    size_t count_slots();
     // the manifolds of manifold_order_ into the contact slots (parallel
     // over manifolds), then the slots compacted
-    void add_points(const btContactSolverInfo &info);
+    void add_points(const btContactSolverInfo &info, size_t total);
+    void put_columns(const rf_contact_desc &c, size_t slot);
+    void move_columns(size_t dst, size_t src);
     void compact_contacts(size_t total);
     void resize_contacts(size_t n);
+    // this step's contact count (after add_points)
+    int contact_count() const
+    {
+        return (int)con_point_.size();
+    }
     // threads for the shim's own loops: this step's (choose_threads)
     int build_threads() const;
     // This step's thread count (step_threads_): the configuration's, or
@@ -345,8 +359,16 @@ class ConeSolver final : public btConstraintSolver {
     std::vector<rf_body_desc> body_desc_;
     std::vector<unsigned char> body_dynamic_;
     PtrIndex<int> fixed_index_; // kinematic objects -> body index
-    std::vector<rf_contact_desc> con_desc_;
+    // The problem's contact arrays (rf_problem_contact_columns), which
+    // add_point writes in place: no description per contact is written
+    // and read back (a 3 MB stream a step on the full pyramid).  Valid
+    // from begin_problem to the next step's.
+    rf_contact_columns cols_{};
     std::vector<btManifoldPoint *> con_point_;
+    // the normal's compliance (add_point sets no other component: the
+    // point's stiffness and damping, or its contact CFM), added to the
+    // problem after the commit when contacts_compliant_
+    std::vector<double> con_cfm0_, cfm_all_;
     std::vector<const btPersistentManifold *> con_manifold_;
     std::vector<double> con_plastic_; // indentation carried in, m
     // the point's carried state when the step gathered it (nullptr: none
@@ -400,11 +422,10 @@ class ConeSolver final : public btConstraintSolver {
     std::vector<unsigned> manifold_stamp_;
     unsigned gather_stamp_ = 0;
     bool manifold_repeated_ = false;
-    // some contact add_points built this step has a compliance (the
-    // problem's first compliant contact allocates its compliance array:
-    // solve_problem then sets the contacts on one thread)
+    // some contact add_points built this step has a compliance
+    // (solve_problem adds it after the commit)
     bool contacts_compliant_ = false;
-    // set_contacts' per-thread results
+    // commit_contacts' per-thread results
     struct RangeStatus {
         rf_status st;
         rf_error err;

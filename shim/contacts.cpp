@@ -140,10 +140,11 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
     const btCollisionObject *o1 = m->getBody1();
     const double h = info.m_timeStep;
 
-    // built in place (a copy from a local cost a tenth of add_point)
-    rf_contact_desc &c = con_desc_[slot];
-    // the fields that not every point sets, zeroed one by one (a memset
-    // of the whole 280 bytes was 9% of add_point)
+    // built here, in cache, and written into the problem's columns once
+    // the point is known good (put_columns); the fields that not every
+    // point sets are zeroed one by one (a memset of the whole 272 bytes
+    // was 9% of add_point)
+    rf_contact_desc c;
     c.body_a = a;
     c.body_b = b;
     c.flags = 0;
@@ -188,6 +189,9 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
     }
 
     warm_start(cp, c, info, st, &gamma_[6 * slot]);
+    put_columns(c, slot);
+    // the only component any point sets (point_compliance)
+    con_cfm0_[slot] = c.compliance[0];
     con_point_[slot] = &cp;
     con_manifold_[slot] = m;
     con_plastic_[slot] = plastic;
@@ -203,7 +207,7 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
     // (with SOLVER_ENABLE_FRICTION_DIRECTION_CACHING on a point it has
     // flagged, it solves along it) instead of last step's cone frame.
     if (!manifold_repeated_) {
-        write_point_frame(cp, c);
+        write_point_frame(cp, c.t1, c.t2);
     }
     return kAdded;
 }
@@ -407,7 +411,9 @@ double ConeSolver::normal_bias(const btManifoldPoint &cp,
 }
 
 // The point's normal compliance c.compliance[0], its ERP (*erp) and
-// whether it is a spring (stiffness and damping, *spring).
+// whether it is a spring (stiffness and damping, *spring).  No other
+// component of c.compliance is set anywhere: add_point keeps only this
+// one (con_cfm0_).
 void ConeSolver::point_compliance(const btManifoldPoint &cp,
                                   const btPersistentManifold *m,
                                   const btContactSolverInfo &info,
@@ -535,7 +541,7 @@ double ConeSolver::warm_factor(const btContactSolverInfo &info) const
 // contacts (elements kept, none zero-filled but the new ones).
 void ConeSolver::resize_contacts(size_t n)
 {
-    con_desc_.resize(n);
+    con_cfm0_.resize(n);
     con_point_.resize(n);
     con_manifold_.resize(n);
     con_plastic_.resize(n);
@@ -544,7 +550,7 @@ void ConeSolver::resize_contacts(size_t n)
     gamma_.resize(6 * n);
 }
 
-void ConeSolver::add_points(const btContactSolverInfo &info)
+size_t ConeSolver::count_slots()
 {
     const size_t nms = manifold_order_.size();
     point_first_.resize(nms + 1);
@@ -554,6 +560,51 @@ void ConeSolver::add_points(const btContactSolverInfo &info)
         total += (size_t)manifold_order_[k].n;
     }
     point_first_[nms] = total;
+    return total;
+}
+
+// Contact c into slot `slot` of the problem's columns.
+void ConeSolver::put_columns(const rf_contact_desc &c, size_t slot)
+{
+    cols_.body[2 * slot] = c.body_a;
+    cols_.body[2 * slot + 1] = c.body_b;
+    double *f = cols_.frame + 9 * slot;
+    std::memcpy(f, c.n, sizeof c.n);
+    std::memcpy(f + 3, c.t1, sizeof c.t1);
+    std::memcpy(f + 6, c.t2, sizeof c.t2);
+    std::memcpy(cols_.arm + 6 * slot, c.r_a, sizeof c.r_a);
+    std::memcpy(cols_.arm + 6 * slot + 3, c.r_b, sizeof c.r_b);
+    std::memcpy(cols_.bias + 6 * slot, c.bias, sizeof c.bias);
+    cols_.mu[slot] = c.mu;
+    cols_.rho[slot] = c.rho;
+    cols_.sigma[slot] = c.sigma;
+    cols_.flags[slot] = c.flags;
+    cols_.cohesion[slot] = c.cohesion;
+    cols_.normal_max[slot] = c.normal_max;
+}
+
+// The problem's contact src moved to dst (compact_contacts).
+void ConeSolver::move_columns(size_t dst, size_t src)
+{
+    cols_.body[2 * dst] = cols_.body[2 * src];
+    cols_.body[2 * dst + 1] = cols_.body[2 * src + 1];
+    std::memmove(cols_.frame + 9 * dst, cols_.frame + 9 * src,
+                 9 * sizeof(double));
+    std::memmove(cols_.arm + 6 * dst, cols_.arm + 6 * src, 6 * sizeof(double));
+    std::memmove(cols_.bias + 6 * dst, cols_.bias + 6 * src,
+                 6 * sizeof(double));
+    cols_.mu[dst] = cols_.mu[src];
+    cols_.rho[dst] = cols_.rho[src];
+    cols_.sigma[dst] = cols_.sigma[src];
+    cols_.flags[dst] = cols_.flags[src];
+    cols_.cohesion[dst] = cols_.cohesion[src];
+    cols_.normal_max[dst] = cols_.normal_max[src];
+}
+
+// total: count_slots(), the problem's contact count (begin_problem).
+void ConeSolver::add_points(const btContactSolverInfo &info, size_t total)
+{
+    const size_t nms = manifold_order_.size();
     resize_contacts(total);
     slot_state_.resize(total);
     // A manifold listed twice is added on one thread: add_point writes
@@ -581,10 +632,7 @@ void ConeSolver::add_points(const btContactSolverInfo &info)
                 SlotState st = kBeyond;
                 if (cp.getDistance() <= threshold) {
                     st = add_point(m, j, a, b, info, slot);
-                    const double *cm = con_desc_[slot].compliance;
-                    compliant |= (cm[0] != 0.0) | (cm[1] != 0.0) |
-                                 (cm[2] != 0.0) | (cm[3] != 0.0) |
-                                 (cm[4] != 0.0) | (cm[5] != 0.0);
+                    compliant |= st == kAdded && con_cfm0_[slot] != 0.0;
                 } else if (std::isnan((double)cp.getDistance())) {
                     clear_point(cp, m,
                                 "a manifold point with a non-finite "
@@ -627,7 +675,8 @@ void ConeSolver::compact_contacts(size_t total)
             continue;
         }
         if (kept != i) {
-            con_desc_[kept] = con_desc_[i];
+            move_columns(kept, i);
+            con_cfm0_[kept] = con_cfm0_[i];
             con_point_[kept] = con_point_[i];
             con_manifold_[kept] = con_manifold_[i];
             con_plastic_[kept] = con_plastic_[i];
@@ -716,7 +765,6 @@ void ConeSolver::gather_contacts(const btContactSolverInfo &info)
     for (const ManifoldSides &ms : manifold_sides_) {
         manifold_order_[order_count_[ms.first]++] = ms;
     }
-    add_points(info);
 }
 
 } // namespace rfshim

@@ -138,12 +138,13 @@ template <class F> int sum_over(int n, int threads, const F &f)
 
 // Contact c's sliding directions into its point, for Bullet's readers
 // and the next step's warm start.
-inline void write_point_frame(btManifoldPoint &cp, const rf_contact_desc &c)
+inline void write_point_frame(btManifoldPoint &cp, const double t1[3],
+                              const double t2[3])
 {
-    cp.m_lateralFrictionDir1.setValue((btScalar)c.t1[0], (btScalar)c.t1[1],
-                                      (btScalar)c.t1[2]);
-    cp.m_lateralFrictionDir2.setValue((btScalar)c.t2[0], (btScalar)c.t2[1],
-                                      (btScalar)c.t2[2]);
+    cp.m_lateralFrictionDir1.setValue((btScalar)t1[0], (btScalar)t1[1],
+                                      (btScalar)t1[2]);
+    cp.m_lateralFrictionDir2.setValue((btScalar)t2[0], (btScalar)t2[1],
+                                      (btScalar)t2[2]);
 }
 
 // A manifold's first touch was the largest stall of cone_step's manifold

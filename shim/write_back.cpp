@@ -66,7 +66,7 @@ void ConeSolver::split_step(const btContactSolverInfo &info,
 
 void ConeSolver::write_back(const btContactSolverInfo &info)
 {
-    const int nc = (int)con_desc_.size();
+    const int nc = contact_count();
     const int threads = (size_t)nc >= kParallelPoints ? build_threads() : 1;
     write_bodies(threads);
     write_points(info, threads);
@@ -113,7 +113,7 @@ void ConeSolver::write_bodies(int threads)
 // twice), and what they carry to the next step.
 void ConeSolver::write_points(const btContactSolverInfo &info, int threads)
 {
-    const int nc = (int)con_desc_.size();
+    const int nc = contact_count();
     // Points: impulses for Bullet's readers (add_point wrote the frame).
     // A manifold handed over twice lists its points twice: then each
     // point's listings are summed into its first (fold_repeated_points),
@@ -143,7 +143,8 @@ void ConeSolver::write_points(const btContactSolverInfo &info, int threads)
         cp.m_appliedImpulseLateral1 = (btScalar)g[1];
         cp.m_appliedImpulseLateral2 = (btScalar)g[2];
         if (repeated) {
-            write_point_frame(cp, con_desc_[i]);
+            const double *f = cols_.frame + 9 * (size_t)i;
+            write_point_frame(cp, f + 3, f + 6);
         }
         return carry_point_state(i, flow);
     };
@@ -162,7 +163,7 @@ void ConeSolver::write_points(const btContactSolverInfo &info, int threads)
 // the joint.
 void ConeSolver::write_joints(const btContactSolverInfo &info)
 {
-    const int nc = (int)con_desc_.size();
+    const int nc = contact_count();
     const double *lam = gamma_.data() + 6 * (size_t)nc;
     joint_warm_next_.clear();
     joint_warm_index_next_.clear();
@@ -211,14 +212,15 @@ void ConeSolver::write_joints(const btContactSolverInfo &info)
 // rolling friction or yield allocates none): those are marked in the
 // parallel pass and given one afterwards, on one thread.
 namespace {
-// A point's state after the step: its impulse g (the point's frame in c)
+// A point's state after the step: its impulse g (in the point's frame, n t1 t2)
 // and indentation.
-void carry(PointState &st, const rf_contact_desc &c, const double g[6],
+void carry(PointState &st, const double *frame, const double g[6],
            double plastic)
 {
+    const double *t1 = frame + 3, *t2 = frame + 6;
     st.spin = g[3];
     for (int k = 0; k < 3; ++k) {
-        st.roll[k] = g[4] * c.t1[k] + g[5] * c.t2[k];
+        st.roll[k] = g[4] * t1[k] + g[5] * t2[k];
     }
     st.plastic = plastic;
 }
@@ -228,7 +230,7 @@ void carry(PointState &st, const rf_contact_desc &c, const double g[6],
 // rf_problem_plastic_flow), or nullptr when nothing yields.
 const double *ConeSolver::plastic_flow(const btContactSolverInfo &info)
 {
-    const int nc = (int)con_desc_.size();
+    const int nc = contact_count();
     if (yield.empty() || nc == 0) {
         return nullptr;
     }
@@ -259,7 +261,7 @@ int ConeSolver::carry_point_state(int i, const double *flow)
         con_plastic_[i] = plastic;
         return 1;
     }
-    carry(*st, con_desc_[i], g, plastic);
+    carry(*st, cols_.frame + 9 * (size_t)i, g, plastic);
     return 0;
 }
 
@@ -267,7 +269,7 @@ int ConeSolver::carry_point_state(int i, const double *flow)
 // not thread-safe), and their carried values.
 void ConeSolver::attach_point_states()
 {
-    const int nc = (int)con_desc_.size();
+    const int nc = contact_count();
     if (!callback_reported_ && !PointStatePool::callback_installed()) {
         callback_reported_ = true;
         warn(RF_BULLET_WARN_POINT_STATE,
@@ -305,7 +307,8 @@ void ConeSolver::attach_point_states()
                 continue;
             }
         }
-        carry(*st, con_desc_[i], gamma_.data() + 6 * i, con_plastic_[i]);
+        carry(*st, cols_.frame + 9 * (size_t)i, gamma_.data() + 6 * i,
+              con_plastic_[i]);
     }
 }
 

@@ -45,6 +45,19 @@
  *    branch-free pass over pairs of doubles, problem.c: this pins which
  *    values it lets through.)  A refused contact keeps its old value:
  *    the problem still solves to check 1's bits.
+ * 5. Contacts written in place (rf_problem_contact_columns,
+ *    rf_problem_commit_contacts, rf_problem_truncate_contacts): the rigid
+ *    contacts written into the columns and committed in ranges of 16 by
+ *    4 threads, then their compliance added, give check 1's bits; on a
+ *    handle that holds a compliance array the commit zeroes the
+ *    committed contacts' compliance (the rigid bits again).  A problem
+ *    begun with 40 spare slots and truncated to NC gives the same bits.
+ *    A bad value at first + 5 of a committed range returns
+ *    RF_ERR_NONFINITE / RF_ERR_INVALID naming rf_problem_commit_contacts
+ *    and that contact, leaves it and the rest of the range unset (even
+ *    where they were set before) and the five before it set; a body
+ *    index out of range is RF_ERR_RANGE.  Errors of the three calls:
+ *    NULL, not body form, negative count, ranges.
  */
 #include "problem_gen.h"
 
@@ -619,6 +632,153 @@ static int test_each_value(void)
 }
 #undef FIELD
 
+/* 5 */
+/* contact i of c into the columns (its compliance not: none there) */
+static void write_columns(const rf_contact_columns *col, int i,
+                          const rf_contact_desc *c)
+{
+    col->body[2 * i] = c->body_a;
+    col->body[2 * i + 1] = c->body_b;
+    memcpy(col->frame + 9 * i, c->n, sizeof c->n);
+    memcpy(col->frame + 9 * i + 3, c->t1, sizeof c->t1);
+    memcpy(col->frame + 9 * i + 6, c->t2, sizeof c->t2);
+    memcpy(col->arm + 6 * i, c->r_a, sizeof c->r_a);
+    memcpy(col->arm + 6 * i + 3, c->r_b, sizeof c->r_b);
+    memcpy(col->bias + 6 * i, c->bias, sizeof c->bias);
+    col->mu[i] = c->mu;
+    col->rho[i] = c->rho;
+    col->sigma[i] = c->sigma;
+    col->flags[i] = c->flags;
+    col->cohesion[i] = c->cohesion;
+    col->normal_max[i] = c->normal_max;
+}
+
+/* p begun with NB bodies and ncon slots; contacts [0, NC) of c written
+   in place and committed in ranges of 16 by 4 threads */
+static int commit_parallel(rf_problem *p, const rf_contact_desc *c, int ncon)
+{
+    enum { BATCH = 16, NBATCH = (NC + BATCH - 1) / BATCH };
+    ENSURE(rf_problem_begin_bodies(p, NB, ncon, NULL) == RF_OK);
+    for (int b = 0; b < NB; ++b) {
+        ENSURE(rf_problem_set_body(p, b, &g_body[b], NULL) == RF_OK);
+    }
+    rf_contact_columns col;
+    ENSURE(rf_problem_contact_columns(p, &col, NULL) == RF_OK);
+    rf_status st[NBATCH];
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(4) schedule(static, 1)
+#endif
+    for (int k = 0; k < NBATCH; ++k) {
+        const int first = k * BATCH;
+        const int n = first + BATCH <= NC ? BATCH : NC - first;
+        for (int i = first; i < first + n; ++i) {
+            write_columns(&col, i, c + i);
+        }
+        rf_error err;
+        st[k] = rf_problem_commit_contacts(p, first, n, &err);
+    }
+    for (int k = 0; k < NBATCH; ++k) {
+        ENSURE(st[k] == RF_OK);
+    }
+    return 0;
+}
+
+static int test_columns(void)
+{
+    static double ref[NG], ref_rigid[NG], g[NG];
+    ENSURE(reference(g_con, 0, ref) == 0);
+    ENSURE(reference(g_rigid, 0, ref_rigid) == 0);
+    rf_problem *p;
+    rf_error err;
+    ENSURE(rf_problem_create(&p, NULL) == RF_OK);
+    /* not yet in body form */
+    rf_contact_columns col;
+    ENSURE(rf_problem_contact_columns(p, &col, &err) == RF_ERR_STATE);
+    ENSURE(strstr(err.message, "rf_problem_contact_columns: ") == err.message);
+    ENSURE(rf_problem_commit_contacts(p, 0, 1, &err) == RF_ERR_STATE);
+    ENSURE(rf_problem_truncate_contacts(p, 0, &err) == RF_ERR_STATE);
+    ENSURE(rf_problem_contact_columns(NULL, &col, &err) == RF_ERR_NULL);
+    ENSURE(rf_problem_commit_contacts(NULL, 0, 1, &err) == RF_ERR_NULL);
+    ENSURE(rf_problem_truncate_contacts(NULL, 0, &err) == RF_ERR_NULL);
+
+    /* in place, then the compliance added: check 1's bits */
+    ENSURE(commit_parallel(p, g_rigid, NC) == 0);
+    ENSURE(solve(p, 0, g) == 0);
+    ENSURE(same(g, ref_rigid));
+    ENSURE(rf_problem_add_compliance(p, g_comp, NULL) == RF_OK);
+    ENSURE(solve(p, 0, g) == 0);
+    ENSURE(same(g, ref));
+    ENSURE(solve(p, 1, g) == 0); /* APGD too */
+    static double ref_apgd[NG];
+    ENSURE(reference(g_con, 1, ref_apgd) == 0);
+    ENSURE(same(g, ref_apgd));
+    /* the handle holds a compliance array now: set it non-zero, then
+       write the rigid contacts in place again: committed, rigid */
+    ENSURE(begin(p) == 0);
+    ENSURE(set_singles(p, g_con, 0, NC) == 0);
+    ENSURE(rf_problem_contact_columns(p, &col, NULL) == RF_OK);
+    for (int i = 0; i < NC; ++i) {
+        write_columns(&col, i, &g_rigid[i]);
+    }
+    ENSURE(rf_problem_commit_contacts(p, 0, NC, NULL) == RF_OK);
+    ENSURE(solve(p, 0, g) == 0);
+    ENSURE(same(g, ref_rigid));
+
+    /* 40 spare slots, truncated: the same problem */
+    ENSURE(commit_parallel(p, g_rigid, NC + 40) == 0);
+    ENSURE(rf_solve(p, NULL, g, NULL, &err) == RF_ERR_STATE); /* unset */
+    ENSURE(names(&err, "rf_solve", NC) == 0);
+    ENSURE(rf_problem_truncate_contacts(p, NC + 41, &err) == RF_ERR_RANGE);
+    ENSURE(rf_problem_truncate_contacts(p, -1, &err) == RF_ERR_RANGE);
+    ENSURE(rf_problem_truncate_contacts(p, NC, &err) == RF_OK);
+    ENSURE(solve(p, 0, g) == 0);
+    ENSURE(same(g, ref_rigid));
+
+    /* a bad value at first + 5: named, the five before set, the rest of
+       the range unset although it was set */
+    for (int bad = 0; bad < 3; ++bad) {
+        const int first = 100;
+        ENSURE(commit_parallel(p, g_rigid, NC) == 0);
+        ENSURE(rf_problem_contact_columns(p, &col, NULL) == RF_OK);
+        rf_contact_desc c = g_rigid[first + 5];
+        rf_status want = RF_ERR_NONFINITE;
+        if (bad == 0) {
+            c.bias[4] = NAN;
+        } else if (bad == 1) {
+            c.sigma = -0.5;
+            want = RF_ERR_INVALID;
+        } else {
+            c.body_b = NB; /* out of range */
+            want = RF_ERR_RANGE;
+        }
+        write_columns(&col, first + 5, &c);
+        ENSURE(rf_problem_commit_contacts(p, first, 8, &err) == want);
+        ENSURE(err.status == want);
+        ENSURE(names(&err, "rf_problem_commit_contacts", first + 5) == 0);
+        if (bad == 1) {
+            ENSURE(strstr(err.message, "sigma") != NULL);
+        }
+        ENSURE(rf_solve(p, NULL, g, NULL, &err) == RF_ERR_STATE);
+        ENSURE(names(&err, "rf_solve", first + 5) == 0);
+        /* fixed: the last two of the range are unset too */
+        write_columns(&col, first + 5, &g_rigid[first + 5]);
+        ENSURE(rf_problem_commit_contacts(p, first + 5, 1, NULL) == RF_OK);
+        ENSURE(rf_solve(p, NULL, g, NULL, &err) == RF_ERR_STATE);
+        ENSURE(names(&err, "rf_solve", first + 6) == 0);
+        ENSURE(rf_problem_commit_contacts(p, first + 6, 2, NULL) == RF_OK);
+        ENSURE(solve(p, 0, g) == 0);
+        ENSURE(same(g, ref_rigid));
+    }
+    /* ranges and counts */
+    ENSURE(rf_problem_commit_contacts(p, NC - 2, 4, &err) == RF_ERR_RANGE);
+    ENSURE(names(&err, "rf_problem_commit_contacts", NC) == 0);
+    ENSURE(rf_problem_commit_contacts(p, -1, 2, &err) == RF_ERR_RANGE);
+    ENSURE(rf_problem_commit_contacts(p, 0, -1, &err) == RF_ERR_INVALID);
+    ENSURE(rf_problem_commit_contacts(p, 0, 0, &err) == RF_OK);
+    rf_problem_destroy(p);
+    return 0;
+}
+
 int main(void)
 {
     make_scene(2024);
@@ -626,5 +786,6 @@ int main(void)
     RUN_TEST(test_concurrent_ranges);
     RUN_TEST(test_errors);
     RUN_TEST(test_each_value);
+    RUN_TEST(test_columns);
     return TEST_SUMMARY();
 }

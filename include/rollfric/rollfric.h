@@ -269,9 +269,9 @@ RF_API rf_status rf_problem_set_contact(rf_problem *p, int i,
 /* Set contacts first .. first + count - 1 from c[0 .. count - 1] (read,
  * not kept), each as rf_problem_set_contact would, in order; on an error
  * the contacts before the bad one are set and the message names the bad
- * one.  The checks and copies run in one loop (the Bullet shim sets a
- * step's contacts in one call); a caller that builds contacts in batches
- * may set each batch as it is built.  Several threads may set
+ * one.  The checks and copies run in one loop; a caller that builds
+ * contacts in batches may set each batch as it is built (or write them in
+ * place: rf_problem_contact_columns below).  Several threads may set
  * disjoint ranges of one problem at the same time, between
  * rf_problem_begin_bodies and the solve, while no other call on the
  * problem runs, provided that no contact they set has a non-zero
@@ -287,6 +287,60 @@ RF_API rf_status rf_problem_set_contact(rf_problem *p, int i,
 RF_API rf_status rf_problem_set_contacts(rf_problem *p, int first, int count,
                                          const rf_contact_desc *c,
                                          rf_error *err);
+
+/* Contacts written in place.  A caller that builds many contacts a step
+ * (the Bullet shim builds one per manifold point) may write them straight
+ * into the problem's arrays instead of filling rf_contact_desc structs
+ * that rf_problem_set_contacts then reads back and copies: at about
+ * 12,000 contacts a step those 272-byte descriptions are a 3 MB stream
+ * written once and read once more.  Contact i's values, with the meaning
+ * and units of the rf_contact_desc field of the same name, lie at: */
+typedef struct rf_contact_columns {
+    int *body;          /* [2 i], [2 i + 1]: body_a, body_b */
+    double *frame;      /* [9 i .. 9 i + 8]: n, t1, t2 */
+    double *arm;        /* [6 i .. 6 i + 5]: r_a, r_b (m) */
+    double *bias;       /* [6 i .. 6 i + 5]: bias (m/s, rad/s) */
+    double *mu;         /* [i] */
+    double *rho;        /* [i] (m) */
+    double *sigma;      /* [i] (m) */
+    int *flags;         /* [i] */
+    double *cohesion;   /* [i] (N s) */
+    double *normal_max; /* [i] (N s) */
+} rf_contact_columns;
+
+/* The body-form problem's contact arrays, ncon entries each (after
+ * rf_problem_begin_bodies): pointers into the problem, owned by it and
+ * valid until the next rf_problem_begin_bodies, local-form setter or
+ * rf_problem_destroy.  Writing there does not set a contact:
+ * rf_problem_commit_contacts checks the values written and sets them.
+ * Several threads may write disjoint contacts.  Errors: RF_ERR_NULL (p
+ * or out), RF_ERR_STATE (not a body-form problem). */
+RF_API rf_status rf_problem_contact_columns(rf_problem *p,
+                                            rf_contact_columns *out,
+                                            rf_error *err);
+
+/* Set contacts first .. first + count - 1 from the values written in
+ * their columns (rf_problem_contact_columns), each as
+ * rf_problem_set_contact would set them with no compliance (a contact
+ * written in place has none: where the problem holds a compliance array
+ * their entries are zeroed; add compliance afterwards with
+ * rf_problem_add_compliance).  On an error the contacts before the bad
+ * one are set, the bad one and the rest of the range are not (whatever
+ * they held before: their columns were overwritten), and the message
+ * names the bad one.  Several threads may commit disjoint ranges at the
+ * same time, as with rf_problem_set_contacts.  count 0 commits nothing.
+ * Errors: those of rf_problem_set_contact but RF_ERR_NOMEM, RF_ERR_INVALID
+ * (negative count). */
+RF_API rf_status rf_problem_commit_contacts(rf_problem *p, int first, int count,
+                                            rf_error *err);
+
+/* Keep contacts 0 .. ncon - 1 of a body-form problem and drop the rest
+ * (0 <= ncon <= the problem's count): for a caller that began the
+ * problem with room for every candidate contact and wrote fewer in place.
+ * The kept contacts keep their values and whether they are set.  Errors:
+ * RF_ERR_NULL, RF_ERR_STATE (not body form), RF_ERR_RANGE. */
+RF_API rf_status rf_problem_truncate_contacts(rf_problem *p, int ncon,
+                                              rf_error *err);
 
 /* One scalar row (a joint or motor equation, Bullet's btSolverConstraint,
  * ODE's "LCP row") in body form.  Its velocity is
