@@ -563,6 +563,19 @@ static void touch(rf_problem *p)
     __atomic_store_n(&p->revision, r + 1, __ATOMIC_RELAXED);
 }
 
+/* The checks a call on a range of contacts makes before any contact
+   (rf_problem_set_contacts, rf_problem_commit_contacts): a body-form
+   problem and a count >= 0. */
+static rf_status check_range_call(const rf_problem *p, int count,
+                                  const char *fn, rf_error *err)
+{
+    rf_status st = check_body_form(p, fn, err);
+    if (st == RF_OK && count < 0) {
+        st = rf__fail(err, RF_ERR_INVALID, "%s: negative count %d", fn, count);
+    }
+    return st;
+}
+
 static rf_status set_contacts(rf_problem *p, int first, int count,
                               const rf_contact_desc *c, const char *fn,
                               rf_error *err)
@@ -574,13 +587,9 @@ static rf_status set_contacts(rf_problem *p, int first, int count,
     if (c == NULL) {
         return rf__fail(err, RF_ERR_NULL, "%s: contact is NULL", fn);
     }
-    rf_status st = check_body_form(p, fn, err);
+    rf_status st = check_range_call(p, count, fn, err);
     if (st != RF_OK) {
         return st;
-    }
-    if (count < 0) {
-        return rf__fail(err, RF_ERR_INVALID, "%s: negative count %d", fn,
-                        count);
     }
     for (int k = 0; k < count; ++k) {
         /* the compliance array, reserved by the first compliant contact
@@ -717,13 +726,9 @@ rf_status rf_problem_commit_contacts(rf_problem *p, int first, int count,
         return rf__fail(err, RF_ERR_NULL, "%s: p is NULL", fn);
     }
     touch(p); /* even a refused call: rf_problem_solved_velocity */
-    rf_status st = check_body_form(p, fn, err);
+    rf_status st = check_range_call(p, count, fn, err);
     if (st != RF_OK) {
         return st;
-    }
-    if (count < 0) {
-        return rf__fail(err, RF_ERR_INVALID, "%s: negative count %d", fn,
-                        count);
     }
     for (int k = 0; k < count; ++k) {
         const int i = first + k;

@@ -187,9 +187,13 @@ static int set_batches(rf_problem *p, const rf_contact_desc *c,
     return 0;
 }
 
-/* Every contact of c in batches of 16, 4 OpenMP threads taking them in
-   turn (serially without OpenMP). */
-static int set_parallel(rf_problem *p, const rf_contact_desc *c)
+/* Contacts first .. first + n - 1 of c into p, one way or another. */
+typedef rf_status (*batch_fn)(rf_problem *p, int first, int n,
+                              const rf_contact_desc *c);
+
+/* Every contact of c in batches of 16 by set, 4 OpenMP threads taking
+   them in turn (serially without OpenMP); every batch must succeed. */
+static int in_batches(rf_problem *p, const rf_contact_desc *c, batch_fn set)
 {
     enum { BATCH = 16, NBATCH = (NC + BATCH - 1) / BATCH };
     rf_status st[NBATCH];
@@ -199,8 +203,7 @@ static int set_parallel(rf_problem *p, const rf_contact_desc *c)
     for (int k = 0; k < NBATCH; ++k) {
         const int first = k * BATCH;
         const int n = first + BATCH <= NC ? BATCH : NC - first;
-        rf_error err; /* one per thread */
-        st[k] = rf_problem_set_contacts(p, first, n, c + first, &err);
+        st[k] = set(p, first, n, c);
 #ifdef _OPENMP
         if (k == 0) {
             g_team = omp_get_num_threads();
@@ -211,6 +214,18 @@ static int set_parallel(rf_problem *p, const rf_contact_desc *c)
         ENSURE(st[k] == RF_OK);
     }
     return 0;
+}
+
+static rf_status set_batch(rf_problem *p, int first, int n,
+                           const rf_contact_desc *c)
+{
+    rf_error err; /* one per thread */
+    return rf_problem_set_contacts(p, first, n, c + first, &err);
+}
+
+static int set_parallel(rf_problem *p, const rf_contact_desc *c)
+{
+    return in_batches(p, c, set_batch);
 }
 
 /* The reference: a fresh problem, contacts of c set one by one, solved. */
@@ -653,34 +668,28 @@ static void write_columns(const rf_contact_columns *col, int i,
     col->normal_max[i] = c->normal_max;
 }
 
+/* contacts first .. first + n - 1 of c written in place and committed */
+static rf_status commit_batch(rf_problem *p, int first, int n,
+                              const rf_contact_desc *c)
+{
+    rf_contact_columns col;
+    rf_error err;
+    rf_status st = rf_problem_contact_columns(p, &col, &err);
+    for (int i = first; st == RF_OK && i < first + n; ++i) {
+        write_columns(&col, i, c + i);
+    }
+    return st == RF_OK ? rf_problem_commit_contacts(p, first, n, &err) : st;
+}
+
 /* p begun with NB bodies and ncon slots; contacts [0, NC) of c written
    in place and committed in ranges of 16 by 4 threads */
 static int commit_parallel(rf_problem *p, const rf_contact_desc *c, int ncon)
 {
-    enum { BATCH = 16, NBATCH = (NC + BATCH - 1) / BATCH };
     ENSURE(rf_problem_begin_bodies(p, NB, ncon, NULL) == RF_OK);
     for (int b = 0; b < NB; ++b) {
         ENSURE(rf_problem_set_body(p, b, &g_body[b], NULL) == RF_OK);
     }
-    rf_contact_columns col;
-    ENSURE(rf_problem_contact_columns(p, &col, NULL) == RF_OK);
-    rf_status st[NBATCH];
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(4) schedule(static, 1)
-#endif
-    for (int k = 0; k < NBATCH; ++k) {
-        const int first = k * BATCH;
-        const int n = first + BATCH <= NC ? BATCH : NC - first;
-        for (int i = first; i < first + n; ++i) {
-            write_columns(&col, i, c + i);
-        }
-        rf_error err;
-        st[k] = rf_problem_commit_contacts(p, first, n, &err);
-    }
-    for (int k = 0; k < NBATCH; ++k) {
-        ENSURE(st[k] == RF_OK);
-    }
-    return 0;
+    return in_batches(p, c, commit_batch);
 }
 
 static int test_columns(void)
