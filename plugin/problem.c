@@ -519,6 +519,21 @@ static rf_status check_contact(const rf_problem *p, int i,
     return RF_OK;
 }
 
+/* The problem's contact arrays as columns (rf_problem_contact_columns). */
+static void columns_of(rf_problem *p, rf_contact_columns *col)
+{
+    col->body = p->con_body;
+    col->frame = p->con_frame;
+    col->arm = p->con_arm;
+    col->bias = p->con_bias;
+    col->mu = p->con_mu;
+    col->rho = p->con_rho;
+    col->sigma = p->con_sigma;
+    col->flags = p->con_flags;
+    col->cohesion = p->con_cohesion;
+    col->normal_max = p->con_nmax;
+}
+
 /* Contact i from c, checked (check_contact); the problem's revision and
    its compliance array (when c has a compliance) are the caller's. */
 static rf_status put_contact(rf_problem *p, int i, const rf_contact_desc *c,
@@ -531,21 +546,9 @@ static rf_status put_contact(rf_problem *p, int i, const rf_contact_desc *c,
     if (p->con_cfm != NULL) { /* set_contacts reserved it if needed */
         memcpy(p->con_cfm + 6 * i, c->compliance, 6 * sizeof(double));
     }
-    p->con_body[2 * i] = c->body_a;
-    p->con_body[2 * i + 1] = c->body_b;
-    double *f = p->con_frame + 9 * i;
-    memcpy(f, c->n, 3 * sizeof(double));
-    memcpy(f + 3, c->t1, 3 * sizeof(double));
-    memcpy(f + 6, c->t2, 3 * sizeof(double));
-    memcpy(p->con_arm + 6 * i, c->r_a, 3 * sizeof(double));
-    memcpy(p->con_arm + 6 * i + 3, c->r_b, 3 * sizeof(double));
-    memcpy(p->con_bias + 6 * i, c->bias, 6 * sizeof(double));
-    p->con_mu[i] = c->mu;
-    p->con_rho[i] = c->rho;
-    p->con_sigma[i] = c->sigma;
-    p->con_flags[i] = c->flags;
-    p->con_cohesion[i] = c->cohesion;
-    p->con_nmax[i] = c->normal_max;
+    rf_contact_columns col;
+    columns_of(p, &col);
+    rf_contact_columns_put(&col, i, c);
     p->con_set[i] = 1;
     return RF_OK;
 }
@@ -704,16 +707,7 @@ rf_status rf_problem_contact_columns(rf_problem *p, rf_contact_columns *out,
     if (st != RF_OK) {
         return st;
     }
-    out->body = p->con_body;
-    out->frame = p->con_frame;
-    out->arm = p->con_arm;
-    out->bias = p->con_bias;
-    out->mu = p->con_mu;
-    out->rho = p->con_rho;
-    out->sigma = p->con_sigma;
-    out->flags = p->con_flags;
-    out->cohesion = p->con_cohesion;
-    out->normal_max = p->con_nmax;
+    columns_of(p, out);
     rf__ok(err);
     return RF_OK;
 }

@@ -274,7 +274,6 @@ class ConeSolver final : public btConstraintSolver {
     // the manifolds of manifold_order_ into the contact slots (parallel
     // over manifolds), then the slots compacted
     void add_points(const btContactSolverInfo &info, size_t total);
-    void put_columns(const rf_contact_desc &c, size_t slot);
     void move_columns(size_t dst, size_t src);
     void compact_contacts(size_t total);
     void resize_contacts(size_t n);

@@ -141,8 +141,8 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
     const double h = info.m_timeStep;
 
     // built here, in cache, and written into the problem's columns once
-    // the point is known good (put_columns); the fields that not every
-    // point sets are zeroed one by one (a memset of the whole 272 bytes
+    // the point is known good (rf_contact_columns_put); the fields that not
+    // every point sets are zeroed one by one (a memset of the whole 272 bytes
     // was 9% of add_point)
     rf_contact_desc c;
     c.body_a = a;
@@ -189,7 +189,7 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
     }
 
     warm_start(cp, c, info, st, &gamma_[6 * slot]);
-    put_columns(c, slot);
+    rf_contact_columns_put(&cols_, (int)slot, &c);
     // the only component any point sets (point_compliance)
     con_cfm0_[slot] = c.compliance[0];
     con_point_[slot] = &cp;
@@ -561,26 +561,6 @@ size_t ConeSolver::count_slots()
     }
     point_first_[nms] = total;
     return total;
-}
-
-// Contact c into slot `slot` of the problem's columns.
-void ConeSolver::put_columns(const rf_contact_desc &c, size_t slot)
-{
-    cols_.body[2 * slot] = c.body_a;
-    cols_.body[2 * slot + 1] = c.body_b;
-    double *f = cols_.frame + 9 * slot;
-    std::memcpy(f, c.n, sizeof c.n);
-    std::memcpy(f + 3, c.t1, sizeof c.t1);
-    std::memcpy(f + 6, c.t2, sizeof c.t2);
-    std::memcpy(cols_.arm + 6 * slot, c.r_a, sizeof c.r_a);
-    std::memcpy(cols_.arm + 6 * slot + 3, c.r_b, sizeof c.r_b);
-    std::memcpy(cols_.bias + 6 * slot, c.bias, sizeof c.bias);
-    cols_.mu[slot] = c.mu;
-    cols_.rho[slot] = c.rho;
-    cols_.sigma[slot] = c.sigma;
-    cols_.flags[slot] = c.flags;
-    cols_.cohesion[slot] = c.cohesion;
-    cols_.normal_max[slot] = c.normal_max;
 }
 
 // The problem's contact src moved to dst (compact_contacts).

@@ -648,26 +648,6 @@ static int test_each_value(void)
 #undef FIELD
 
 /* 5 */
-/* contact i of c into the columns (its compliance not: none there) */
-static void write_columns(const rf_contact_columns *col, int i,
-                          const rf_contact_desc *c)
-{
-    col->body[2 * i] = c->body_a;
-    col->body[2 * i + 1] = c->body_b;
-    memcpy(col->frame + 9 * i, c->n, sizeof c->n);
-    memcpy(col->frame + 9 * i + 3, c->t1, sizeof c->t1);
-    memcpy(col->frame + 9 * i + 6, c->t2, sizeof c->t2);
-    memcpy(col->arm + 6 * i, c->r_a, sizeof c->r_a);
-    memcpy(col->arm + 6 * i + 3, c->r_b, sizeof c->r_b);
-    memcpy(col->bias + 6 * i, c->bias, sizeof c->bias);
-    col->mu[i] = c->mu;
-    col->rho[i] = c->rho;
-    col->sigma[i] = c->sigma;
-    col->flags[i] = c->flags;
-    col->cohesion[i] = c->cohesion;
-    col->normal_max[i] = c->normal_max;
-}
-
 /* contacts first .. first + n - 1 of c written in place and committed */
 static rf_status commit_batch(rf_problem *p, int first, int n,
                               const rf_contact_desc *c)
@@ -676,9 +656,34 @@ static rf_status commit_batch(rf_problem *p, int first, int n,
     rf_error err;
     rf_status st = rf_problem_contact_columns(p, &col, &err);
     for (int i = first; st == RF_OK && i < first + n; ++i) {
-        write_columns(&col, i, c + i);
+        rf_contact_columns_put(&col, i, c + i);
     }
     return st == RF_OK ? rf_problem_commit_contacts(p, first, n, &err) : st;
+}
+
+/* 0 when contact i of the columns holds c's values, each read where
+   rollfric.h says it lies (the setters and rf_contact_columns_put share
+   one copy, so the bit checks below cannot see a field put in the wrong
+   place: this does) */
+static int columns_hold(const rf_contact_columns *col, int i,
+                        const rf_contact_desc *c)
+{
+    ENSURE(col->body[2 * i] == c->body_a && col->body[2 * i + 1] == c->body_b);
+    for (int k = 0; k < 3; ++k) {
+        ENSURE(col->frame[9 * i + k] == c->n[k]);
+        ENSURE(col->frame[9 * i + 3 + k] == c->t1[k]);
+        ENSURE(col->frame[9 * i + 6 + k] == c->t2[k]);
+        ENSURE(col->arm[6 * i + k] == c->r_a[k]);
+        ENSURE(col->arm[6 * i + 3 + k] == c->r_b[k]);
+    }
+    for (int k = 0; k < 6; ++k) {
+        ENSURE(col->bias[6 * i + k] == c->bias[k]);
+    }
+    ENSURE(col->mu[i] == c->mu && col->rho[i] == c->rho);
+    ENSURE(col->sigma[i] == c->sigma && col->flags[i] == c->flags);
+    ENSURE(col->cohesion[i] == c->cohesion);
+    ENSURE(col->normal_max[i] == c->normal_max);
+    return 0;
 }
 
 /* p begun with NB bodies and ncon slots; contacts [0, NC) of c written
@@ -727,7 +732,9 @@ static int test_columns(void)
     ENSURE(set_singles(p, g_con, 0, NC) == 0);
     ENSURE(rf_problem_contact_columns(p, &col, NULL) == RF_OK);
     for (int i = 0; i < NC; ++i) {
-        write_columns(&col, i, &g_rigid[i]);
+        ENSURE(columns_hold(&col, i, &g_con[i]) == 0); /* set one by one */
+        rf_contact_columns_put(&col, i, &g_rigid[i]);
+        ENSURE(columns_hold(&col, i, &g_rigid[i]) == 0);
     }
     ENSURE(rf_problem_commit_contacts(p, 0, NC, NULL) == RF_OK);
     ENSURE(solve(p, 0, g) == 0);
@@ -760,7 +767,7 @@ static int test_columns(void)
             c.body_b = NB; /* out of range */
             want = RF_ERR_RANGE;
         }
-        write_columns(&col, first + 5, &c);
+        rf_contact_columns_put(&col, first + 5, &c);
         ENSURE(rf_problem_commit_contacts(p, first, 8, &err) == want);
         ENSURE(err.status == want);
         ENSURE(names(&err, "rf_problem_commit_contacts", first + 5) == 0);
@@ -770,7 +777,7 @@ static int test_columns(void)
         ENSURE(rf_solve(p, NULL, g, NULL, &err) == RF_ERR_STATE);
         ENSURE(names(&err, "rf_solve", first + 5) == 0);
         /* fixed: the last two of the range are unset too */
-        write_columns(&col, first + 5, &g_rigid[first + 5]);
+        rf_contact_columns_put(&col, first + 5, &g_rigid[first + 5]);
         ENSURE(rf_problem_commit_contacts(p, first + 5, 1, NULL) == RF_OK);
         ENSURE(rf_solve(p, NULL, g, NULL, &err) == RF_ERR_STATE);
         ENSURE(names(&err, "rf_solve", first + 6) == 0);

@@ -36,6 +36,7 @@
 #define ROLLFRIC_ROLLFRIC_H
 
 #include <stddef.h>
+#include <string.h> /* memcpy in rf_contact_columns_put */
 
 #ifdef __cplusplus
 extern "C" {
@@ -318,6 +319,32 @@ typedef struct rf_contact_columns {
 RF_API rf_status rf_problem_contact_columns(rf_problem *p,
                                             rf_contact_columns *out,
                                             rf_error *err);
+
+/* Description c's values into contact i of the columns col, where
+ * rf_problem_set_contact would store them (all but its compliance: the
+ * columns hold none); nothing is checked (rf_problem_commit_contacts
+ * does).  Inline, so that a caller writing thousands a step pays no call;
+ * the library's own setters copy through it too. */
+static inline void rf_contact_columns_put(const rf_contact_columns *col, int i,
+                                          const rf_contact_desc *c)
+{
+    const size_t s = (size_t)i;
+    col->body[2 * s] = c->body_a;
+    col->body[2 * s + 1] = c->body_b;
+    /* block copies, so that the compiler moves them by vectors */
+    memcpy(col->frame + 9 * s, c->n, sizeof c->n);
+    memcpy(col->frame + 9 * s + 3, c->t1, sizeof c->t1);
+    memcpy(col->frame + 9 * s + 6, c->t2, sizeof c->t2);
+    memcpy(col->arm + 6 * s, c->r_a, sizeof c->r_a);
+    memcpy(col->arm + 6 * s + 3, c->r_b, sizeof c->r_b);
+    memcpy(col->bias + 6 * s, c->bias, sizeof c->bias);
+    col->mu[s] = c->mu;
+    col->rho[s] = c->rho;
+    col->sigma[s] = c->sigma;
+    col->flags[s] = c->flags;
+    col->cohesion[s] = c->cohesion;
+    col->normal_max[s] = c->normal_max;
+}
 
 /* Set contacts first .. first + count - 1 from the values written in
  * their columns (rf_problem_contact_columns), each as
