@@ -1498,6 +1498,19 @@ rf_status rf__check_complete(const rf_problem *p, const char *fn, rf_error *err)
     }
     if (p->kind == RF_KIND_BODY) {
         for (int i = 0; i < p->ncon; ++i) {
+            /* checked when set, but the columns stay writable after
+               (rf_problem_contact_columns): an index written there since
+               would be read out of bounds by every pass over the bodies */
+            for (int s = 0; s < 2; ++s) {
+                const int b = p->con_body[2 * i + s];
+                if (b != RF_WORLD && (b < 0 || b >= p->nbody)) {
+                    return rf__fail(err, RF_ERR_RANGE,
+                                    "%s: contact %d: body_%c = %d out of "
+                                    "range [0, %d) (or RF_WORLD), written "
+                                    "into its columns after it was set",
+                                    fn, i, "ab"[s], b, p -> nbody);
+                }
+            }
             if (body_is_fixed(p, p->con_body[2 * i]) &&
                 body_is_fixed(p, p->con_body[2 * i + 1])) {
                 return rf__fail(err, RF_ERR_INVALID,

@@ -203,9 +203,13 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
     // contact: 2% of the full pyramid's step).  The warm start above has
     // read the old frame.  A manifold listed twice keeps its old frame
     // until write_points, so that the second listing's warm start reads
-    // it too.  Should the step fall back to stock, stock sees this frame
-    // (with SOLVER_ENABLE_FRICTION_DIRECTION_CACHING on a point it has
-    // flagged, it solves along it) instead of last step's cone frame.
+    // it too.  Should the step fall back to stock once the points are
+    // added (a refusal in solve_problem), stock sees this frame (with
+    // SOLVER_ENABLE_FRICTION_DIRECTION_CACHING on a point it has flagged,
+    // it solves along it) instead of last step's cone frame; a fallback
+    // before them (a refused body, a problem that could not begin: cone_step)
+    // leaves every point as Bullet's collision pass left it, which stock
+    // handles on its own (non-finite points included).
     if (!manifold_repeated_) {
         write_point_frame(cp, c.t1, c.t2);
     }

@@ -563,6 +563,35 @@ static int test_errors(void)
 }
 
 /* 4 */
+/* The same description put into contact i's columns and committed gets
+   the verdict the set call just gave (status set_st, message set_err),
+   word for word after the function's name: the commit's own fast check
+   (column_plain) against the setter's (contact_values_plain).  A
+   compliance is not in the columns: committed, it is no verdict at all
+   (RF_OK).  Leaves contact i set to c or unset. */
+static int commit_agrees(rf_problem *p, int i, const rf_contact_desc *c,
+                         rf_status set_st, const rf_error *set_err,
+                         int compliance_only)
+{
+    rf_contact_columns col;
+    rf_error err;
+    ENSURE(rf_problem_contact_columns(p, &col, NULL) == RF_OK);
+    rf_contact_columns_put(&col, i, c);
+    const rf_status st = rf_problem_commit_contacts(p, i, 1, &err);
+    if (compliance_only) {
+        ENSURE(st == RF_OK);
+        return 0;
+    }
+    ENSURE(st == set_st);
+    if (st != RF_OK) {
+        ENSURE(strstr(err.message, "rf_problem_commit_contacts: ") ==
+               err.message);
+        ENSURE(strcmp(strchr(err.message, ':'),
+                      strchr(set_err->message, ':')) == 0);
+    }
+    return 0;
+}
+
 #define FIELD(f, nonneg, name)                                                 \
     {                                                                          \
         offsetof(rf_contact_desc, f), nonneg, name                             \
@@ -610,32 +639,43 @@ static int test_each_value(void)
     ENSURE(all_but(&p, 0, 0) == 0);
     const int i = 11;
     const double bad[3] = {NAN, INFINITY, -INFINITY};
+    rf_status st;
     for (int f = 0; f < nf; ++f) {
+        /* each verdict twice: set, and written in place and committed */
+        const int comp =
+            fields[f].off >= offsetof(rf_contact_desc, compliance) &&
+            fields[f].off < offsetof(rf_contact_desc, compliance) +
+                                sizeof g_con[0].compliance;
         for (int v = 0; v < 3; ++v) {
             rf_contact_desc c = g_con[i];
             memcpy((unsigned char *)&c + fields[f].off, &bad[v],
                    sizeof(double));
-            ENSURE(rf_problem_set_contacts(p, i, 1, &c, &err) ==
+            ENSURE((st = rf_problem_set_contacts(p, i, 1, &c, &err)) ==
                    RF_ERR_NONFINITE);
             ENSURE(names(&err, "rf_problem_set_contacts", i) == 0);
+            ENSURE(commit_agrees(p, i, &c, st, &err, comp) == 0);
         }
         rf_contact_desc c = g_con[i];
         double *x = (double *)((unsigned char *)&c + fields[f].off);
         if (fields[f].nonneg) {
             *x = -1.0;
-            ENSURE(rf_problem_set_contacts(p, i, 1, &c, &err) ==
+            ENSURE((st = rf_problem_set_contacts(p, i, 1, &c, &err)) ==
                    RF_ERR_INVALID);
             ENSURE(strstr(err.message, fields[f].name) != NULL);
+            ENSURE(commit_agrees(p, i, &c, st, &err, comp) == 0);
             *x = -0.0; /* >= 0 */
-            ENSURE(rf_problem_set_contacts(p, i, 1, &c, &err) == RF_OK);
+            ENSURE((st = rf_problem_set_contacts(p, i, 1, &c, &err)) == RF_OK);
+            ENSURE(commit_agrees(p, i, &c, st, &err, comp) == 0);
         } else if (fields[f].off >= offsetof(rf_contact_desc, bias)) {
             *x = -1e300; /* a bias may be anything finite */
-            ENSURE(rf_problem_set_contacts(p, i, 1, &c, &err) == RF_OK);
+            ENSURE((st = rf_problem_set_contacts(p, i, 1, &c, &err)) == RF_OK);
+            ENSURE(commit_agrees(p, i, &c, st, &err, comp) == 0);
         } else if (fields[f].off < offsetof(rf_contact_desc, r_a)) {
             *x += 1e-5; /* the frame: no longer orthonormal */
-            ENSURE(rf_problem_set_contacts(p, i, 1, &c, &err) ==
+            ENSURE((st = rf_problem_set_contacts(p, i, 1, &c, &err)) ==
                    RF_ERR_INVALID);
             ENSURE(strstr(err.message, "orthonormal") != NULL);
+            ENSURE(commit_agrees(p, i, &c, st, &err, comp) == 0);
         }
     }
     /* put back: the refused values left nothing behind */
@@ -785,6 +825,21 @@ static int test_columns(void)
         ENSURE(solve(p, 0, g) == 0);
         ENSURE(same(g, ref_rigid));
     }
+    /* a set contact's columns written again, not committed: a body index
+       out of range is refused by the solve (it would be read out of
+       bounds), not read; recommitted, the contact is solved again */
+    ENSURE(rf_problem_contact_columns(p, &col, NULL) == RF_OK);
+    for (int s = 0; s < 2; ++s) {
+        const int keep = col.body[2 * 7 + s];
+        col.body[2 * 7 + s] = s == 0 ? -5 : NB + 100000;
+        ENSURE(rf_solve(p, NULL, g, NULL, &err) == RF_ERR_RANGE);
+        ENSURE(names(&err, "rf_solve", 7) == 0);
+        ENSURE(strstr(err.message, s == 0 ? "body_a = -5" : "body_b") != NULL);
+        col.body[2 * 7 + s] = keep;
+    }
+    ENSURE(rf_problem_commit_contacts(p, 7, 1, NULL) == RF_OK);
+    ENSURE(solve(p, 0, g) == 0);
+    ENSURE(same(g, ref_rigid));
     /* ranges and counts */
     ENSURE(rf_problem_commit_contacts(p, NC - 2, 4, &err) == RF_ERR_RANGE);
     ENSURE(names(&err, "rf_problem_commit_contacts", NC) == 0);

@@ -311,11 +311,16 @@ typedef struct rf_contact_columns {
 
 /* The body-form problem's contact arrays, ncon entries each (after
  * rf_problem_begin_bodies): pointers into the problem, owned by it and
- * valid until the next rf_problem_begin_bodies, local-form setter or
- * rf_problem_destroy.  Writing there does not set a contact:
- * rf_problem_commit_contacts checks the values written and sets them.
- * Several threads may write disjoint contacts.  Errors: RF_ERR_NULL (p
- * or out), RF_ERR_STATE (not a body-form problem). */
+ * valid until the next rf_problem_begin_bodies, local-form setter
+ * (rf_problem_set_local_csr, and rf_problem_read or rf_problem_to_local
+ * into this problem) or rf_problem_destroy.  Writing there does not set
+ * a contact: rf_problem_commit_contacts checks the values written and
+ * sets them.  A contact already set stays set when its columns are
+ * written again, unchecked: commit it again before the next solve (a
+ * body index out of range is still caught, by rf_solve's RF_ERR_RANGE;
+ * a non-finite or negative value is not).  Several threads may write
+ * disjoint contacts.  Errors: RF_ERR_NULL (p or out), RF_ERR_STATE (not
+ * a body-form problem). */
 RF_API rf_status rf_problem_contact_columns(rf_problem *p,
                                             rf_contact_columns *out,
                                             rf_error *err);
@@ -356,8 +361,9 @@ static inline void rf_contact_columns_put(const rf_contact_columns *col, int i,
  * they held before: their columns were overwritten), and the message
  * names the bad one.  Several threads may commit disjoint ranges at the
  * same time, as with rf_problem_set_contacts.  count 0 commits nothing.
- * Errors: those of rf_problem_set_contact but RF_ERR_NOMEM, RF_ERR_INVALID
- * (negative count). */
+ * Errors: those of rf_problem_set_contact but RF_ERR_NOMEM (RF_ERR_NULL
+ * for p only: there is no description), RF_ERR_INVALID (negative
+ * count). */
 RF_API rf_status rf_problem_commit_contacts(rf_problem *p, int first, int count,
                                             rf_error *err);
 
