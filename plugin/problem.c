@@ -376,6 +376,29 @@ static int body_is_fixed(const rf_problem *p, int b)
     return b == RF_WORLD || p->body_flags[b] == RF_BODY_FIXED;
 }
 
+/* b names a body of p, or the world. */
+static int body_index_ok(const rf_problem *p, int b)
+{
+    return b == RF_WORLD || (b >= 0 && b < p->nbody);
+}
+
+/* Item i's (what: "contact" or "row") two body indices in range; the
+   message ends with why ("" when they were just given). */
+static rf_status check_bodies(const rf_problem *p, const char *fn,
+                              const char *what, int i, const int bodies[2],
+                              const char *why, rf_error *err)
+{
+    for (int s = 0; s < 2; ++s) {
+        if (!body_index_ok(p, bodies[s])) {
+            return rf__fail(err, RF_ERR_RANGE,
+                            "%s: %s %d: body_%c = %d out of range [0, %d) "
+                            "(or RF_WORLD)%s",
+                            fn, what, i, "ab"[s], bodies[s], p -> nbody, why);
+        }
+    }
+    return RF_OK;
+}
+
 /* Two doubles side by side (GCC's vector extension: SSE2 on x86-64,
    plain code elsewhere), loaded from a byte address without alignment. */
 typedef double rf__pair __attribute__((vector_size(16)));
@@ -446,13 +469,9 @@ static rf_status check_contact(const rf_problem *p, int i,
                         "%s: contact %d out of range [0, %d)", fn, i, p->ncon);
     }
     const int bodies[2] = {c->body_a, c->body_b};
-    for (int s = 0; s < 2; ++s) {
-        if (bodies[s] != RF_WORLD && (bodies[s] < 0 || bodies[s] >= p->nbody)) {
-            return rf__fail(err, RF_ERR_RANGE,
-                            "%s: contact %d: body_%c = %d out of range "
-                            "[0, %d) (or RF_WORLD)",
-                            fn, i, "ab"[s], bodies[s], p -> nbody);
-        }
+    rf_status st = check_bodies(p, fn, "contact", i, bodies, "", err);
+    if (st != RF_OK) {
+        return st;
     }
     if (c->body_a == c->body_b) {
         return rf__fail(err, RF_ERR_INVALID,
@@ -638,8 +657,7 @@ rf_status rf_problem_set_contacts(rf_problem *p, int first, int count,
 static int column_plain(const rf_problem *p, int i)
 {
     const int a = p->con_body[2 * i], b = p->con_body[2 * i + 1];
-    const int bodies = (a == RF_WORLD || (a >= 0 && a < p->nbody)) &
-                       (b == RF_WORLD || (b >= 0 && b < p->nbody)) & (a != b);
+    const int bodies = body_index_ok(p, a) & body_index_ok(p, b) & (a != b);
     const double *fr = p->con_frame + 9 * (size_t)i;
     const unsigned char *f = (const unsigned char *)fr;
     const unsigned char *r =
@@ -939,13 +957,9 @@ static rf_status check_row(const rf_problem *p, int i, const rf_row_desc *r,
                         fn, i, p->nrow);
     }
     const int bodies[2] = {r->body_a, r->body_b};
-    for (int s = 0; s < 2; ++s) {
-        if (bodies[s] != RF_WORLD && (bodies[s] < 0 || bodies[s] >= p->nbody)) {
-            return rf__fail(err, RF_ERR_RANGE,
-                            "%s: row %d: body_%c = %d out of range [0, %d) "
-                            "(or RF_WORLD)",
-                            fn, i, "ab"[s], bodies[s], p -> nbody);
-        }
+    rf_status st = check_bodies(p, fn, "row", i, bodies, "", err);
+    if (st != RF_OK) {
+        return st;
     }
     if (r->body_a == r->body_b) {
         return rf__fail(err, RF_ERR_INVALID,
@@ -1501,15 +1515,11 @@ rf_status rf__check_complete(const rf_problem *p, const char *fn, rf_error *err)
             /* checked when set, but the columns stay writable after
                (rf_problem_contact_columns): an index written there since
                would be read out of bounds by every pass over the bodies */
-            for (int s = 0; s < 2; ++s) {
-                const int b = p->con_body[2 * i + s];
-                if (b != RF_WORLD && (b < 0 || b >= p->nbody)) {
-                    return rf__fail(err, RF_ERR_RANGE,
-                                    "%s: contact %d: body_%c = %d out of "
-                                    "range [0, %d) (or RF_WORLD), written "
-                                    "into its columns after it was set",
-                                    fn, i, "ab"[s], b, p -> nbody);
-                }
+            const rf_status st = check_bodies(
+                p, fn, "contact", i, p->con_body + 2 * i,
+                ", written into its columns after it was set", err);
+            if (st != RF_OK) {
+                return st;
             }
             if (body_is_fixed(p, p->con_body[2 * i]) &&
                 body_is_fixed(p, p->con_body[2 * i + 1])) {
