@@ -71,7 +71,25 @@ typedef struct rf_csr {
 /* Work memory owned by a problem; sized by rf__work_reserve before a solve
  * and reused across solves (grown only).  Roles per solver are documented
  * in each solver file. */
+/* The blocks that rf_work's grouped arrays are carved from (rf__grow_all:
+   the arrays of a group share one capacity and one allocation). */
+enum {
+    RF__WG_ITEM = 0, /* wscale, wcone, step */
+    RF__WG_BODY,     /* bv0, bv1, bc_ptr */
+    RF__WG_COLOR,    /* color_con, color_of, color_ptr, color_mark */
+    RF__WG_SI,       /* si_flags, si_wpos */
+    RF__WG_SI_BLOCK, /* si_rec, si_int */
+    RF__WG_SI_ROWS,  /* si_nrec, si_frec, si_arec */
+    RF__WG_SI_SLOT,  /* si_wn, si_wf, si_wg */
+    RF__WG_SI_ASLOT, /* si_wa, si_wga */
+    RF__WG_SI_UNIT,  /* si_unit, si_unit_ptr, si_wk, si_wlen, si_bundle,
+                        si_wm */
+    RF__WG_BLK,      /* wblk, wchol, chol_ok */
+    RF__WG_COH_VEL,  /* coh_saved, coh_tmp */
+    RF__WG_COUNT
+};
 typedef struct rf_work {
+    void *group[RF__WG_COUNT]; /* freed alone, never their arrays */
     int cap_item, cap_body, cap_ent, cap_blk, cap_partial, cap_color;
     int cap_vec[12]; /* per dof vector, in the order of the RF__VEC_ bits */
     /* dof vectors, (6 ncon + nrow) each; each is reserved only for the
@@ -229,10 +247,19 @@ enum { RF__SI_KERNEL_TWO = 0, RF__SI_KERNEL_AVX = 1, RF__SI_KERNEL_AVX512 = 2 };
 /* rf__si_rows_build's flags */
 enum { RF__SI_DYN_A = 1, RF__SI_DYN_B = 2, RF__SI_ANG = 4, RF__SI_T1 = 8 };
 
+/* The blocks that rf_problem's grouped arrays are carved from. */
+enum {
+    RF__PG_CON = 0, /* con_body .. con_set but con_cfm */
+    RF__PG_ROW,     /* row_body .. row_set */
+    RF__PG_BODY,    /* body_flags .. body_set */
+    RF__PG_COUNT
+};
+
 struct rf_problem {
     int kind;
     int ncon, nbody;
     int cap_con, cap_body;
+    void *group[RF__PG_COUNT]; /* freed alone, never their arrays */
 
     /* bodies (body form), SoA */
     int *body_flags;          /* (nbody) */
@@ -407,13 +434,17 @@ static inline int rf__all_finite(const double *x, size_t n)
 int rf__grow(void **ptr, int *cap, int n, size_t elem);
 /* Grow several arrays that share one capacity counter *cap to hold at
    least n items (amortised: at least twice the old capacity); each array
-   has its own bytes per item.  0 on failure (arrays grown so far stay
-   valid, *cap unchanged). */
+   has its own bytes per item.  The arrays are carved out of one block,
+   *block (each at a 64-byte boundary, in the order given), which owns
+   them: free(*block) alone frees the group; never free, grow or swap one
+   of its arrays on its own.  Contents are kept.  0 on failure (nothing
+   changed). */
 typedef struct rf_grow_item {
     void **ptr;
     size_t elem; /* bytes per item (already times the multiplicity) */
 } rf_grow_item;
-int rf__grow_all(const rf_grow_item *items, int count, int *cap, int n);
+int rf__grow_all(void **block, const rf_grow_item *items, int count, int *cap,
+                 int n);
 /* The dof vectors of rf_work, one bit each (order of rf_work.cap_vec). */
 enum {
     RF__VEC_G0 = 1u << 0,

@@ -81,32 +81,10 @@ rf_status rf_problem_create(rf_problem **out, rf_error *err)
 
 static void free_arrays(rf_problem *p)
 {
-    free(p->body_flags);
-    free(p->body_inv_mass);
-    free(p->body_inv_inertia);
-    free(p->body_vel);
-    free(p->body_set);
-    free(p->con_body);
-    free(p->con_frame);
-    free(p->con_arm);
-    free(p->con_bias);
-    free(p->con_mu);
-    free(p->con_rho);
-    free(p->con_sigma);
-    free(p->con_flags);
-    free(p->con_cohesion);
-    free(p->con_nmax);
+    for (int k = 0; k < RF__PG_COUNT; ++k) {
+        free(p->group[k]); /* the grouped arrays (rf__grow_all) */
+    }
     free(p->con_cfm);
-    free(p->con_set);
-    free(p->row_body);
-    free(p->row_jac);
-    free(p->row_bias);
-    free(p->row_lo);
-    free(p->row_hi);
-    free(p->row_cfm);
-    free(p->row_coef);
-    free(p->row_bound);
-    free(p->row_set);
     free(p->q);
     rf__csr_free(&p->W);
 }
@@ -138,7 +116,8 @@ static rf_status reserve_contacts(rf_problem *p, int ncon, rf_error *err)
         {(void **)&p->con_set, 1},
     };
     /* never NULL arrays, even for 0 contacts */
-    if (!rf__grow_all(items, (int)(sizeof items / sizeof items[0]), &p->cap_con,
+    if (!rf__grow_all(&p->group[RF__PG_CON], items,
+                      (int)(sizeof items / sizeof items[0]), &p->cap_con,
                       ncon > 0 ? ncon : 1)) {
         return rf__fail(err, RF_ERR_NOMEM, "out of memory for %d contacts",
                         ncon);
@@ -179,7 +158,8 @@ static rf_status reserve_rows(rf_problem *p, int nrow, rf_error *err)
         {(void **)&p->row_bound, sizeof(int)},
         {(void **)&p->row_set, 1},
     };
-    if (!rf__grow_all(items, (int)(sizeof items / sizeof items[0]), &p->cap_row,
+    if (!rf__grow_all(&p->group[RF__PG_ROW], items,
+                      (int)(sizeof items / sizeof items[0]), &p->cap_row,
                       nrow > 0 ? nrow : 1)) {
         return rf__fail(err, RF_ERR_NOMEM, "out of memory for %d rows", nrow);
     }
@@ -195,8 +175,9 @@ static rf_status reserve_bodies(rf_problem *p, int nbody, rf_error *err)
         {(void **)&p->body_vel, 6 * sizeof(double)},
         {(void **)&p->body_set, 1},
     };
-    if (!rf__grow_all(items, (int)(sizeof items / sizeof items[0]),
-                      &p->cap_body, nbody > 0 ? nbody : 1)) {
+    if (!rf__grow_all(&p->group[RF__PG_BODY], items,
+                      (int)(sizeof items / sizeof items[0]), &p->cap_body,
+                      nbody > 0 ? nbody : 1)) {
         return rf__fail(err, RF_ERR_NOMEM, "out of memory for %d bodies",
                         nbody);
     }

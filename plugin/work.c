@@ -3,6 +3,9 @@
  * shrink; nothing is allocated inside an iteration loop or an OpenMP
  * region (MuJoCo's "allocate once, reuse" discipline).
  */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE under -std=c11 */
+#endif
 #include "internal.h"
 
 #include <stdlib.h>
@@ -10,6 +13,64 @@
 #include <omp.h>
 #endif
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+/* Blocks of RF__HUGE_MIN bytes or more go on huge pages where the system
+   offers them (Linux transparent huge pages; most distributions, Debian
+   12 among them, leave them to madvise): 2 MiB-aligned, rounded up to
+   whole 2 MiB pages, marked MADV_HUGEPAGE.  Why: a large scene's passes
+   stream some forty arrays of 0.1-7 MB (on the full falling boxes the
+   bundles' slots alone over 10 MB) beside Bullet's manifolds, more pages
+   than the TLB's 3,072 entries map at 4 KiB, so that every pass paid
+   page walks that stock's smaller working set does not (twenty-first
+   round, see docs/performance.md, "Memory").  The arrays that share a capacity
+   share a block (rf__grow_all), so that the smaller ones ride on huge
+   pages too, and the rounding is paid once per group, not per array.  A
+   hint only: where it is refused or unknown the block is an ordinary
+   aligned one. */
+#define RF__HUGE_PAGE ((size_t)2 << 20)
+#define RF__HUGE_MIN ((size_t)1 << 20)
+/* a cache line: each array of a group starts on one */
+#define RF__ALIGN ((size_t)64)
+
+static size_t round_up(size_t n, size_t a)
+{
+    return (n + a - 1) / a * a;
+}
+
+/* A huge-page block of at least bytes (>= RF__HUGE_MIN), or NULL where
+   there are none (not Linux) or aligned_alloc failed. */
+static void *huge_block(size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const size_t size = round_up(bytes, RF__HUGE_PAGE);
+    void *q = aligned_alloc(RF__HUGE_PAGE, size);
+    if (q != NULL) {
+        (void)madvise(q, size, MADV_HUGEPAGE); /* a hint */
+    }
+    return q;
+#else
+    (void)bytes;
+    return NULL;
+#endif
+}
+
+/* old (holding old_bytes, or NULL) grown to bytes, contents kept; NULL
+   on failure, old then untouched (as realloc). */
+static void *grow_block(void *old, size_t old_bytes, size_t bytes)
+{
+    void *q = bytes >= RF__HUGE_MIN ? huge_block(bytes) : NULL;
+    if (q == NULL) {
+        return realloc(old, bytes);
+    }
+    if (old != NULL) {
+        memcpy(q, old, old_bytes < bytes ? old_bytes : bytes);
+        free(old);
+    }
+    return q;
+}
 
 int rf__grow(void **ptr, int *cap, int n, size_t elem)
 {
@@ -20,7 +81,8 @@ int rf__grow(void **ptr, int *cap, int n, size_t elem)
     if (*cap > 0 && want < 2 * *cap) {
         want = 2 * *cap; /* amortised growth */
     }
-    void *q = realloc(*ptr, (size_t)want * elem);
+    void *q = grow_block(*ptr, *ptr != NULL ? (size_t)*cap * elem : 0,
+                         (size_t)want * elem);
     if (q == NULL) {
         return 0;
     }
@@ -29,19 +91,40 @@ int rf__grow(void **ptr, int *cap, int n, size_t elem)
     return 1;
 }
 
-int rf__grow_all(const rf_grow_item *items, int count, int *cap, int n)
+int rf__grow_all(void **block, const rf_grow_item *items, int count, int *cap,
+                 int n)
 {
-    if (n <= *cap) {
+    if (n <= *cap && *block != NULL) {
         return 1;
     }
     int want = n > 2 * *cap ? n : 2 * *cap;
-    for (int i = 0; i < count; ++i) {
-        void *q = realloc(*items[i].ptr, (size_t)want * items[i].elem);
-        if (q == NULL) {
-            return 0; /* arrays grown so far stay valid, cap unchanged */
-        }
-        *items[i].ptr = q;
+    if (want < 1) {
+        want = 1;
     }
+    size_t total = 0;
+    for (int i = 0; i < count; ++i) {
+        total = round_up(total, RF__ALIGN) + (size_t)want * items[i].elem;
+    }
+    total = round_up(total, RF__ALIGN);
+    void *q = total >= RF__HUGE_MIN ? huge_block(total) : NULL;
+    if (q == NULL) {
+        q = aligned_alloc(RF__ALIGN, total);
+    }
+    if (q == NULL) {
+        return 0;
+    }
+    size_t off = 0;
+    for (int i = 0; i < count; ++i) {
+        off = round_up(off, RF__ALIGN);
+        unsigned char *a = (unsigned char *)q + off;
+        if (*block != NULL) {
+            memcpy(a, *items[i].ptr, (size_t)*cap * items[i].elem);
+        }
+        *items[i].ptr = a;
+        off += (size_t)want * items[i].elem;
+    }
+    free(*block);
+    *block = q;
     *cap = want;
     return 1;
 }
@@ -104,9 +187,11 @@ rf_status rf__work_reserve(rf_problem *p, unsigned vecs, rf_error *err)
     const int nitem = rf__nitem(p);
     const int nblocks = rf__num_blocks(nitem);
     if (!vec_ok ||
-        !rf__grow_all(item, (int)(sizeof item / sizeof item[0]), &w->cap_item,
+        !rf__grow_all(&w->group[RF__WG_ITEM], item,
+                      (int)(sizeof item / sizeof item[0]), &w->cap_item,
                       nitem + 1) ||
-        !rf__grow_all(body, (int)(sizeof body / sizeof body[0]), &w->cap_body,
+        !rf__grow_all(&w->group[RF__WG_BODY], body,
+                      (int)(sizeof body / sizeof body[0]), &w->cap_body,
                       p->nbody + 1) ||
         !rf__grow((void **)&w->bc_ent, &w->cap_ent, 2 * nitem + 1,
                   sizeof(int)) ||
@@ -132,7 +217,8 @@ rf_status rf__work_reserve_colors(rf_problem *p, rf_error *err)
         {(void **)&w->color_ptr, sizeof(int)},
         {(void **)&w->color_mark, sizeof(int)},
     };
-    if (!rf__grow_all(col, 4, &w->cap_color, rf__nitem(p) + 1)) {
+    if (!rf__grow_all(&w->group[RF__WG_COLOR], col, 4, &w->cap_color,
+                      rf__nitem(p) + 1)) {
         return rf__fail(err, RF_ERR_NOMEM,
                         "out of memory for the colouring of %d items",
                         rf__nitem(p));
@@ -199,13 +285,16 @@ rf_status rf__work_reserve_si(rf_problem *p, rf_model model, rf_error *err)
         {(void **)&w->si_wa, RF__SI_WA * RF__SI_LANES * sizeof(double)},
         {(void **)&w->si_wga, 3 * RF__SI_LANES * sizeof(double)},
     };
-    if (!rf__grow_all(any, 2, &w->cap_si, p->ncon + 1) ||
-        (!desaxce && !rf__grow_all(block, 2, &w->cap_si_block, p->ncon + 1)) ||
-        (desaxce && !rf__grow_all(rows, 3, &w->cap_si_rows, p->ncon + 1)) ||
-        (desaxce && !rf__grow_all(slot, 3, &w->cap_si_slot,
-                                  rf__si_slot_bound(p->ncon, 2) + 1)) ||
+    if (!rf__grow_all(&w->group[RF__WG_SI], any, 2, &w->cap_si, p->ncon + 1) ||
+        (!desaxce && !rf__grow_all(&w->group[RF__WG_SI_BLOCK], block, 2,
+                                   &w->cap_si_block, p->ncon + 1)) ||
+        (desaxce && !rf__grow_all(&w->group[RF__WG_SI_ROWS], rows, 3,
+                                  &w->cap_si_rows, p->ncon + 1)) ||
         (desaxce &&
-         !rf__grow_all(aslot, 2, &w->cap_si_aslot,
+         !rf__grow_all(&w->group[RF__WG_SI_SLOT], slot, 3, &w->cap_si_slot,
+                       rf__si_slot_bound(p->ncon, 2) + 1)) ||
+        (desaxce &&
+         !rf__grow_all(&w->group[RF__WG_SI_ASLOT], aslot, 2, &w->cap_si_aslot,
                        rf__si_slot_bound(rf__si_angular_count(p), 1) + 1)) ||
         !rf__grow((void **)&w->si_jrec, &w->cap_si_joint, p->nrow + 1,
                   RF__SI_JREC * sizeof(double)) ||
@@ -215,7 +304,8 @@ rf_status rf__work_reserve_si(rf_problem *p, rf_model model, rf_error *err)
                   sizeof(int)) ||
         !rf__grow((void **)&w->si_sum, &w->cap_si_sum, 4 * rf__nitem(p) + 4,
                   sizeof(double)) ||
-        !rf__grow_all(unit, 6, &w->cap_si_unit, rf__nitem(p) + 2)) {
+        !rf__grow_all(&w->group[RF__WG_SI_UNIT], unit, 6, &w->cap_si_unit,
+                      rf__nitem(p) + 2)) {
         return rf__fail(err, RF_ERR_NOMEM,
                         "out of memory for the sequential impulse records of "
                         "%d contacts",
@@ -246,7 +336,8 @@ rf_status rf__work_reserve_blocks(rf_problem *p, rf_error *err)
         {(void **)&w->wchol, 36 * sizeof(double)},
         {(void **)&w->chol_ok, 1},
     };
-    if (!rf__grow_all(blk, 3, &w->cap_blk, p->ncon + 1)) {
+    if (!rf__grow_all(&w->group[RF__WG_BLK], blk, 3, &w->cap_blk,
+                      p->ncon + 1)) {
         return rf__fail(err, RF_ERR_NOMEM,
                         "out of memory for %d diagonal blocks", p->ncon);
     }
@@ -265,7 +356,8 @@ rf_status rf__work_reserve_cohesion(rf_problem *p, rf_error *err)
                   sizeof(double)) ||
         !rf__grow((void **)&w->coh_bias, &w->cap_coh_bias, p->ncon + 1,
                   sizeof(double)) ||
-        !rf__grow_all(vel, 2, &w->cap_coh_vel, nvel)) {
+        !rf__grow_all(&w->group[RF__WG_COH_VEL], vel, 2, &w->cap_coh_vel,
+                      nvel)) {
         return rf__fail(err, RF_ERR_NOMEM,
                         "out of memory for the cohesion shift of %d contacts",
                         p->ncon);
@@ -307,56 +399,26 @@ void rf__work_free(rf_work *w)
     free(w->u1);
     free(w->u2);
     free(w->best);
-    free(w->step);
     free(w->u3);
     free(w->r);
     free(w->rs);
     free(w->sx);
-    free(w->wblk);
-    free(w->wchol);
-    free(w->chol_ok);
-    free(w->wscale);
-    free(w->wcone);
-    free(w->color_mark);
-    free(w->bv0);
-    free(w->bv1);
     free(w->cimp);
     free(w->split_rec);
     free(w->split_con);
-    free(w->bc_ptr);
     free(w->bc_ent);
-    free(w->color_ptr);
-    free(w->color_con);
-    free(w->color_of);
     free(w->partial);
     free(w->coh_shift);
-    free(w->coh_saved);
-    free(w->coh_tmp);
     free(w->coh_bias);
-    free(w->si_rec);
-    free(w->si_int);
     free(w->si_sum);
-    free(w->si_nrec);
-    free(w->si_frec);
-    free(w->si_arec);
     free(w->si_jrec);
-    free(w->si_flags);
-    free(w->si_wpos);
     free(w->si_mask);
     free(w->si_group);
-    free(w->si_unit);
-    free(w->si_unit_ptr);
-    free(w->si_wk);
-    free(w->si_wlen);
-    free(w->si_bundle);
-    free(w->si_wm);
-    free(w->si_wn);
-    free(w->si_wf);
-    free(w->si_wg);
-    free(w->si_wa);
-    free(w->si_wga);
     free(w->solved_g);
     free(w->solved_vel);
+    for (int k = 0; k < RF__WG_COUNT; ++k) {
+        free(w->group[k]); /* the grouped arrays (rf__grow_all) */
+    }
     memset(w, 0, sizeof *w);
 }
 
