@@ -131,17 +131,15 @@ static rf_status reserve_cfm(rf_problem *p, rf_error *err)
     if (p->con_cfm != NULL && p->cap_cfm >= p->ncon) {
         return RF_OK;
     }
-    const int n = p->ncon > 0 ? p->ncon : 1;
-    double *q = realloc(p->con_cfm, (size_t)6 * n * sizeof(double));
-    if (q == NULL) {
+    const int old = p->con_cfm != NULL ? p->cap_cfm : 0;
+    if (!rf__grow((void **)&p->con_cfm, &p->cap_cfm, p->ncon > 0 ? p->ncon : 1,
+                  6 * sizeof(double))) {
         return rf__fail(err, RF_ERR_NOMEM,
                         "out of memory for the compliance of %d contacts",
                         p->ncon);
     }
-    memset(q + 6 * p->cap_cfm, 0,
-           (size_t)6 * (n - p->cap_cfm) * sizeof(double));
-    p->con_cfm = q;
-    p->cap_cfm = n;
+    memset(p->con_cfm + 6 * (size_t)old, 0,
+           (size_t)6 * (p->cap_cfm - old) * sizeof(double));
     return RF_OK;
 }
 

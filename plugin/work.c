@@ -8,6 +8,7 @@
 #endif
 #include "internal.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -34,6 +35,27 @@
 #define RF__HUGE_MIN ((size_t)1 << 20)
 /* a cache line: each array of a group starts on one */
 #define RF__ALIGN ((size_t)64)
+
+/* AddressSanitizer builds keep a poisoned gap of a cache line between a
+   group's arrays, so that a write past one array's end is reported as it
+   was when each array was an allocation of its own (in one block it
+   would land in the next array unseen). */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RF__ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define RF__ASAN 1
+#endif
+#ifdef RF__ASAN
+#include <sanitizer/asan_interface.h>
+#define RF__GAP RF__ALIGN
+#define RF__POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#else
+#define RF__GAP ((size_t)0)
+#define RF__POISON(p, n) ((void)(p), (void)(n))
+#endif
 
 static size_t round_up(size_t n, size_t a)
 {
@@ -101,11 +123,22 @@ int rf__grow_all(void **block, const rf_grow_item *items, int count, int *cap,
     if (want < 1) {
         want = 1;
     }
+    /* the arrays' places: each on a cache line, after a poisoned gap in
+       AddressSanitizer builds (RF__GAP) */
     size_t total = 0;
     for (int i = 0; i < count; ++i) {
-        total = round_up(total, RF__ALIGN) + (size_t)want * items[i].elem;
+        const size_t start = round_up(total + (i > 0 ? RF__GAP : 0), RF__ALIGN);
+        if (items[i].elem > 0 &&
+            (size_t)want >
+                (SIZE_MAX - start - RF__ALIGN - RF__GAP) / items[i].elem) {
+            return 0; /* beyond the address space */
+        }
+        total = start + (size_t)want * items[i].elem;
     }
-    total = round_up(total, RF__ALIGN);
+    total = round_up(total + RF__GAP, RF__ALIGN);
+    if (total == 0) {
+        total = RF__ALIGN;
+    }
     void *q = total >= RF__HUGE_MIN ? huge_block(total) : NULL;
     if (q == NULL) {
         q = aligned_alloc(RF__ALIGN, total);
@@ -115,15 +148,17 @@ int rf__grow_all(void **block, const rf_grow_item *items, int count, int *cap,
     }
     size_t off = 0;
     for (int i = 0; i < count; ++i) {
-        off = round_up(off, RF__ALIGN);
-        unsigned char *a = (unsigned char *)q + off;
+        const size_t start = round_up(off + (i > 0 ? RF__GAP : 0), RF__ALIGN);
+        RF__POISON((unsigned char *)q + off, start - off);
+        unsigned char *a = (unsigned char *)q + start;
         if (*block != NULL) {
             memcpy(a, *items[i].ptr, (size_t)*cap * items[i].elem);
         }
         *items[i].ptr = a;
-        off += (size_t)want * items[i].elem;
+        off = start + (size_t)want * items[i].elem;
     }
-    free(*block);
+    RF__POISON((unsigned char *)q + off, total - off);
+    free(*block); /* its poisoned gaps go with it */
     *block = q;
     *cap = want;
     return 1;

@@ -952,13 +952,14 @@ RF_API rf_status rf_residual(rf_problem *p, rf_model model, const double *gamma,
  *     velocities it changes (body form: 6 nbody; local form: 6 ncon) and
  *     ncon + 1 for the normal biases it changes under compliance.
  * Not counted: allocator overhead, the OpenMP runtime, the caller's gamma.
- * Allocator overhead includes, on Linux, the huge pages: an allocation of
- * 1 MiB or more (the arrays that share a capacity are one allocation,
- * each array starting on a 64-byte boundary) is placed on 2 MiB pages
- * marked for transparent huge pages (madvise) and rounded up to whole
- * such pages, up to 2 MiB more per allocation (docs/performance.md,
- * "Memory": the full falling boxes scene, 3,008 boxes, about 14 MB more
- * resident memory, and 3-7% less time per step).
+ * Allocator overhead includes the arrays that share a capacity being one
+ * allocation, each array starting on a 64-byte boundary (up to 63 bytes
+ * of padding each), and, on Linux, the huge pages: an allocation of 1 MiB
+ * or more is placed on 2 MiB pages marked for transparent huge pages
+ * (madvise) and rounded up to whole such pages, up to 2 MiB more per
+ * allocation (docs/performance.md, "Memory": the full falling boxes
+ * scene, 3,008 boxes, about 14 MB more resident memory, and 2-7% less
+ * time per step).
  * 0 for NULL p or a cfg size the library refuses; the struct's size for
  * an empty problem. */
 RF_API size_t rf_problem_memory_sized(const rf_problem *p, const rf_config *cfg,
