@@ -26,11 +26,11 @@
    bundles' slots alone over 10 MB) beside Bullet's manifolds, more pages
    than the TLB's 3,072 entries map at 4 KiB, so that every pass paid
    page walks that stock's smaller working set does not (twenty-first
-   round, see docs/performance.md, "Memory").  The arrays that share a capacity
-   share a block (rf__grow_all), so that the smaller ones ride on huge
-   pages too, and the rounding is paid once per group, not per array.  A
-   hint only: where it is refused or unknown the block is an ordinary
-   aligned one. */
+   round, see docs/performance.md, "Memory").  The arrays that share a
+   capacity share a block (rf__grow_all), so that the smaller ones ride
+   on huge pages too, and the rounding is paid once per group, not per
+   array.  A hint only: where it is refused or unknown the block is an
+   ordinary aligned one. */
 #define RF__HUGE_PAGE ((size_t)2 << 20)
 #define RF__HUGE_MIN ((size_t)1 << 20)
 /* a cache line: each array of a group starts on one */
@@ -60,6 +60,13 @@
 static size_t round_up(size_t n, size_t a)
 {
     return (n + a - 1) / a * a;
+}
+
+/* Where a group's array i starts when the one before it ends at end
+   (bytes into the block): on a cache line, after the gap. */
+static size_t array_start(size_t end, int i)
+{
+    return round_up(end + (i > 0 ? RF__GAP : 0), RF__ALIGN);
 }
 
 /* A huge-page block of at least bytes (>= RF__HUGE_MIN), or NULL where
@@ -123,11 +130,10 @@ int rf__grow_all(void **block, const rf_grow_item *items, int count, int *cap,
     if (want < 1) {
         want = 1;
     }
-    /* the arrays' places: each on a cache line, after a poisoned gap in
-       AddressSanitizer builds (RF__GAP) */
+    /* the arrays' places (array_start), the same in both loops */
     size_t total = 0;
     for (int i = 0; i < count; ++i) {
-        const size_t start = round_up(total + (i > 0 ? RF__GAP : 0), RF__ALIGN);
+        const size_t start = array_start(total, i);
         if (items[i].elem > 0 &&
             (size_t)want >
                 (SIZE_MAX - start - RF__ALIGN - RF__GAP) / items[i].elem) {
@@ -148,7 +154,7 @@ int rf__grow_all(void **block, const rf_grow_item *items, int count, int *cap,
     }
     size_t off = 0;
     for (int i = 0; i < count; ++i) {
-        const size_t start = round_up(off + (i > 0 ? RF__GAP : 0), RF__ALIGN);
+        const size_t start = array_start(off, i);
         RF__POISON((unsigned char *)q + off, start - off);
         unsigned char *a = (unsigned char *)q + start;
         if (*block != NULL) {
