@@ -173,22 +173,26 @@ typedef struct rf_work {
        position k (one group) or -(b + 1) (bundle b); per bundle
        RF__SI_BMETA ints; per slot (a point index across the lanes) the
        transposed normal and friction records and the three impulses
-       (RF__SI_WN, _WF, 3 fields of RF__SI_LANES doubles); per angular
+       (RF__SI_WN, _WF, 3 fields of si_lanes doubles); per angular
        slot (the slots of the bundles of contacts with spin or rolling
        friction, numbered apart) the angular record and the spin and
        rolling impulses (RF__SI_WA, 3 fields); si_wk scratch (nitem + 1) */
     int *si_unit, *si_unit_ptr, *si_bundle, *si_wk, *si_wlen;
-    int *si_wpos; /* per contact its slot * RF__SI_LANES + lane, or -1 */
+    int *si_wpos; /* per contact its slot * si_lanes + lane, or -1 */
     int cap_si_unit;
+    /* cap_si_slot and cap_si_aslot count lane slots (si_lanes of them
+       to a slot) */
     double *si_wn, *si_wf, *si_wg;
     double *si_wm; /* per bundle the lanes' M_a^-1, M_b^-1 (6 fields) */
     int cap_si_slot;
     double *si_wa, *si_wga;
     int cap_si_aslot;
     int si_nbundle;
-    int si_kernel; /* the bundles' kernel this solve (RF__SI_KERNEL_*) */
+    /* the bundles' kernel this solve (RF__SI_KERNEL_*) and its lanes per
+       bundle (rf__si_kernel_lanes), set where the records are reserved */
+    int si_kernel, si_lanes;
     /* which kernels run (RF__SI_WIDE_*; 0, automatic, unless a test
-       compares them): automatic (AVX-512VL where the processor has it,
+       compares them): automatic (AVX-512 where the processor has it,
        else AVX, else SSE2), the two-lane kernel only, no bundles (the row
        form's group kernel only), or at most AVX */
     int si_wide_mode;
@@ -216,12 +220,13 @@ static inline int rf__si_rounds(const rf_config *cfg)
 {
     return cfg->local_iter < RF__SI_ROUNDS ? cfg->local_iter : RF__SI_ROUNDS;
 }
-/* The wide form: manifolds per bundle (SIMD lanes), points per lane at
+/* The wide form: manifolds per bundle at most (SIMD lanes: work.si_lanes
+   per bundle, 8 with the AVX-512 kernel, else 4), points per lane at
    most, fields of its normal, friction and angular records, and a
    bundle's metadata (RF__SI_BMETA ints: first slot, points, first
    angular slot (-1: a bundle without spin or rolling friction), then per
    lane its colour position (-1: empty), first contact and points). */
-#define RF__SI_LANES 4
+#define RF__SI_LANES 8
 #define RF__SI_WMAX 4
 #define RF__SI_WN 20
 #define RF__SI_WF 42
@@ -241,8 +246,9 @@ enum {
     RF__SI_WIDE_OFF = 2,
     RF__SI_WIDE_AVX = 3
 };
-/* the wide kernels: two lanes (SSE2 or generic), four (AVX), four with
-   AVX-512VL's 32 registers (solver_si_wide.c) */
+/* the wide kernels: two lanes (SSE2 or generic) and four (AVX), on
+   bundles of four; eight (AVX-512), on bundles of eight
+   (solver_si_wide.c) */
 enum { RF__SI_KERNEL_TWO = 0, RF__SI_KERNEL_AVX = 1, RF__SI_KERNEL_AVX512 = 2 };
 /* rf__si_rows_build's flags */
 enum { RF__SI_DYN_A = 1, RF__SI_DYN_B = 2, RF__SI_ANG = 4, RF__SI_T1 = 8 };
@@ -477,8 +483,8 @@ rf_status rf__work_reserve_colors(rf_problem *p, rf_error *err);
 rf_status rf__work_reserve_si(rf_problem *p, rf_model model, rf_error *err);
 /* The wide form's slots that n contacts may need at most, bundled in
    kinds kinds per colour (the slots: 2, plain and angular bundles; the
-   angular slots: 1). */
-int rf__si_slot_bound(int n, int kinds);
+   angular slots: 1), lanes to a bundle. */
+int rf__si_slot_bound(int n, int kinds, int lanes);
 /* The contacts with spin or rolling friction (rho > 0 or sigma > 0). */
 int rf__si_angular_count(const rf_problem *p);
 /* rf_problem_solved_velocity's copies (solved_g, solved_vel). */
@@ -915,6 +921,11 @@ void rf__si_rows_prefetch(const rf_problem *p, int pass_friction, int lo,
    Gamma: the bundled contacts' impulses from g into the bundles (out 0,
    after the start) or back to g (out 1), on up to threads threads. */
 void rf__si_wide_pack(rf_problem *p, int wide);
+/* The fastest kernel (RF__SI_KERNEL_*) the processor and the system run,
+   at most the one wide mode mode (RF__SI_WIDE_*) allows; and the lanes
+   of a kernel's bundles (8 for AVX-512, else 4). */
+int rf__si_wide_kernel(int mode);
+int rf__si_kernel_lanes(int kernel);
 /* No bundles: every contact keeps the row form's own records (the
    uncoloured sweep, and the start of a pack). */
 void rf__si_wide_clear(rf_problem *p);

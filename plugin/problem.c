@@ -1454,12 +1454,14 @@ size_t rf_problem_memory_sized(const rf_problem *p, const rf_config *cfg_in,
                                 6 * RF__SI_LANES * d); /* units, bundles */
         if (desaxce) { /* the row form, the bundles' slots */
             const int nang = rf__si_angular_count(p);
+            const int lanes =
+                rf__si_kernel_lanes(rf__si_wide_kernel(p->work.si_wide_mode));
             bytes +=
                 (ncon + 1) * (RF__SI_NREC + RF__SI_FREC + RF__SI_AREC) * d +
-                ((size_t)rf__si_slot_bound((int)ncon, 2) + 1) *
-                    (RF__SI_WN + RF__SI_WF + 3) * RF__SI_LANES * d +
-                ((size_t)rf__si_slot_bound(nang, 1) + 1) * (RF__SI_WA + 3) *
-                    RF__SI_LANES * d;
+                ((size_t)rf__si_slot_bound((int)ncon, 2, lanes) + 1) *
+                    (RF__SI_WN + RF__SI_WF + 3) * lanes * d +
+                ((size_t)rf__si_slot_bound(nang, 1, lanes) + 1) *
+                    (RF__SI_WA + 3) * lanes * d;
         } else { /* the block records */
             bytes += (ncon + 1) * (RF__SI_STRIDE * d + 5 * in);
         }

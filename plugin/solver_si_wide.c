@@ -1,9 +1,9 @@
 /*
  * The sequential impulse solver's wide form (RF_SOLVER_SI, De Saxce model,
- * coloured sweeps): the row form of solver_si_rows.c run on RF__SI_LANES
- * (4) manifolds at once, one manifold per SIMD lane, as Box2D v3's
- * contact_solver.c runs its wide contact constraints over the colours of
- * its constraint graph.
+ * coloured sweeps): the row form of solver_si_rows.c run on a bundle of
+ * manifolds at once (8 with AVX-512, else 4: work.si_lanes), one manifold
+ * per SIMD lane, as Box2D v3's contact_solver.c runs its wide contact
+ * constraints over the colours of its constraint graph.
  *
  * Why: one manifold's points chain through its two bodies' velocities, so
  * the row form's group kernel is a chain of dependent dot products and
@@ -15,11 +15,24 @@
  * BasicDemo's 5x5x5 boxes (300 steps, 1 thread) the sweeps went from 1.09
  * G instructions to 0.54 G (AVX), and the kernel's time by 40% (perf).
  *
- * Kernels (solver_si_wide_kernel.h, one source): four lanes in one AVX
- * register, chosen at run time where the processor and the system have
- * AVX (no FMA: it would change the rounding), compiled for AVX-512VL's 32
- * registers where it has that too; else two lanes (SSE2, or the generic
- * vector extension), run on a bundle as two halves.
+ * Kernels (solver_si_wide_kernel.h, one source), chosen at run time:
+ * eight lanes in one AVX-512 register, on bundles of eight, where the
+ * processor and the system have AVX-512; else four lanes in one AVX
+ * register, on bundles of four, where they have AVX (no FMA in either: it
+ * would change the rounding); else two lanes (SSE2, or the generic
+ * vector extension), run on a bundle of four as two halves.
+ *
+ * Why eight lanes where the processor has them: a lane's points are a
+ * chain of dependent steps, so the four-lane kernel waited on latency,
+ * not on the processor's arithmetic units (perf spread its samples over
+ * the chain's instructions, not over loads).  Eight independent chains
+ * in one register do twice the work per link: on AMD Zen 4, which runs a
+ * 512-bit operation as two 256-bit halves, the kernel's samples on the
+ * full falling boxes fell by 20% (3,736 to 3,007 over 600 steps) and the
+ * solve phase by 7.5% (rfbench_ab, one thread, the same state hashes).
+ * The four-lane AVX kernel run on bundles of eight as two halves lost
+ * 3-13% on the same scenes (twice the padding, no longer chains), so
+ * processors without AVX-512 keep bundles of four.
  *
  * Exactness: every lane does the row form's arithmetic on its manifold in
  * the row form's order (the same products, sums and selections, no
@@ -31,7 +44,7 @@
  *
  * Bundles (rf__si_wide_pack, once per solve after the colouring, before
  * the records): in each colour that may run in parallel, the contact
- * groups of at most RF__SI_WMAX points, four at a time, longest first,
+ * groups of at most RF__SI_WMAX points, si_lanes at a time, longest first,
  * in two kinds that never share a bundle: plain (no point with spin or
  * rolling friction: the common box and hull manifold) and angular (some
  * point with spin or rolling friction: RollingFrictionDemo's, a sphere
@@ -73,9 +86,7 @@
 #include <immintrin.h>
 #endif
 
-enum { LANES = RF__SI_LANES };
-
-/* wide normal record (RF__SI_WN fields of LANES doubles; no M^-1 n: the
+/* wide normal record (RF__SI_WN fields of si_lanes doubles; no M^-1 n: the
    kernel forms it from the bundle's masses, si_wm, as the row form does) */
 enum {
     WN_N = 0,   /* n (3) */
@@ -139,38 +150,41 @@ enum {
     BM_LEN = RF__SI_BM_LEN
 };
 
-/* The kernel: two lanes per vector (SSE2, or generic), run on a bundle
-   as two halves; and four (AVX), a bundle at once.  The same arithmetic
-   lane by lane, so the same bits. */
+/* The kernels: two lanes per vector (SSE2, or generic), run on a bundle
+   of four as two halves; four (AVX), a bundle of four at once; eight
+   (AVX-512), a bundle of eight at once.  The same arithmetic lane by
+   lane, so the same bits. */
 #define WK_LANES 2
+#define WK_BUNDLE 4
 #define WK(name) wk2_##name
 #include "solver_si_wide_kernel.h"
 #undef WK
+#undef WK_BUNDLE
 #undef WK_LANES
 
 #if defined(RF__WIDE_AVX)
 #pragma GCC push_options
 #pragma GCC target("avx")
 #define WK_LANES 4
+#define WK_BUNDLE 4
 #define WK(name) wk4_##name
 #include "solver_si_wide_kernel.h"
 #undef WK
+#undef WK_BUNDLE
 #undef WK_LANES
 #pragma GCC pop_options
 
-/* The same four-lane kernel where the processor has AVX-512VL: the same
-   instructions on the same 256-bit registers, but 32 of them instead of
-   16, so the two bodies' velocities, a row and its responses stay in
-   registers (the AVX copy spills to the stack at every point).  No FMA
-   (-ffp-contract=off), so the same bits.  An 11,060-contact wall's SI
-   solve takes 0.90-0.92x the AVX copy's time (rfbench_ab --wall 40,35,1,
-   AMD Zen 4); AVX2 alone, with 16 registers, gained nothing. */
+/* Eight lanes in AVX-512's 512-bit registers, 32 of them, so the two
+   bodies' velocities, a row and its responses mostly stay in registers.
+   No FMA (-ffp-contract=off), so the same bits. */
 #pragma GCC push_options
 #pragma GCC target("avx,avx2,avx512f,avx512vl")
-#define WK_LANES 4
-#define WK(name) wk4v_##name
+#define WK_LANES 8
+#define WK_BUNDLE 8
+#define WK(name) wk8_##name
 #include "solver_si_wide_kernel.h"
 #undef WK
+#undef WK_BUNDLE
 #undef WK_LANES
 #pragma GCC pop_options
 #endif
@@ -182,7 +196,7 @@ void rf__si_wide_bundle(const rf_problem *p, int pass_friction, int rounds,
     const int f = pass_friction;
 #if defined(RF__WIDE_AVX)
     if (p->work.si_kernel == RF__SI_KERNEL_AVX512) {
-        wk4v_bundle(p, f, rounds, bundle, 0, vel, share, credit, sum);
+        wk8_bundle(p, f, rounds, bundle, 0, vel, share, credit, sum);
         return;
     }
     if (p->work.si_kernel == RF__SI_KERNEL_AVX) {
@@ -190,7 +204,7 @@ void rf__si_wide_bundle(const rf_problem *p, int pass_friction, int rounds,
         return;
     }
 #endif
-    for (int h = 0; h < RF__SI_LANES; h += 2) {
+    for (int h = 0; h < 4; h += 2) {
         wk2_bundle(p, f, rounds, bundle, h, vel, share, credit, sum);
     }
 }
@@ -199,7 +213,7 @@ void rf__si_wide_build(rf_problem *p, int bundle)
 {
 #if defined(RF__WIDE_AVX)
     if (p->work.si_kernel == RF__SI_KERNEL_AVX512) {
-        wk4v_build(p, bundle, 0);
+        wk8_build(p, bundle, 0);
         return;
     }
     if (p->work.si_kernel == RF__SI_KERNEL_AVX) {
@@ -207,7 +221,7 @@ void rf__si_wide_build(rf_problem *p, int bundle)
         return;
     }
 #endif
-    for (int h = 0; h < RF__SI_LANES; h += 2) {
+    for (int h = 0; h < 4; h += 2) {
         wk2_build(p, bundle, h);
     }
 }
@@ -238,8 +252,9 @@ static int make_bundles(rf_problem *p, const int *kk, int n, int ang,
                         int *nbundle, int *slot, int *aslot)
 {
     rf_work *w = &p->work;
+    const int lanes = w->si_lanes;
     int made = 0;
-    for (int f = 0; f < n; f += LANES) {
+    for (int f = 0; f < n; f += lanes) {
         int *meta = w->si_bundle + (size_t)RF__SI_BMETA * (*nbundle);
         const int first = w->color_con[kk[f]];
         const int npt = w->si_group[first + 1] - w->si_group[first];
@@ -247,13 +262,13 @@ static int make_bundles(rf_problem *p, const int *kk, int n, int ang,
         meta[BM_NPT] = npt;
         meta[BM_ASLOT0] = ang ? *aslot : -1;
         *aslot += ang ? npt : 0;
-        double *m = w->si_wm + (size_t)6 * LANES * (*nbundle);
-        for (int l = 0; l < LANES; ++l) {
+        double *m = w->si_wm + (size_t)6 * lanes * (*nbundle);
+        for (int l = 0; l < lanes; ++l) {
             meta[BM_K + l] = -1;
             meta[BM_LO + l] = 0;
             meta[BM_LEN + l] = 0;
             for (int c = 0; c < 6; ++c) {
-                m[c * LANES + l] = 0.0;
+                m[c * lanes + l] = 0.0;
             }
             if (f + l >= n) {
                 continue;
@@ -267,13 +282,13 @@ static int make_bundles(rf_problem *p, const int *kk, int n, int ang,
                 const int b = p->con_body[2 * lo + sd];
                 if (rf__dynamic_body(p, b)) {
                     for (int c = 0; c < 3; ++c) {
-                        m[(3 * sd + c) * LANES + l] =
+                        m[(3 * sd + c) * lanes + l] =
                             p->body_inv_mass[3 * b + c];
                     }
                 }
             }
             for (int i = lo; i < hi; ++i) { /* rf__si_wide_build's */
-                w->si_wpos[i] = (*slot + (i - lo)) * LANES + l;
+                w->si_wpos[i] = (*slot + (i - lo)) * lanes + l;
             }
         }
         *slot += npt;
@@ -283,10 +298,9 @@ static int make_bundles(rf_problem *p, const int *kk, int n, int ang,
     return made;
 }
 
-/* The fastest kernel the processor and the system run (libgcc's check:
-   CPUID and the register state the system saves, YMM for AVX, ZMM and
-   the mask registers for AVX-512), at most the one mode allows. */
-static int cpu_kernel(int mode)
+/* libgcc's check: CPUID and the register state the system saves, YMM
+   for AVX, ZMM and the mask registers for AVX-512. */
+int rf__si_wide_kernel(int mode)
 {
 #if defined(RF__WIDE_AVX)
     if (mode != RF__SI_WIDE_AUTO && mode != RF__SI_WIDE_AVX) {
@@ -305,6 +319,11 @@ static int cpu_kernel(int mode)
 #endif
 }
 
+int rf__si_kernel_lanes(int kernel)
+{
+    return kernel == RF__SI_KERNEL_AVX512 ? 8 : 4;
+}
+
 void rf__si_wide_clear(rf_problem *p)
 {
     p->work.si_nbundle = 0;
@@ -320,15 +339,17 @@ static void bundle_kind_run(rf_problem *p, const int *kk, int n, int ang,
                             int *nunit, int *nbundle, int *slot, int *aslot)
 {
     rf_work *w = &p->work;
+    const int lanes = w->si_lanes;
     int fit = 0, need = 0;
-    for (int f = 0; f < n; f += LANES) {
+    for (int f = 0; f < n; f += lanes) {
         const int first = w->color_con[kk[f]];
         need += w->si_group[first + 1] - w->si_group[first];
-        if (*slot + need > w->cap_si_slot ||
-            (ang && *aslot + need > w->cap_si_aslot)) {
+        /* the capacities count lane slots */
+        if ((long)(*slot + need) * lanes > w->cap_si_slot ||
+            (ang && (long)(*aslot + need) * lanes > w->cap_si_aslot)) {
             break;
         }
-        fit = f + LANES < n ? f + LANES : n;
+        fit = f + lanes < n ? f + lanes : n;
     }
     for (int f = fit; f < n; ++f) { /* not bundled after all */
         w->si_unit[(*nunit)++] = kk[f];
@@ -345,8 +366,7 @@ void rf__si_wide_pack(rf_problem *p, int wide)
     rf_work *w = &p->work;
     int nunit = 0, nbundle = 0, slot = 0, aslot = 0;
     wide = wide && w->si_wide_mode != RF__SI_WIDE_OFF;
-    rf__si_wide_clear(p);
-    w->si_kernel = cpu_kernel(w->si_wide_mode);
+    rf__si_wide_clear(p); /* si_kernel and si_lanes: rf__work_reserve_si */
     enum { NKEY = 2 * RF__SI_WMAX }; /* (kind, length) keys */
     for (int c = 0; c < w->ncolor; ++c) {
         const int lo = w->color_ptr[c], hi = w->color_ptr[c + 1];
@@ -399,25 +419,25 @@ void rf__si_wide_pack(rf_problem *p, int wide)
 /* Three impulse components per point of a bundle between g (component
    off of each contact's six) and the fields at G0 (out: to g; else from
    g, the padding zeroed).  out and off are constants where inlined. */
-static RF__ALWAYS_INLINE void move3(const int *meta, double *G0, double *g,
-                                    int off, int out)
+static RF__ALWAYS_INLINE void move3(const int *meta, int lanes, double *G0,
+                                    double *g, int off, int out)
 {
     const int npt = meta[BM_NPT];
-    for (int l = 0; l < LANES; ++l) {
+    for (int l = 0; l < lanes; ++l) {
         const int lo = meta[BM_LO + l], len = meta[BM_LEN + l];
         for (int j = 0; j < npt; ++j) {
-            double *G = G0 + (size_t)j * 3 * LANES + l;
+            double *G = G0 + (size_t)j * 3 * lanes + l;
             double *x = j < len ? g + 6 * (size_t)(lo + j) + off : NULL;
             if (x != NULL && out) {
                 x[0] = G[0];
-                x[1] = G[LANES];
-                x[2] = G[2 * LANES];
+                x[1] = G[lanes];
+                x[2] = G[2 * lanes];
             } else if (x != NULL) {
                 G[0] = x[0];
-                G[LANES] = x[1];
-                G[2 * LANES] = x[2];
+                G[lanes] = x[1];
+                G[2 * lanes] = x[2];
             } else if (!out) { /* padding */
-                G[0] = G[LANES] = G[2 * LANES] = 0.0;
+                G[0] = G[lanes] = G[2 * lanes] = 0.0;
             }
         }
     }
@@ -427,25 +447,25 @@ static RF__ALWAYS_INLINE void move3(const int *meta, double *G0, double *g,
    region or called alone). */
 static void gamma_bundles(rf_work *w, double *g, int out)
 {
-    const int nbundle = w->si_nbundle;
+    const int nbundle = w->si_nbundle, lanes = w->si_lanes;
 #pragma omp for schedule(static)
     for (int b = 0; b < nbundle; ++b) {
         const int *meta = w->si_bundle + (size_t)RF__SI_BMETA * b;
         /* the normal and sliding impulses at the slots, the spin and
            rolling ones at the angular slots */
-        double *G = w->si_wg + (size_t)meta[BM_SLOT0] * 3 * LANES;
+        double *G = w->si_wg + (size_t)meta[BM_SLOT0] * 3 * lanes;
         double *GA = meta[BM_ASLOT0] >= 0
-                         ? w->si_wga + (size_t)meta[BM_ASLOT0] * 3 * LANES
+                         ? w->si_wga + (size_t)meta[BM_ASLOT0] * 3 * lanes
                          : NULL;
         if (out) {
-            move3(meta, G, g, 0, 1);
+            move3(meta, lanes, G, g, 0, 1);
             if (GA != NULL) {
-                move3(meta, GA, g, 3, 1);
+                move3(meta, lanes, GA, g, 3, 1);
             }
         } else {
-            move3(meta, G, g, 0, 0);
+            move3(meta, lanes, G, g, 0, 0);
             if (GA != NULL) {
-                move3(meta, GA, g, 3, 0);
+                move3(meta, lanes, GA, g, 3, 0);
             }
         }
     }

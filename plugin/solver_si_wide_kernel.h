@@ -2,10 +2,12 @@
  * The wide form's bundle kernel (solver_si_wide.c), written once for any
  * lane count: solver_si_wide.c includes this file once per instruction
  * set, with
- *   WK_LANES  the lanes one vector holds (2: SSE2 or generic, 4: AVX),
- *   WK(name)  the name of this copy's function or type name.
- * A copy runs lanes [h, h + WK_LANES) of a bundle (RF__SI_LANES lanes,
- * records laid out field by field with RF__SI_LANES doubles each), so the
+ *   WK_LANES   the lanes one vector holds (2: SSE2 or generic, 4: AVX,
+ *              8: AVX-512),
+ *   WK_BUNDLE  the lanes of the bundles it runs (work.si_lanes: 4 or 8),
+ *   WK(name)   the name of this copy's function or type name.
+ * A copy runs lanes [h, h + WK_LANES) of a bundle (WK_BUNDLE lanes,
+ * records laid out field by field with WK_BUNDLE doubles each), so the
  * two-lane copy runs a four-lane bundle as two halves.  No include guard:
  * it is meant to be included more than once.
  */
@@ -43,7 +45,11 @@ static RF__ALWAYS_INLINE VL WK(sel)(VM m, VL a, VL b)
 /* the lanes of m set, one bit each (lane l: bit l) */
 static RF__ALWAYS_INLINE int WK(bits)(VM m)
 {
-#if WK_LANES == 4 && defined(RF__WIDE_AVX)
+#if WK_LANES == 8 && defined(RF__WIDE_AVX)
+    __m512i v;
+    memcpy(&v, &m, sizeof v);
+    return (int)_mm512_test_epi64_mask(v, v);
+#elif WK_LANES == 4 && defined(RF__WIDE_AVX)
     __m256d v;
     memcpy(&v, &m, sizeof v);
     return _mm256_movemask_pd(v);
@@ -75,7 +81,12 @@ static RF__ALWAYS_INLINE int WK(none)(VM m)
 static RF__ALWAYS_INLINE VL WK(sqrt)(VL x)
 {
     VL r;
-#if WK_LANES == 4 && defined(RF__WIDE_AVX)
+#if WK_LANES == 8 && defined(RF__WIDE_AVX)
+    __m512d v;
+    memcpy(&v, &x, sizeof v);
+    v = _mm512_sqrt_pd(v);
+    memcpy(&r, &v, sizeof r);
+#elif WK_LANES == 4 && defined(RF__WIDE_AVX)
     __m256d v;
     memcpy(&v, &x, sizeof v);
     v = _mm256_sqrt_pd(v);
@@ -222,8 +233,9 @@ static RF__ALWAYS_INLINE void WK(bodies_store)(const rf_problem *p,
 
 /* Ask for the record of the slot RF__SI_WPF ahead: the records stream
    from the last-level cache (a 31,680-contact wall of boxes holds 15 MB
-   of them), a point's record spans 11 (normal) or 22 (friction) lines
-   (640 and 1,344 bytes at the arrays' 16-byte alignment), and the loads
+   of them), a point's record in a bundle of four spans 11 (normal) or 22
+   (friction) lines (640 and 1,344 bytes at the arrays' 16-byte
+   alignment; twice that in a bundle of eight), and the loads
    of each slot's first fields stalled (a quarter of the kernel's
    samples).  With the hint that wall's solve (SI, 5 sweeps) takes 10%
    less time, a 1,560-contact wall 2% less (rfbench_ab --wall, median of
@@ -238,18 +250,18 @@ static RF__ALWAYS_INLINE void WK(bodies_store)(const rf_problem *p,
 static RF__ALWAYS_INLINE void WK(prefetch)(const double *base, size_t slot,
                                            size_t fields)
 {
-    const size_t bytes = fields * RF__SI_LANES * sizeof(double);
+    const size_t bytes = fields * WK_BUNDLE * sizeof(double);
     const uintptr_t a = (uintptr_t)base + (slot + RF__SI_WPF) * bytes;
     rf__prefetch_bytes(a, a + bytes);
 }
 /* Ask for n doubles from x on (the build's sources of the next bundle:
-   its four lanes' manifolds lie anywhere in the contact arrays). */
+   its lanes' manifolds lie anywhere in the contact arrays). */
 static RF__ALWAYS_INLINE void WK(prefetch_span)(const double *x, int n)
 {
     rf__prefetch_bytes((uintptr_t)x, (uintptr_t)(x + n));
 }
 /* field f of a record's slot (r already offset to lane h) */
-#define WFIELD(r, f) WK(load)((r) + (size_t)(f)*RF__SI_LANES)
+#define WFIELD(r, f) WK(load)((r) + (size_t)(f)*WK_BUNDLE)
 
 static RF__ALWAYS_INLINE void WK(field3)(const double *r, int f, VL out[3])
 {
@@ -266,11 +278,11 @@ static RF__ALWAYS_INLINE void WK(normal)(const rf_work *w, int slot0, int npt,
 {
     for (int j = 0; j < npt; ++j) {
         const double *r =
-            w->si_wn + (size_t)(slot0 + j) * RF__SI_WN * RF__SI_LANES + h;
+            w->si_wn + (size_t)(slot0 + j) * RF__SI_WN * WK_BUNDLE + h;
         if (h == 0) {
             WK(prefetch)(w->si_wn, (size_t)(slot0 + j), RF__SI_WN);
         }
-        double *G = w->si_wg + (size_t)(slot0 + j) * 3 * RF__SI_LANES + h;
+        double *G = w->si_wg + (size_t)(slot0 + j) * 3 * WK_BUNDLE + h;
         VL n[3], ra[3], rb[3], dv[3];
         WK(field3)(r, WN_N, n);
         WK(field3)(r, WN_RA, ra);
@@ -395,22 +407,22 @@ static RF__ALWAYS_INLINE void WK(friction)(const rf_work *w, int slot0, int npt,
     const VL zero = WK(set1)(0.0);
     for (int j = 0; j < npt; ++j) {
         const double *r =
-            w->si_wf + (size_t)(slot0 + j) * RF__SI_WF * RF__SI_LANES + h;
+            w->si_wf + (size_t)(slot0 + j) * RF__SI_WF * WK_BUNDLE + h;
         if (h == 0) {
             WK(prefetch)(w->si_wf, (size_t)(slot0 + j), RF__SI_WF);
         }
-        double *G = w->si_wg + (size_t)(slot0 + j) * 3 * RF__SI_LANES + h;
+        double *G = w->si_wg + (size_t)(slot0 + j) * 3 * WK_BUNDLE + h;
         const VL gn = WK(load)(G);
-        VL n1 = WK(load)(G + RF__SI_LANES);
-        VL n2 = WK(load)(G + 2 * RF__SI_LANES);
+        VL n1 = WK(load)(G + WK_BUNDLE);
+        VL n2 = WK(load)(G + 2 * WK_BUNDLE);
         /* the row form skips a contact whose impulses are all zero (its
            discs have radius 0 and it stays at 0; here, with no spin or
            rolling friction, the three in the bundle) */
         const VM idle = (gn == zero) & (n1 == zero) & (n2 == zero);
         const VM sliding = (WFIELD(r, WF_MU) > zero) & ~idle;
         *d2 += WK(slide)(r, m, gn, &n1, &n2, sliding, v, gd);
-        WK(store)(G + RF__SI_LANES, n1);
-        WK(store)(G + 2 * RF__SI_LANES, n2);
+        WK(store)(G + WK_BUNDLE, n1);
+        WK(store)(G + 2 * WK_BUNDLE, n2);
         *g2 += WFIELD(r, WF_W) * n1 * n1 + WFIELD(r, WF_W + 2) * n2 * n2;
     }
 }
@@ -433,22 +445,21 @@ WK(friction_ang)(const rf_work *w, int slot0, int aslot0, int npt, int rounds,
     const VL zero = WK(set1)(0.0);
     for (int j = 0; j < npt; ++j) {
         const double *r =
-            w->si_wf + (size_t)(slot0 + j) * RF__SI_WF * RF__SI_LANES + h;
+            w->si_wf + (size_t)(slot0 + j) * RF__SI_WF * WK_BUNDLE + h;
         const double *a =
-            w->si_wa + (size_t)(aslot0 + j) * RF__SI_WA * RF__SI_LANES + h;
+            w->si_wa + (size_t)(aslot0 + j) * RF__SI_WA * WK_BUNDLE + h;
         const double *nr =
-            w->si_wn + (size_t)(slot0 + j) * RF__SI_WN * RF__SI_LANES + h;
+            w->si_wn + (size_t)(slot0 + j) * RF__SI_WN * WK_BUNDLE + h;
         if (h == 0) {
             WK(prefetch)(w->si_wf, (size_t)(slot0 + j), RF__SI_WF);
             WK(prefetch)(w->si_wa, (size_t)(aslot0 + j), RF__SI_WA);
         }
-        double *G = w->si_wg + (size_t)(slot0 + j) * 3 * RF__SI_LANES + h;
-        double *GA = w->si_wga + (size_t)(aslot0 + j) * 3 * RF__SI_LANES + h;
+        double *G = w->si_wg + (size_t)(slot0 + j) * 3 * WK_BUNDLE + h;
+        double *GA = w->si_wga + (size_t)(aslot0 + j) * 3 * WK_BUNDLE + h;
         const VL gn = WK(load)(G);
-        VL g1 = WK(load)(G + RF__SI_LANES),
-           g2v = WK(load)(G + 2 * RF__SI_LANES);
-        VL gs = WK(load)(GA), gr0 = WK(load)(GA + RF__SI_LANES),
-           gr1 = WK(load)(GA + 2 * RF__SI_LANES);
+        VL g1 = WK(load)(G + WK_BUNDLE), g2v = WK(load)(G + 2 * WK_BUNDLE);
+        VL gs = WK(load)(GA), gr0 = WK(load)(GA + WK_BUNDLE),
+           gr1 = WK(load)(GA + 2 * WK_BUNDLE);
         const VL sigma = WFIELD(a, WA_SIGMA), rho = WFIELD(a, WA_RHO);
         const VM spin = sigma > zero, roll = rho > zero;
         const VM t1 = WFIELD(a, WA_T1) > zero;
@@ -545,11 +556,11 @@ WK(friction_ang)(const rf_work *w, int slot0, int aslot0, int npt, int rounds,
                 ch <= 1e-24 * (W0 * g1 * g1 + W2 * g2v * g2v + RF_MINVAL);
             on = on & ~quiet & (spin | roll);
         }
-        WK(store)(G + RF__SI_LANES, g1);
-        WK(store)(G + 2 * RF__SI_LANES, g2v);
+        WK(store)(G + WK_BUNDLE, g1);
+        WK(store)(G + 2 * WK_BUNDLE, g2v);
         WK(store)(GA, gs);
-        WK(store)(GA + RF__SI_LANES, gr0);
-        WK(store)(GA + 2 * RF__SI_LANES, gr1);
+        WK(store)(GA + WK_BUNDLE, gr0);
+        WK(store)(GA + 2 * WK_BUNDLE, gr1);
         *g2 += W0 * g1 * g1 + W2 * g2v * g2v;
     }
 }
@@ -575,7 +586,7 @@ static void WK(bundle)(const rf_problem *p, int pass_friction, int rounds,
     VL d2 = zero, g2 = zero;
     WK(bodies) v;
     WK(bodies_load)(p, meta, h, vel, &v);
-    const double *m = w->si_wm + (size_t)6 * RF__SI_LANES * b + h;
+    const double *m = w->si_wm + (size_t)6 * WK_BUNDLE * b + h;
     if (pass_friction && meta[BM_ASLOT0] >= 0) {
         WK(friction_ang)
         (w, meta[BM_SLOT0], meta[BM_ASLOT0], npt, rounds, h, m, &v, &gd, &d2,
@@ -639,7 +650,7 @@ static RF__ALWAYS_INLINE VL WK(dot)(const VL *a, const VL *b)
 static RF__ALWAYS_INLINE void WK(store3)(double *r, int f, const VL *x)
 {
     for (int c = 0; c < 3; ++c) {
-        WK(store)(r + (size_t)(f + c) * RF__SI_LANES, x[c]);
+        WK(store)(r + (size_t)(f + c) * WK_BUNDLE, x[c]);
     }
 }
 
@@ -670,7 +681,7 @@ static RF__ALWAYS_INLINE void WK(build_kind)(rf_problem *p, int b, int h,
     const int *meta = w->si_bundle + (size_t)RF__SI_BMETA * b;
     if (h == 0 && b + 1 < w->si_nbundle) { /* the next bundle's inputs */
         const int *next = meta + RF__SI_BMETA;
-        for (int l = 0; l < RF__SI_LANES; ++l) {
+        for (int l = 0; l < WK_BUNDLE; ++l) {
             const int lo = next[BM_LO + l], len = next[BM_LEN + l];
             if (len > 0) {
                 WK(prefetch_span)(p->con_frame + 9 * lo, 9 * len);
@@ -741,12 +752,10 @@ static RF__ALWAYS_INLINE void WK(build_kind)(rf_problem *p, int b, int h,
         WK(gather)(arm_src, 6, arm);
         WK(gather)(bias_src, nb, bias);
         WK(gather)(cfm_src, nb, cfm);
-        double *nr = w->si_wn +
-                     (size_t)(meta[BM_SLOT0] + j) * RF__SI_WN * RF__SI_LANES +
-                     h;
-        double *fr = w->si_wf +
-                     (size_t)(meta[BM_SLOT0] + j) * RF__SI_WF * RF__SI_LANES +
-                     h;
+        double *nr =
+            w->si_wn + (size_t)(meta[BM_SLOT0] + j) * RF__SI_WN * WK_BUNDLE + h;
+        double *fr =
+            w->si_wf + (size_t)(meta[BM_SLOT0] + j) * RF__SI_WF * WK_BUNDLE + h;
         WK(store3)(nr, WN_N, e);
         WK(store3)(fr, WF_T1, e + 3);
         WK(store3)(fr, WF_T2, e + 6);
@@ -754,8 +763,7 @@ static RF__ALWAYS_INLINE void WK(build_kind)(rf_problem *p, int b, int h,
         VL ws = vzero, wru = vzero, wrx = vzero, wrw = vzero;
         double *ar =
             ang ? w->si_wa +
-                      (size_t)(meta[BM_ASLOT0] + j) * RF__SI_WA * RF__SI_LANES +
-                      h
+                      (size_t)(meta[BM_ASLOT0] + j) * RF__SI_WA * WK_BUNDLE + h
                 : NULL;
         for (int s = 0; s < 2; ++s) {
             VL rn[3], rt1[3], rt2[3];
@@ -814,47 +822,47 @@ static RF__ALWAYS_INLINE void WK(build_kind)(rf_problem *p, int b, int h,
             const VM rt1 = t1 > vzero;
             const VL ra = wru + cfm[4], rb = WK(sel)(rt1, vzero, wrx),
                      rc = wrw + cfm[5];
-            WK(store)(ar + (size_t)WA_WS * RF__SI_LANES, ws + cfm[3]);
-            WK(store)(ar + (size_t)WA_WR * RF__SI_LANES, ra);
-            WK(store)(ar + (size_t)(WA_WR + 1) * RF__SI_LANES, rb);
-            WK(store)(ar + (size_t)(WA_WR + 2) * RF__SI_LANES, rc);
+            WK(store)(ar + (size_t)WA_WS * WK_BUNDLE, ws + cfm[3]);
+            WK(store)(ar + (size_t)WA_WR * WK_BUNDLE, ra);
+            WK(store)(ar + (size_t)(WA_WR + 1) * WK_BUNDLE, rb);
+            WK(store)(ar + (size_t)(WA_WR + 2) * WK_BUNDLE, rc);
             WK(store3)(ar, WA_BIAS, bias + 3);
             WK(store3)(ar, WA_CFM, cfm + 3);
-            WK(store)(ar + (size_t)WA_SIGMA * RF__SI_LANES, sigma);
-            WK(store)(ar + (size_t)WA_RHO * RF__SI_LANES, rho);
-            WK(store)(ar + (size_t)WA_T1 * RF__SI_LANES, t1);
+            WK(store)(ar + (size_t)WA_SIGMA * WK_BUNDLE, sigma);
+            WK(store)(ar + (size_t)WA_RHO * WK_BUNDLE, rho);
+            WK(store)(ar + (size_t)WA_T1 * WK_BUNDLE, t1);
             VL step, inv[3];
             WK(block2)(ra, rb, WK(sel)(rt1, vzero, rc), &step, inv);
-            WK(store)(ar + (size_t)WA_STEP * RF__SI_LANES, step);
+            WK(store)(ar + (size_t)WA_STEP * WK_BUNDLE, step);
             for (int c = 0; c < 3; ++c) { /* no inverse for roll_t1 */
                 WK(store)
-                (ar + (size_t)(WA_INV + c) * RF__SI_LANES,
+                (ar + (size_t)(WA_INV + c) * WK_BUNDLE,
                  WK(sel)(rt1, vzero, inv[c]));
             }
         }
         const VL W = wnn + cfm[0];
-        WK(store)(nr + (size_t)WN_BIAS * RF__SI_LANES, bias[0]);
-        WK(store)(nr + (size_t)WN_CFM * RF__SI_LANES, cfm[0]);
-        WK(store)(nr + (size_t)WN_W * RF__SI_LANES, W);
+        WK(store)(nr + (size_t)WN_BIAS * WK_BUNDLE, bias[0]);
+        WK(store)(nr + (size_t)WN_CFM * WK_BUNDLE, cfm[0]);
+        WK(store)(nr + (size_t)WN_W * WK_BUNDLE, W);
         const VM wpos = W > RF_MINVAL;
         WK(store)
-        (nr + (size_t)WN_INV * RF__SI_LANES,
+        (nr + (size_t)WN_INV * WK_BUNDLE,
          WK(sel)(wpos, one / WK(sel)(wpos, W, one), vzero));
-        WK(store)(nr + (size_t)WN_NMAX * RF__SI_LANES, nmax);
+        WK(store)(nr + (size_t)WN_NMAX * WK_BUNDLE, nmax);
         const VL a = wuu + cfm[1], bb = wuw, c = www + cfm[2];
-        WK(store)(fr + (size_t)WF_BIAS * RF__SI_LANES, bias[1]);
-        WK(store)(fr + (size_t)(WF_BIAS + 1) * RF__SI_LANES, bias[2]);
-        WK(store)(fr + (size_t)WF_CFM * RF__SI_LANES, cfm[1]);
-        WK(store)(fr + (size_t)(WF_CFM + 1) * RF__SI_LANES, cfm[2]);
-        WK(store)(fr + (size_t)WF_W * RF__SI_LANES, a);
-        WK(store)(fr + (size_t)(WF_W + 1) * RF__SI_LANES, bb);
-        WK(store)(fr + (size_t)(WF_W + 2) * RF__SI_LANES, c);
-        WK(store)(fr + (size_t)WF_MU * RF__SI_LANES, mu);
+        WK(store)(fr + (size_t)WF_BIAS * WK_BUNDLE, bias[1]);
+        WK(store)(fr + (size_t)(WF_BIAS + 1) * WK_BUNDLE, bias[2]);
+        WK(store)(fr + (size_t)WF_CFM * WK_BUNDLE, cfm[1]);
+        WK(store)(fr + (size_t)(WF_CFM + 1) * WK_BUNDLE, cfm[2]);
+        WK(store)(fr + (size_t)WF_W * WK_BUNDLE, a);
+        WK(store)(fr + (size_t)(WF_W + 1) * WK_BUNDLE, bb);
+        WK(store)(fr + (size_t)(WF_W + 2) * WK_BUNDLE, c);
+        WK(store)(fr + (size_t)WF_MU * WK_BUNDLE, mu);
         VL step, inv[3];
         WK(block2)(a, bb, c, &step, inv);
-        WK(store)(fr + (size_t)WF_STEP * RF__SI_LANES, step);
+        WK(store)(fr + (size_t)WF_STEP * WK_BUNDLE, step);
         for (int k = 0; k < 3; ++k) {
-            WK(store)(fr + (size_t)(WF_INV + k) * RF__SI_LANES, inv[k]);
+            WK(store)(fr + (size_t)(WF_INV + k) * WK_BUNDLE, inv[k]);
         }
         for (int l = 0; l < WK_LANES; ++l) {
             if (con[l] >= 0) {

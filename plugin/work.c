@@ -267,16 +267,16 @@ rf_status rf__work_reserve_colors(rf_problem *p, rf_error *err)
     return RF_OK;
 }
 
-int rf__si_slot_bound(int n, int kinds)
+int rf__si_slot_bound(int n, int kinds, int lanes)
 {
     /* Within a colour the groups of each kind are bundled longest first,
-       four at a time: a bundle's slots are its first lane's points, at
-       most the fewest points of the bundle before it, so at most a
-       quarter of that one's points; each kind's first bundle has
+       lanes at a time: a bundle's slots are its first lane's points, at
+       most the fewest points of the bundle before it, so at most 1 /
+       lanes of that one's points; each kind's first bundle has
        RF__SI_WMAX.  Summed over the (at most 63) bundled colours of the
-       contacts' range: n / 4 + 63 kinds RF__SI_WMAX, and never more than
-       n. */
-    const long b = (long)n / RF__SI_LANES + 63L * kinds * RF__SI_WMAX;
+       contacts' range: n / lanes + 63 kinds RF__SI_WMAX, and never more
+       than n. */
+    const long b = (long)n / lanes + 63L * kinds * RF__SI_WMAX;
     return (int)(b < n ? b : n);
 }
 
@@ -317,15 +317,19 @@ rf_status rf__work_reserve_si(rf_problem *p, rf_model model, rf_error *err)
         {(void **)&w->si_bundle, RF__SI_BMETA * sizeof(int)},
         {(void **)&w->si_wm, 6 * RF__SI_LANES * sizeof(double)},
     };
+    /* the bundles' records per lane slot, for this solve's kernel */
     const rf_grow_item slot[] = {
-        {(void **)&w->si_wn, RF__SI_WN * RF__SI_LANES * sizeof(double)},
-        {(void **)&w->si_wf, RF__SI_WF * RF__SI_LANES * sizeof(double)},
-        {(void **)&w->si_wg, 3 * RF__SI_LANES * sizeof(double)},
+        {(void **)&w->si_wn, RF__SI_WN * sizeof(double)},
+        {(void **)&w->si_wf, RF__SI_WF * sizeof(double)},
+        {(void **)&w->si_wg, 3 * sizeof(double)},
     };
     const rf_grow_item aslot[] = {
-        {(void **)&w->si_wa, RF__SI_WA * RF__SI_LANES * sizeof(double)},
-        {(void **)&w->si_wga, 3 * RF__SI_LANES * sizeof(double)},
+        {(void **)&w->si_wa, RF__SI_WA * sizeof(double)},
+        {(void **)&w->si_wga, 3 * sizeof(double)},
     };
+    w->si_kernel = rf__si_wide_kernel(w->si_wide_mode);
+    w->si_lanes = rf__si_kernel_lanes(w->si_kernel);
+    const int lanes = w->si_lanes;
     if (!rf__grow_all(&w->group[RF__WG_SI], any, 2, &w->cap_si, p->ncon + 1) ||
         (!desaxce && !rf__grow_all(&w->group[RF__WG_SI_BLOCK], block, 2,
                                    &w->cap_si_block, p->ncon + 1)) ||
@@ -333,10 +337,12 @@ rf_status rf__work_reserve_si(rf_problem *p, rf_model model, rf_error *err)
                                   &w->cap_si_rows, p->ncon + 1)) ||
         (desaxce &&
          !rf__grow_all(&w->group[RF__WG_SI_SLOT], slot, 3, &w->cap_si_slot,
-                       rf__si_slot_bound(p->ncon, 2) + 1)) ||
+                       (rf__si_slot_bound(p->ncon, 2, lanes) + 1) * lanes)) ||
         (desaxce &&
-         !rf__grow_all(&w->group[RF__WG_SI_ASLOT], aslot, 2, &w->cap_si_aslot,
-                       rf__si_slot_bound(rf__si_angular_count(p), 1) + 1)) ||
+         !rf__grow_all(
+             &w->group[RF__WG_SI_ASLOT], aslot, 2, &w->cap_si_aslot,
+             (rf__si_slot_bound(rf__si_angular_count(p), 1, lanes) + 1) *
+                 lanes)) ||
         !rf__grow((void **)&w->si_jrec, &w->cap_si_joint, p->nrow + 1,
                   RF__SI_JREC * sizeof(double)) ||
         !rf__grow((void **)&w->si_mask, &w->cap_si_mask, p->nbody + 1,

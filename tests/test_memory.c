@@ -204,6 +204,12 @@ static int test_heap(void)
        model's block records; the De Saxce model's row form and wide
        slots) */
     enum { NS = 8 };
+    /* glibc maps a chunk of 128 KB or more on its own, in whole pages: up
+       to 4 KB more per block than asked for, which rf_problem_memory
+       leaves to the allocator (SI's slots for 60 contacts in bundles of
+       eight are such blocks).  Kept on the heap, every block costs its
+       header and alignment only. */
+    mallopt(M_MMAP_THRESHOLD, 64 << 20);
     const rf_solver_kind solvers[NS] = {
         RF_SOLVER_APGD, RF_SOLVER_JACOBI,     RF_SOLVER_GS, RF_SOLVER_APGD,
         RF_SOLVER_APGD, RF_SOLVER_GS_COLORED, RF_SOLVER_SI, RF_SOLVER_SI};
