@@ -225,7 +225,10 @@ static inline int rf__si_rounds(const rf_config *cfg)
    most, fields of its normal, friction and angular records, and a
    bundle's metadata (RF__SI_BMETA ints: first slot, points, first
    angular slot (-1: a bundle without spin or rolling friction), then per
-   lane its colour position (-1: empty), first contact and points). */
+   lane its colour position (-1: empty), first contact and points, then
+   per lane its group's two bodies (RF_WORLD for the world or an empty
+   lane), and the dynamic sides' bits (lane l: bit 2 l side a, 2 l + 1
+   side b)). */
 #define RF__SI_LANES 8
 #define RF__SI_WMAX 4
 #define RF__SI_WN 20
@@ -238,7 +241,9 @@ enum {
     RF__SI_BM_K = 3,
     RF__SI_BM_LO = 3 + RF__SI_LANES,
     RF__SI_BM_LEN = 3 + 2 * RF__SI_LANES,
-    RF__SI_BMETA = 3 + 3 * RF__SI_LANES
+    RF__SI_BM_BODY = 3 + 3 * RF__SI_LANES,
+    RF__SI_BM_DYN = 3 + 5 * RF__SI_LANES,
+    RF__SI_BMETA = 4 + 5 * RF__SI_LANES
 };
 enum {
     RF__SI_WIDE_AUTO = 0,

@@ -147,7 +147,9 @@ enum {
     BM_ASLOT0 = RF__SI_BM_ASLOT0,
     BM_K = RF__SI_BM_K,
     BM_LO = RF__SI_BM_LO,
-    BM_LEN = RF__SI_BM_LEN
+    BM_LEN = RF__SI_BM_LEN,
+    BM_BODY = RF__SI_BM_BODY,
+    BM_DYN = RF__SI_BM_DYN
 };
 
 /* The kernels: two lanes per vector (SSE2, or generic), run on a bundle
@@ -262,11 +264,13 @@ static int make_bundles(rf_problem *p, const int *kk, int n, int ang,
         meta[BM_NPT] = npt;
         meta[BM_ASLOT0] = ang ? *aslot : -1;
         *aslot += ang ? npt : 0;
+        meta[BM_DYN] = 0;
         double *m = w->si_wm + (size_t)6 * lanes * (*nbundle);
         for (int l = 0; l < lanes; ++l) {
             meta[BM_K + l] = -1;
             meta[BM_LO + l] = 0;
             meta[BM_LEN + l] = 0;
+            meta[BM_BODY + 2 * l] = meta[BM_BODY + 2 * l + 1] = RF_WORLD;
             for (int c = 0; c < 6; ++c) {
                 m[c * lanes + l] = 0.0;
             }
@@ -280,7 +284,9 @@ static int make_bundles(rf_problem *p, const int *kk, int n, int ang,
             meta[BM_LEN + l] = hi - lo;
             for (int sd = 0; sd < 2; ++sd) { /* the group's sides */
                 const int b = p->con_body[2 * lo + sd];
+                meta[BM_BODY + 2 * l + sd] = b;
                 if (rf__dynamic_body(p, b)) {
+                    meta[BM_DYN] |= 1 << (2 * l + sd);
                     for (int c = 0; c < 3; ++c) {
                         m[(3 * sd + c) * lanes + l] =
                             p->body_inv_mass[3 * b + c];

@@ -175,25 +175,60 @@ typedef struct WK(bodies) {
     VL la[3], aa[3], lb[3], ab[3];
 } WK(bodies);
 
-static RF__ALWAYS_INLINE void WK(bodies_load)(const rf_problem *p,
-                                              const int *meta, int h,
+#if WK_LANES == 8 && defined(RF__WIDE_AVX)
+/* An 8 x 8 transpose (out[c][l] = in[l][c]): pairs unpacked, then
+   128-bit blocks taken twice, 24 shuffles. */
+static RF__ALWAYS_INLINE void WK(transpose)(const __m512d in[8], __m512d out[8])
+{
+    __m512d t[8], a[8];
+    for (int k = 0; k < 4; ++k) { /* t[2k]: even columns, t[2k+1]: odd */
+        t[2 * k] = _mm512_unpacklo_pd(in[2 * k], in[2 * k + 1]);
+        t[2 * k + 1] = _mm512_unpackhi_pd(in[2 * k], in[2 * k + 1]);
+    }
+    for (int k = 0; k < 2; ++k) {     /* rows 4k .. 4k + 3 */
+        for (int o = 0; o < 2; ++o) { /* even, odd columns */
+            const __m512d x = t[4 * k + o], y = t[4 * k + 2 + o];
+            a[4 * k + o] = _mm512_shuffle_f64x2(x, y, 0x88);
+            a[4 * k + 2 + o] = _mm512_shuffle_f64x2(x, y, 0xDD);
+        }
+    }
+    /* a[0]: columns 0 and 4 of rows 0-3, a[1]: 1 and 5, a[2]: 2 and 6,
+       a[3]: 3 and 7; a[4 ..]: the same of rows 4-7 */
+    for (int c = 0; c < 4; ++c) {
+        out[c] = _mm512_shuffle_f64x2(a[c], a[4 + c], 0x88);
+        out[c + 4] = _mm512_shuffle_f64x2(a[c], a[4 + c], 0xDD);
+    }
+}
+#endif
+
+static RF__ALWAYS_INLINE void WK(bodies_load)(const int *meta, int h,
                                               const double *vel, WK(bodies) * v)
 {
     static const double zero[6] = {0, 0, 0, 0, 0, 0};
     const double *x[2][WK_LANES];
     for (int l = 0; l < WK_LANES; ++l) {
-        x[0][l] = x[1][l] = zero;
-        if (meta[BM_LEN + h + l] == 0) {
-            continue;
-        }
-        const int i = meta[BM_LO + h + l];
-        for (int s = 0; s < 2; ++s) {
-            const int b = p->con_body[2 * i + s];
-            if (b != RF_WORLD) {
-                x[s][l] = vel + 6 * b;
-            }
+        for (int s = 0; s < 2; ++s) { /* RF_WORLD too for an empty lane */
+            const int b = meta[BM_BODY + 2 * (h + l) + s];
+            x[s][l] = b != RF_WORLD ? vel + 6 * b : zero;
         }
     }
+#if WK_LANES == 8 && defined(RF__WIDE_AVX)
+    /* each lane's six components in one masked load, then transposed:
+       a third of the instructions of building each vector from its eight
+       lanes one by one, which was over a third of the kernel's samples on
+       the falling boxes */
+    for (int s = 0; s < 2; ++s) {
+        __m512d row[8], col[8];
+        for (int l = 0; l < 8; ++l) {
+            row[l] = _mm512_maskz_loadu_pd(0x3F, x[s][l]);
+        }
+        WK(transpose)(row, col);
+        for (int c = 0; c < 3; ++c) {
+            (s == 0 ? v->la : v->lb)[c] = (VL)col[c];
+            (s == 0 ? v->aa : v->ab)[c] = (VL)col[3 + c];
+        }
+    }
+#else
     for (int c = 0; c < 3; ++c) {
         for (int l = 0; l < WK_LANES; ++l) {
             v->la[c][l] = x[0][l][c];
@@ -202,31 +237,43 @@ static RF__ALWAYS_INLINE void WK(bodies_load)(const rf_problem *p,
             v->ab[c][l] = x[1][l][3 + c];
         }
     }
+#endif
 }
 
-static RF__ALWAYS_INLINE void WK(bodies_store)(const rf_problem *p,
-                                               const int *meta, int h,
-                                               double *vel,
-                                               const WK(bodies) * v)
+static RF__ALWAYS_INLINE void
+WK(bodies_store)(const int *meta, int h, double *vel, const WK(bodies) * v)
 {
+#if WK_LANES == 8 && defined(RF__WIDE_AVX)
+    /* transposed back, then one masked store per lane and dynamic side */
+    __m512d row[2][8];
+    for (int s = 0; s < 2; ++s) {
+        __m512d col[8];
+        for (int c = 0; c < 3; ++c) {
+            col[c] = (__m512d)(s == 0 ? v->la : v->lb)[c];
+            col[3 + c] = (__m512d)(s == 0 ? v->aa : v->ab)[c];
+        }
+        col[6] = col[7] = _mm512_setzero_pd();
+        WK(transpose)(col, row[s]);
+    }
+#endif
+    const int *body = meta + BM_BODY + 2 * h;
+    const int dyn = meta[BM_DYN] >> (2 * h);
     for (int l = 0; l < WK_LANES; ++l) {
-        if (meta[BM_LEN + h + l] == 0) {
-            continue;
-        }
-        const int i = meta[BM_LO + h + l], flags = p->work.si_flags[i];
-        if (flags & RF__SI_DYN_A) {
-            double *x = vel + 6 * p->con_body[2 * i];
-            for (int c = 0; c < 3; ++c) {
-                x[c] = v->la[c][l];
-                x[3 + c] = v->aa[c][l];
+        for (int s = 0; s < 2; ++s) {
+            if (!((dyn >> (2 * l + s)) & 1)) {
+                continue;
             }
-        }
-        if (flags & RF__SI_DYN_B) {
-            double *x = vel + 6 * p->con_body[2 * i + 1];
+            double *x = vel + 6 * body[2 * l + s];
+#if WK_LANES == 8 && defined(RF__WIDE_AVX)
+            _mm512_mask_storeu_pd(x, 0x3F, row[s][l]);
+#else
+            const VL *lin = s == 0 ? v->la : v->lb;
+            const VL *ang = s == 0 ? v->aa : v->ab;
             for (int c = 0; c < 3; ++c) {
-                x[c] = v->lb[c][l];
-                x[3 + c] = v->ab[c][l];
+                x[c] = lin[c][l];
+                x[3 + c] = ang[c][l];
             }
+#endif
         }
     }
 }
@@ -585,7 +632,7 @@ static void WK(bundle)(const rf_problem *p, int pass_friction, int rounds,
     WK(guard) gd = {WK(set1)(share), zero, zero, credit};
     VL d2 = zero, g2 = zero;
     WK(bodies) v;
-    WK(bodies_load)(p, meta, h, vel, &v);
+    WK(bodies_load)(meta, h, vel, &v);
     const double *m = w->si_wm + (size_t)6 * WK_BUNDLE * b + h;
     if (pass_friction && meta[BM_ASLOT0] >= 0) {
         WK(friction_ang)
@@ -596,7 +643,7 @@ static void WK(bundle)(const rf_problem *p, int pass_friction, int rounds,
     } else {
         WK(normal)(w, meta[BM_SLOT0], npt, h, m, &v, &gd, &d2, &g2);
     }
-    WK(bodies_store)(p, meta, h, vel, &v);
+    WK(bodies_store)(meta, h, vel, &v);
     for (int l = 0; l < WK_LANES; ++l) {
         const int k = meta[BM_K + h + l];
         if (k >= 0) {
