@@ -666,7 +666,24 @@ static void WK(bundle)(const rf_problem *p, int pass_friction, int rounds,
 static RF__ALWAYS_INLINE void WK(gather)(const double *const *src, int n,
                                          VL *out)
 {
-    for (int k = 0; k < n; ++k) {
+    int k = 0;
+#if WK_LANES == 8 && defined(RF__WIDE_AVX)
+    /* the first eight of each lane's n in one masked load, transposed
+       (as WK(bodies_load)): the lane-by-lane gather was a quarter of the
+       build's samples */
+    if (n > 1) {
+        const int m = n < 8 ? n : 8;
+        __m512d row[8], col[8];
+        for (int l = 0; l < 8; ++l) {
+            row[l] = _mm512_maskz_loadu_pd((__mmask8)((1u << m) - 1), src[l]);
+        }
+        WK(transpose)(row, col);
+        for (; k < m; ++k) {
+            out[k] = (VL)col[k];
+        }
+    }
+#endif
+    for (; k < n; ++k) {
         VL v = {0};
         for (int l = 0; l < WK_LANES; ++l) {
             v[l] = src[l][k];
