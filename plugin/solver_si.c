@@ -45,9 +45,9 @@
  * swept colour after colour, the groups of a colour in parallel: the result is
  * independent of the thread count (the colouring and each group's arithmetic
  * are).  Below, rows then contacts in order on one thread.  With the De Saxce
- * model the manifolds of a colour of at most four points run four at a time in
- * SIMD lanes (solver_si_wide.c; those with spin or rolling friction in bundles
- * of their own), to the same bits.
+ * model the manifolds of a colour of at most four points run eight at a time
+ * (AVX-512) or four at a time in SIMD lanes (solver_si_wide.c; those with spin
+ * or rolling friction in bundles of their own), to the same bits.
  */
 #include "internal.h"
 

@@ -933,14 +933,15 @@ RF_API rf_status rf_residual(rf_problem *p, rf_model model, const double *gamma,
  *     16: the colouring (4 ints);
  *   - RF_SOLVER_SI: per contact (+ 1) 2 ints, per body (+ 1) a 64-bit
  *     word (colour mask), per item (+ 1) 1 int
- *     and 4 doubles (sweep sums), per item (+ 2) 19 ints and 24 doubles
+ *     and 4 doubles (sweep sums), per item (+ 2) 48 ints and 48 doubles
  *     (units and bundles), per row (+ 1) 288 (its record: J and M^-1
  *     J^T, 36 doubles); with
  *     RF_MODEL_DESAXCE per contact (+ 1) 960 (the row form's records,
- *     120 doubles), per slot of the wide form (min(ncon, ncon / 4 +
- *     504), + 1) 2,080 (65 fields of 4 doubles) and per angular slot
- *     (min(nang, nang / 4 + 252), + 1, nang the contacts with rho > 0 or
- *     sigma > 0) 1,216 (38 fields of 4 doubles); with the other models
+ *     120 doubles), per slot of the wide form (min(ncon, ncon / L +
+ *     504), + 1) L x 520 (65 fields of L doubles) and per angular slot
+ *     (min(nang, nang / L + 252), + 1, nang the contacts with rho > 0 or
+ *     sigma > 0) L x 304 (38 fields of L doubles), L the lanes of a
+ *     bundle: 8 where the processor has AVX-512, else 4; with the other models
  *     per contact (+ 1) 1,268 (the block record, 156 doubles and 5
  *     ints);
  *   - body form, every solver: the last solve's copies for
