@@ -199,6 +199,20 @@ static RF__ALWAYS_INLINE void WK(transpose)(const __m512d in[8], __m512d out[8])
         out[c + 4] = _mm512_shuffle_f64x2(a[c], a[4 + c], 0xDD);
     }
 }
+#elif WK_LANES == 4 && defined(RF__WIDE_AVX)
+/* A 4 x 4 transpose (out[c][l] = in[l][c]): pairs unpacked, then 128-bit
+   halves exchanged, 8 shuffles. */
+static RF__ALWAYS_INLINE void WK(transpose)(const __m256d in[4], __m256d out[4])
+{
+    const __m256d t0 = _mm256_unpacklo_pd(in[0], in[1]);
+    const __m256d t1 = _mm256_unpackhi_pd(in[0], in[1]);
+    const __m256d t2 = _mm256_unpacklo_pd(in[2], in[3]);
+    const __m256d t3 = _mm256_unpackhi_pd(in[2], in[3]);
+    out[0] = _mm256_permute2f128_pd(t0, t2, 0x20);
+    out[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
+    out[2] = _mm256_permute2f128_pd(t0, t2, 0x31);
+    out[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
+}
 #endif
 
 static RF__ALWAYS_INLINE void WK(bodies_load)(const int *meta, int h,
@@ -228,6 +242,27 @@ static RF__ALWAYS_INLINE void WK(bodies_load)(const int *meta, int h,
             (s == 0 ? v->aa : v->ab)[c] = (VL)col[3 + c];
         }
     }
+#elif WK_LANES == 4 && defined(RF__WIDE_AVX)
+    /* the same with four lanes: components 0-3 by a 4 x 4 transpose, 4
+       and 5 by pairs */
+    for (int s = 0; s < 2; ++s) {
+        __m256d row[4], col[4];
+        for (int l = 0; l < 4; ++l) {
+            row[l] = _mm256_loadu_pd(x[s][l]);
+        }
+        WK(transpose)(row, col);
+        const __m256d u = _mm256_set_m128d(_mm_loadu_pd(x[s][2] + 4),
+                                           _mm_loadu_pd(x[s][0] + 4));
+        const __m256d w = _mm256_set_m128d(_mm_loadu_pd(x[s][3] + 4),
+                                           _mm_loadu_pd(x[s][1] + 4));
+        VL *lin = s == 0 ? v->la : v->lb, *ang = s == 0 ? v->aa : v->ab;
+        lin[0] = (VL)col[0];
+        lin[1] = (VL)col[1];
+        lin[2] = (VL)col[2];
+        ang[0] = (VL)col[3];
+        ang[1] = (VL)_mm256_unpacklo_pd(u, w);
+        ang[2] = (VL)_mm256_unpackhi_pd(u, w);
+    }
 #else
     for (int c = 0; c < 3; ++c) {
         for (int l = 0; l < WK_LANES; ++l) {
@@ -255,6 +290,23 @@ WK(bodies_store)(const int *meta, int h, double *vel, const WK(bodies) * v)
         col[6] = col[7] = _mm512_setzero_pd();
         WK(transpose)(col, row[s]);
     }
+#elif WK_LANES == 4 && defined(RF__WIDE_AVX)
+    /* components 0-3 of each lane by a 4 x 4 transpose, 4 and 5 by pairs
+       (lane 0 and 2 in u's halves, 1 and 3 in w's) */
+    __m256d row[2][4];
+    __m128d hi[2][4];
+    for (int s = 0; s < 2; ++s) {
+        const VL *lin = s == 0 ? v->la : v->lb, *ang = s == 0 ? v->aa : v->ab;
+        const __m256d col[4] = {(__m256d)lin[0], (__m256d)lin[1],
+                                (__m256d)lin[2], (__m256d)ang[0]};
+        WK(transpose)(col, row[s]);
+        const __m256d u = _mm256_unpacklo_pd((__m256d)ang[1], (__m256d)ang[2]);
+        const __m256d w = _mm256_unpackhi_pd((__m256d)ang[1], (__m256d)ang[2]);
+        hi[s][0] = _mm256_castpd256_pd128(u);
+        hi[s][1] = _mm256_castpd256_pd128(w);
+        hi[s][2] = _mm256_extractf128_pd(u, 1);
+        hi[s][3] = _mm256_extractf128_pd(w, 1);
+    }
 #endif
     const int *body = meta + BM_BODY + 2 * h;
     const int dyn = meta[BM_DYN] >> (2 * h);
@@ -266,6 +318,9 @@ WK(bodies_store)(const int *meta, int h, double *vel, const WK(bodies) * v)
             double *x = vel + 6 * body[2 * l + s];
 #if WK_LANES == 8 && defined(RF__WIDE_AVX)
             _mm512_mask_storeu_pd(x, 0x3F, row[s][l]);
+#elif WK_LANES == 4 && defined(RF__WIDE_AVX)
+            _mm256_storeu_pd(x, row[s][l]);
+            _mm_storeu_pd(x + 4, hi[s][l]);
 #else
             const VL *lin = s == 0 ? v->la : v->lb;
             const VL *ang = s == 0 ? v->aa : v->ab;
@@ -680,6 +735,18 @@ static RF__ALWAYS_INLINE void WK(gather)(const double *const *src, int n,
         WK(transpose)(row, col);
         for (; k < m; ++k) {
             out[k] = (VL)col[k];
+        }
+    }
+#elif WK_LANES == 4 && defined(RF__WIDE_AVX)
+    /* four of each lane's n at a time, transposed (the sources hold n) */
+    for (; k + 4 <= n; k += 4) {
+        __m256d row[4], col[4];
+        for (int l = 0; l < 4; ++l) {
+            row[l] = _mm256_loadu_pd(src[l] + k);
+        }
+        WK(transpose)(row, col);
+        for (int c = 0; c < 4; ++c) {
+            out[k + c] = (VL)col[c];
         }
     }
 #endif
