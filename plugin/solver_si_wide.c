@@ -17,7 +17,8 @@
  *
  * Kernels (solver_si_wide_kernel.h, one source), chosen at run time:
  * eight lanes in one AVX-512 register, on bundles of eight, where the
- * processor and the system have AVX-512; else four lanes in one AVX
+ * processor and the system have AVX-512F and AVX-512VL (x86-64 builds
+ * with GCC: the AVX copies need its target pragma); else four lanes in one AVX
  * register, on bundles of four, where they have AVX (no FMA in either: it
  * would change the rounding); else two lanes (SSE2, or the generic
  * vector extension), run on a bundle of four as two halves.
@@ -55,7 +56,7 @@
  * pile's); the colour's other groups stay with the group kernel.  The
  * pack gives each bundled contact a slot and lane (work.si_wpos), and
  * rf__si_wide_build writes its records there: the row form's normal and
- * friction records, field by field, four lanes each, and for an angular
+ * friction records, field by field, si_lanes lanes each, and for an angular
  * bundle the angular record at its angular slots (numbered apart, so
  * that plain bundles leave no gap in them).  Its impulses (normal and the
  * two sliding components; spin and rolling at the angular slots) live in
@@ -210,7 +211,7 @@ void rf__si_wide_bundle(const rf_problem *p, int pass_friction, int rounds,
         return;
     }
 #endif
-    for (int h = 0; h < 4; h += 2) {
+    for (int h = 0; h < p->work.si_lanes; h += 2) { /* 4: rf__si_kernel_lanes */
         wk2_bundle(p, f, rounds, bundle, h, vel, share, credit, sum);
     }
 }
@@ -227,7 +228,7 @@ void rf__si_wide_build(rf_problem *p, int bundle)
         return;
     }
 #endif
-    for (int h = 0; h < 4; h += 2) {
+    for (int h = 0; h < p->work.si_lanes; h += 2) {
         wk2_build(p, bundle, h);
     }
 }

@@ -169,8 +169,8 @@ static RF__ALWAYS_INLINE VL WK(guard_apply)(WK(guard) * g, VL du, VL db, VL q)
 /* The lanes' bodies: the two sides' velocities, linear and angular, a
    component per vector (a side that is not dynamic is read only).  The
    inverse masses stay in memory (si_wm, read where M^-1 n or M^-1 t is
-   applied): sixteen registers hold the velocities and a row, not the
-   masses too. */
+   applied): AVX's sixteen registers hold the velocities and a row, not
+   the masses too. */
 typedef struct WK(bodies) {
     VL la[3], aa[3], lb[3], ab[3];
 } WK(bodies);
@@ -335,9 +335,9 @@ WK(bodies_store)(const int *meta, int h, double *vel, const WK(bodies) * v)
 
 /* Ask for the record of the slot RF__SI_WPF ahead: the records stream
    from the last-level cache (a 31,680-contact wall of boxes holds 15 MB
-   of them), a point's record in a bundle of four spans 11 (normal) or 22
-   (friction) lines (640 and 1,344 bytes at the arrays' 16-byte
-   alignment; twice that in a bundle of eight), and the loads
+   of them), a point's record in a bundle of four spans 10 (normal) or 21
+   (friction) cache lines (640 and 1,344 bytes; the arrays start on a
+   line; twice that in a bundle of eight), and the loads
    of each slot's first fields stalled (a quarter of the kernel's
    samples).  With the hint that wall's solve (SI, 5 sweeps) takes 10%
    less time, a 1,560-contact wall 2% less (rfbench_ab --wall, median of

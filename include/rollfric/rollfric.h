@@ -941,7 +941,8 @@ RF_API rf_status rf_residual(rf_problem *p, rf_model model, const double *gamma,
  *     504), + 1) L x 520 (65 fields of L doubles) and per angular slot
  *     (min(nang, nang / L + 252), + 1, nang the contacts with rho > 0 or
  *     sigma > 0) L x 304 (38 fields of L doubles), L the lanes of a
- *     bundle: 8 where the processor has AVX-512, else 4; with the other models
+ *     bundle: 8 where the processor has AVX-512F and AVX-512VL (an x86-64
+ *     build with GCC), else 4; with the other models
  *     per contact (+ 1) 1,268 (the block record, 156 doubles and 5
  *     ints);
  *   - body form, every solver: the last solve's copies for
