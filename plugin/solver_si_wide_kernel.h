@@ -215,6 +215,57 @@ static RF__ALWAYS_INLINE void WK(transpose)(const __m256d in[4], __m256d out[4])
 }
 #endif
 
+/* lane vectors of n doubles from each lane's source (zero for none) */
+static RF__ALWAYS_INLINE void WK(gather)(const double *const *src, int n,
+                                         VL *out)
+{
+    int k = 0;
+#if WK_LANES == 8 && defined(RF__WIDE_AVX)
+    /* the first eight of each lane's n in one masked load, transposed:
+       building each vector lane by lane was over a third of the bundle
+       kernel's samples (the velocities) and a quarter of the build's */
+    if (n > 1) {
+        const int m = n < 8 ? n : 8;
+        __m512d row[8], col[8];
+        for (int l = 0; l < 8; ++l) {
+            row[l] = _mm512_maskz_loadu_pd((__mmask8)((1u << m) - 1), src[l]);
+        }
+        WK(transpose)(row, col);
+        for (; k < m; ++k) {
+            out[k] = (VL)col[k];
+        }
+    }
+#elif WK_LANES == 4 && defined(RF__WIDE_AVX)
+    /* four of each lane's n at a time, transposed (the sources hold n) */
+    for (; k + 4 <= n; k += 4) {
+        __m256d row[4], col[4];
+        for (int l = 0; l < 4; ++l) {
+            row[l] = _mm256_loadu_pd(src[l] + k);
+        }
+        WK(transpose)(row, col);
+        for (int c = 0; c < 4; ++c) {
+            out[k + c] = (VL)col[c];
+        }
+    }
+    if (k + 2 <= n) { /* two more by pairs: lanes 0 and 2 in u, 1 and 3 in w */
+        const __m256d u = _mm256_set_m128d(_mm_loadu_pd(src[2] + k),
+                                           _mm_loadu_pd(src[0] + k));
+        const __m256d w = _mm256_set_m128d(_mm_loadu_pd(src[3] + k),
+                                           _mm_loadu_pd(src[1] + k));
+        out[k] = (VL)_mm256_unpacklo_pd(u, w);
+        out[k + 1] = (VL)_mm256_unpackhi_pd(u, w);
+        k += 2;
+    }
+#endif
+    for (; k < n; ++k) {
+        VL v = {0};
+        for (int l = 0; l < WK_LANES; ++l) {
+            v[l] = src[l][k];
+        }
+        out[k] = v;
+    }
+}
+
 static RF__ALWAYS_INLINE void WK(bodies_load)(const int *meta, int h,
                                               const double *vel, WK(bodies) * v)
 {
@@ -226,53 +277,15 @@ static RF__ALWAYS_INLINE void WK(bodies_load)(const int *meta, int h,
             x[s][l] = b != RF_WORLD ? vel + 6 * b : zero;
         }
     }
-#if WK_LANES == 8 && defined(RF__WIDE_AVX)
-    /* each lane's six components in one masked load, then transposed:
-       a third of the instructions of building each vector from its eight
-       lanes one by one, which was over a third of the kernel's samples on
-       the falling boxes */
+    /* each lane's six components by rows, transposed (WK(gather)) */
     for (int s = 0; s < 2; ++s) {
-        __m512d row[8], col[8];
-        for (int l = 0; l < 8; ++l) {
-            row[l] = _mm512_maskz_loadu_pd(0x3F, x[s][l]);
-        }
-        WK(transpose)(row, col);
+        VL col[6];
+        WK(gather)(x[s], 6, col);
         for (int c = 0; c < 3; ++c) {
-            (s == 0 ? v->la : v->lb)[c] = (VL)col[c];
-            (s == 0 ? v->aa : v->ab)[c] = (VL)col[3 + c];
+            (s == 0 ? v->la : v->lb)[c] = col[c];
+            (s == 0 ? v->aa : v->ab)[c] = col[3 + c];
         }
     }
-#elif WK_LANES == 4 && defined(RF__WIDE_AVX)
-    /* the same with four lanes: components 0-3 by a 4 x 4 transpose, 4
-       and 5 by pairs */
-    for (int s = 0; s < 2; ++s) {
-        __m256d row[4], col[4];
-        for (int l = 0; l < 4; ++l) {
-            row[l] = _mm256_loadu_pd(x[s][l]);
-        }
-        WK(transpose)(row, col);
-        const __m256d u = _mm256_set_m128d(_mm_loadu_pd(x[s][2] + 4),
-                                           _mm_loadu_pd(x[s][0] + 4));
-        const __m256d w = _mm256_set_m128d(_mm_loadu_pd(x[s][3] + 4),
-                                           _mm_loadu_pd(x[s][1] + 4));
-        VL *lin = s == 0 ? v->la : v->lb, *ang = s == 0 ? v->aa : v->ab;
-        lin[0] = (VL)col[0];
-        lin[1] = (VL)col[1];
-        lin[2] = (VL)col[2];
-        ang[0] = (VL)col[3];
-        ang[1] = (VL)_mm256_unpacklo_pd(u, w);
-        ang[2] = (VL)_mm256_unpackhi_pd(u, w);
-    }
-#else
-    for (int c = 0; c < 3; ++c) {
-        for (int l = 0; l < WK_LANES; ++l) {
-            v->la[c][l] = x[0][l][c];
-            v->aa[c][l] = x[0][l][3 + c];
-            v->lb[c][l] = x[1][l][c];
-            v->ab[c][l] = x[1][l][3 + c];
-        }
-    }
-#endif
 }
 
 static RF__ALWAYS_INLINE void
@@ -716,48 +729,6 @@ static void WK(bundle)(const rf_problem *p, int pass_friction, int rounds,
    WK_LANES contacts at a time and stored field by field.  A lane without
    a point in a slot reads zeros (no dynamic side, no cap) and gets the
    zero record.  Sets the contacts' si_flags. */
-
-/* lane vectors of n doubles from each lane's source (zero for none) */
-static RF__ALWAYS_INLINE void WK(gather)(const double *const *src, int n,
-                                         VL *out)
-{
-    int k = 0;
-#if WK_LANES == 8 && defined(RF__WIDE_AVX)
-    /* the first eight of each lane's n in one masked load, transposed
-       (as WK(bodies_load)): the lane-by-lane gather was a quarter of the
-       build's samples */
-    if (n > 1) {
-        const int m = n < 8 ? n : 8;
-        __m512d row[8], col[8];
-        for (int l = 0; l < 8; ++l) {
-            row[l] = _mm512_maskz_loadu_pd((__mmask8)((1u << m) - 1), src[l]);
-        }
-        WK(transpose)(row, col);
-        for (; k < m; ++k) {
-            out[k] = (VL)col[k];
-        }
-    }
-#elif WK_LANES == 4 && defined(RF__WIDE_AVX)
-    /* four of each lane's n at a time, transposed (the sources hold n) */
-    for (; k + 4 <= n; k += 4) {
-        __m256d row[4], col[4];
-        for (int l = 0; l < 4; ++l) {
-            row[l] = _mm256_loadu_pd(src[l] + k);
-        }
-        WK(transpose)(row, col);
-        for (int c = 0; c < 4; ++c) {
-            out[k + c] = (VL)col[c];
-        }
-    }
-#endif
-    for (; k < n; ++k) {
-        VL v = {0};
-        for (int l = 0; l < WK_LANES; ++l) {
-            v[l] = src[l][k];
-        }
-        out[k] = v;
-    }
-}
 
 static RF__ALWAYS_INLINE void WK(cross)(const VL *a, const VL *b, VL *c)
 {
