@@ -69,13 +69,20 @@
 //
 // Runs: for each scene, one world per configuration, built identically;
 // the worlds are stepped interleaved (world 1, world 2, ..., then the next
-// step), so load on the machine falls on all alike.
+// step), so load on the machine falls on all alike, and the order rotated
+// each step (step k starts with world k mod n): a world stepped right
+// after another finds the caches as that one left them, which favoured
+// the later worlds by 1-2% (rfbench_ab, which rotates too, measured the
+// bias between two copies of one library).
 //
 // Metrics, per scene and configuration:
 //   ms_mean / ms_median / ms_p90 / ms_max   wall time of stepSimulation
 //   (collision
 //        detection, solve, integration: everything); ratio_mean /
 //        ratio_median = the cone configuration's over stock's, same run;
+//   team_steps   of the cone steps (cone_steps), those that ran on more
+//        than one thread (rf_bullet_timing.threads): with threads 0 the
+//        shim's adaptive choice (docs/bullet.md, "Threads");
 //   solve_ms_mean, collide_ms_mean, solve_ratio_mean   the step's time in
 //        Bullet's own "solveConstraints" and
 //        "performDiscreteCollisionDetection" profile zones (PhaseClock,
@@ -257,6 +264,8 @@ struct Run {
     // at the end
     double ke_end = 0, pen_mean_end = 0, joint_end = 0;
     int awake_end = 0, contacts_end = 0, fallen = 0;
+    // the cone steps, and those of them on more than one thread
+    int cone_steps = 0, team_steps = 0;
     std::vector<rfscenes::StructureState> structures;
     rf_stats stats{};
 
@@ -321,6 +330,12 @@ struct Run {
         ke_max = std::max(ke_max, ke);
         if (step == 0) {
             return;
+        }
+        rf_bullet_timing tm{};
+        if (!spec.stock() && rf_bullet_timing_get(plugin, &tm) == RF_OK &&
+            tm.threads > 0) { // 0: the step fell back to stock
+            ++cone_steps;
+            team_steps += tm.threads > 1;
         }
         const rfscenes::Penetration p = rfscenes::penetration(*world);
         pen_max = std::max(pen_max, p.max);
@@ -505,11 +520,12 @@ void json_run(FILE *f, const SceneResult &s, const Run &r, bool last)
         "         \"sleep_step\": %d, \"awake_end\": %d, \"ke_end\": %s, "
         "\"ke_max\": %s, \"energy_rise\": %s,\n         \"pen_max\": %s, "
         "\"pen_mean_max\": %s, \"pen_mean_end\": %s, \"contacts_end\": %d, "
-        "\"fallen\": %d,\n",
+        "\"fallen\": %d, \"cone_steps\": %d, \"team_steps\": %d,\n",
         r.sleep_step, r.awake_end, num(r.ke_end).c_str(), num(r.ke_max).c_str(),
         num(r.energy_rise).c_str(), num(r.pen_max).c_str(),
         num(r.ms.empty() ? 0 : r.pen_sum / (double)r.ms.size()).c_str(),
-        num(r.pen_mean_end).c_str(), r.contacts_end, r.fallen);
+        num(r.pen_mean_end).c_str(), r.contacts_end, r.fallen, r.cone_steps,
+        r.team_steps);
     if (!r.sleep_runs.empty()) {
         std::fprintf(f, "         \"sleep_runs\": [");
         for (size_t i = 0; i < r.sleep_runs.size(); ++i) {
@@ -846,8 +862,10 @@ int main(int argc, char **argv)
         std::printf("\n");
         std::fflush(stdout);
         const double t0 = now();
+        const size_t nrun = sr.runs.size();
         for (int step = 1; step <= sr.steps; ++step) {
-            for (auto &r : sr.runs) {
+            for (size_t q = 0; q < nrun; ++q) { // rotated (Runs, above)
+                auto &r = sr.runs[((size_t)step + q) % nrun];
                 if (!r->error.empty()) {
                     continue;
                 }

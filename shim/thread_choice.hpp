@@ -17,13 +17,25 @@
 //    step every 16 r steps, r the ratio of its cost to the one in use's,
 //    from 16 to 4,096 steps (68 s at 60 Hz), so that a try that loses big
 //    costs about 6% of the steps between tries (r / 4,096 at the cap:
-//    8.5% for a 350x loss);
-//  - a count's cost is a moving average of its steps' costs per item, a
-//    new step weighing a half (under load a step on two threads costs 1x
-//    or 200x one thread's, as the other process is scheduled or not: one
-//    step decides nothing), except that a step at under half the average
-//    replaces it: slow outliers are what load does, and a step that fast
-//    means one-off costs (allocations, OpenMP's start) are over;
+//    8.5% for a 350x loss); but every 16 steps while the other has been
+//    measured only once (its one sample may be a one-off: the first step
+//    on one thread makes the problem's allocations, up to 30x a later
+//    step's cost per item, and held the full falling boxes on a slower
+//    team for their first hundred steps);
+//  - a count's cost is the median of its last five steps (of those it
+//    has, at first), so that a step or two decide nothing: under load a
+//    step on two threads costs 1x or 200x one thread's, as the other
+//    process is scheduled or not, and an idle machine has hiccups too
+//    (the full falling boxes, one thread: a step at 5.5x its neighbours'
+//    and the next at 2.4x, as the scene grew and its arrays with it).  An
+//    average weighing each step a half, the rule until the twenty-third
+//    round, took such a pair for the count's cost, handed the run to a
+//    team 1.5x slower and kept it there until the next try, 38 steps on:
+//    178-212 of the 600 steps on the team, 1.05-1.14x stock's step
+//    against 0.99-1.01x on one thread.  Except that a step at under half
+//    the cost starts the count afresh: slow outliers are what load does,
+//    and a step that fast means one-off costs (allocations, OpenMP's
+//    start) are over;
 //  - the choice switches when the other's cost is under 0.95 times the
 //    one in use's (hysteresis against noise);
 //  - steps with fewer than min_items items teach nothing (they run on one
@@ -147,9 +159,7 @@ class ThreadChoice {
             team_started_ = true; // it started OpenMP's threads
             return;
         }
-        const double cost = seconds / items;
-        double &c = cost_[probe_];
-        c = c < 0.0 || cost < 0.5 * c ? cost : 0.5 * (c + cost);
+        record(probe_, seconds / items);
         if (cost_[0] < 0.0 || cost_[1] < 0.0) {
             return;
         }
@@ -160,7 +170,8 @@ class ThreadChoice {
             since_ = 0;
         }
         const double r = cost_[1 - use] / cost_[use];
-        every_ = !(r < (double)(kTryMax / kTryMin))
+        every_ = seen_[1 - use] < 2 ? kTryMin
+                 : !(r < (double)(kTryMax / kTryMin))
                      ? kTryMax
                      : std::max(kTryMin, (unsigned)(kTryMin * r));
     }
@@ -172,10 +183,41 @@ class ThreadChoice {
     }
 
   private:
+    // Count k's step at cost per item into its last kLast and its cost
+    // (the rules above).
+    void record(int k, double cost)
+    {
+        double *last = last_[k];
+        if (cost_[k] < 0.0 || cost < 0.5 * cost_[k]) {
+            nlast_[k] = 0; // afresh
+        }
+        last[nlast_[k] < kLast ? nlast_[k] : next_[k]] = cost;
+        next_[k] = nlast_[k] < kLast ? 0 : (next_[k] + 1) % kLast; // oldest
+        nlast_[k] += nlast_[k] < kLast;
+        seen_[k] += seen_[k] < 2;
+        // the median (of an even count, the mean of the middle two)
+        const int n = nlast_[k];
+        double v[kLast];
+        for (int i = 0; i < n; ++i) { // insertion sort: five at most
+            int j = i;
+            for (; j > 0 && v[j - 1] > last[i]; --j) {
+                v[j] = v[j - 1];
+            }
+            v[j] = last[i];
+        }
+        cost_[k] = n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    }
+
+    static constexpr int kLast = 5; // the steps a count's cost is of
+
     int min_items_;
     int choice_ = 1;                // 0: the team, 1: one thread
     int probe_ = -1;                // the count of the step chosen last
-    double cost_[2] = {-1.0, -1.0}; // s per item, averaged (-1: unknown)
+    double cost_[2] = {-1.0, -1.0}; // s per item (-1: unknown)
+    double last_[2][kLast] = {};    // each count's last steps' costs
+    int nlast_[2] = {0, 0};         // steps in last_ (up to kLast)
+    int next_[2] = {0, 0};          // with kLast: the oldest, replaced next
+    int seen_[2] = {0, 0};          // steps measured, counted up to 2
     bool team_started_ = false;
     unsigned since_ = 0;       // steps since the other count's try
     unsigned every_ = kTryMin; // steps between tries

@@ -24,11 +24,12 @@ constexpr int kItems = 12000; // the full pyramid's contacts
 using Cost = std::function<double(int k, bool team)>;
 
 struct Run {
-    double seconds = 0.0; // the run's total
-    int team_steps = 0;   // steps on the team
-    int team_after = 0;   // ... from step `from` on
-    int one_after = 0;    // steps on one thread from step `from` on
-    int settled = 0;      // the first step after which the team is chosen
+    double seconds = 0.0;       // the run's total
+    int team_steps = 0;         // steps on the team
+    int team_after = 0;         // ... from step `from` on
+    int one_after = 0;          // steps on one thread from step `from` on
+    double seconds_after = 0.0; // the run's total from step `from` on
+    int settled = 0;            // the first step after which the team is chosen
 };
 
 // Whether the machine is crowded at step k (the gate of a team step).
@@ -56,6 +57,7 @@ Run simulate(rfshim::ThreadChoice &tc, int n, const Cost &cost, int from = 1,
         r.seconds += s;
         r.team_steps += team;
         if (k >= from) {
+            r.seconds_after += s;
             r.team_after += team;
             r.one_after += !team;
         }
@@ -290,6 +292,40 @@ int test_runnable_others()
     return 0;
 }
 
+// The full falling boxes on this 2-vCPU machine, passive waiting
+// (rfbench_scenes, twenty-third round, the shim's costs per item logged
+// step by step): one thread 0.65 us (20 at its first step: the
+// problem's allocations), the team 1.0 (2.8 over the first 20 steps,
+// while the scene is small), and every 40 steps a pair of slow steps, at
+// 5.5x and 2.4x (as logged: the scene and its arrays growing).  From step
+// 40 on, one thread must be used on at least 95% of the steps, at a cost
+// at most 5% over one thread's.  The rules until the twenty-third round
+// (an average weighing a new step a half; the next try 16 r steps on)
+// kept the team for the first 120 steps and took it again after each
+// hiccup: here 352 of the 561 steps on one thread (in the scene 178-212
+// of 600 steps on the team, 1.05-1.14x stock's step against 0.99-1.01x);
+// the median of three steps took the pair for the cost (261 of 561).
+int test_hiccups()
+{
+    rfshim::ThreadChoice tc(512);
+    const Cost cost = [](int k, bool team) {
+        double c = team ? (k <= 20 ? 2.8 : 1.0) : (k == 1 ? 20.0 : 0.65);
+        return k % 40 == 0 ? 5.5 * c : k % 40 == 1 ? 2.4 * c : c;
+    };
+    const Run r = simulate(tc, 600, cost, 40);
+    double best = 0.0; // one thread from step 40, summed as simulate sums
+    for (int k = 40; k <= 600; ++k) {
+        best += cost(k, false) * 1e-6 * kItems;
+    }
+    std::printf("  hiccups: on one thread for %d of 561 steps from step 40, "
+                "%.1f ms from there (one thread %.1f)\n",
+                r.one_after, 1e3 * r.seconds_after, 1e3 * best);
+    ENSURE(tc.choice() == 1);
+    ENSURE_LE(0.95 * 561, r.one_after);
+    ENSURE_LE(r.seconds_after, 1.05 * best);
+    return 0;
+}
+
 // Steps below min_items teach nothing and run on one thread.
 int test_small_steps()
 {
@@ -313,6 +349,7 @@ int main()
     RUN_TEST(test_idle_noise);
     RUN_TEST(test_load_spinning);
     RUN_TEST(test_load_comes_and_goes);
+    RUN_TEST(test_hiccups);
     RUN_TEST(test_small_steps);
     RUN_TEST(test_crowded_short_run);
     RUN_TEST(test_crowded_then_idle);
