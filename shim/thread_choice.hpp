@@ -11,8 +11,12 @@
 //
 // The rules (docs/bullet.md, "Threads", with the measured costs they
 // were built against):
-//  - the first step runs on one thread, the next two on the team; the
-//    team's first step, which starts OpenMP's threads, is not counted;
+//  - the first step runs on one thread, the next two on the team, the
+//    fourth on one thread again; the first step on each count is not
+//    counted: one thread's makes the problem's allocations (3-10x a later
+//    step's cost per item at the same size: counted, it held the full
+//    pyramid on a team 2x slower for its first 17 steps), the team's
+//    starts OpenMP's threads;
 //  - the count in use is measured every step; the other is tried for one
 //    step every 16 r steps, r the ratio of its cost to the one in use's,
 //    from 16 to 4,096 steps (68 s at 60 Hz), so that a try that loses big
@@ -123,12 +127,14 @@ class ThreadChoice {
     template <class Crowded> int choose(int team, Crowded crowded)
     {
         int use = choice_;
-        if (cost_[1] < 0.0) {
+        if (!one_started_) {
             use = 1; // one thread first: under load the team's first step
                      // is the costly try
         } else if (cost_[0] < 0.0) {
             use = hold_ > 0 ? 1 : 0;
             hold_ -= hold_ > 0;
+        } else if (cost_[1] < 0.0) {
+            use = 1; // one thread's first counted step
         } else if (++since_ >= every_) {
             use = 1 - choice_;
             since_ = 0;
@@ -157,6 +163,10 @@ class ThreadChoice {
         }
         if (probe_ == 0 && !team_started_) {
             team_started_ = true; // it started OpenMP's threads
+            return;
+        }
+        if (probe_ == 1 && !one_started_) {
+            one_started_ = true; // it made the problem's allocations
             return;
         }
         record(probe_, seconds / items);
@@ -219,6 +229,7 @@ class ThreadChoice {
     int next_[2] = {0, 0};          // with kLast: the oldest, replaced next
     int seen_[2] = {0, 0};          // steps measured, counted up to 2
     bool team_started_ = false;
+    bool one_started_ = false;
     unsigned since_ = 0;       // steps since the other count's try
     unsigned every_ = kTryMin; // steps between tries
     unsigned hold_ = 0;        // steps before the team's first is asked
