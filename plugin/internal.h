@@ -941,7 +941,8 @@ void rf__si_wide_gamma(rf_problem *p, double *g, int out, int threads);
 /* Bundle b's records, every lane and slot: the row form's normal,
    friction and (a bundle with spin or rolling friction) angular records
    of its contacts, as rf__si_rows_build makes them (the same bits), zero
-   where a lane has no point; and their si_flags. */
+   where a lane has no point (no si_flags: the group kernel alone reads
+   them, and it never visits a bundled contact). */
 void rf__si_wide_build(rf_problem *p, int bundle);
 /* Greedy colouring of the items (solver_gs.c): items sharing a dynamic
    body (body form) or a W block (local form) get different colours;

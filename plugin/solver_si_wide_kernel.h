@@ -728,7 +728,8 @@ static void WK(bundle)(const rf_problem *p, int pass_friction, int rounds,
    arithmetic in the same order lane by lane, so the same bits), built
    WK_LANES contacts at a time and stored field by field.  A lane without
    a point in a slot reads zeros (no dynamic side, no cap) and gets the
-   zero record.  Sets the contacts' si_flags. */
+   zero record.  No si_flags: only the group kernel reads them, and it
+   never visits a bundled contact. */
 
 static RF__ALWAYS_INLINE void WK(cross)(const VL *a, const VL *b, VL *c)
 {
@@ -798,13 +799,13 @@ static RF__ALWAYS_INLINE void WK(build_kind)(rf_problem *p, int b, int h,
     VL Ib[2][9], imb[2][3];
     int dynl[2][WK_LANES];
     {
+        /* the bodies and dynamic sides the pack put in the metadata (an
+           empty lane: the world, not dynamic) */
         const double *I_src[2][WK_LANES], *im_src[2][WK_LANES];
         for (int l = 0; l < WK_LANES; ++l) {
-            const int any = meta[BM_LEN + h + l] > 0;
             for (int s = 0; s < 2; ++s) {
-                const int bd =
-                    any ? p->con_body[2 * meta[BM_LO + h + l] + s] : RF_WORLD;
-                dynl[s][l] = rf__dynamic_body(p, bd);
+                const int bd = meta[BM_BODY + 2 * (h + l) + s];
+                dynl[s][l] = (meta[BM_DYN] >> (2 * (h + l) + s)) & 1;
                 I_src[s][l] = dynl[s][l] ? p->body_inv_inertia + 9 * bd : zero;
                 im_src[s][l] = dynl[s][l] ? p->body_inv_mass + 3 * bd : zero;
             }
@@ -819,12 +820,9 @@ static RF__ALWAYS_INLINE void WK(build_kind)(rf_problem *p, int b, int h,
         const double *e_src[WK_LANES], *arm_src[WK_LANES];
         const double *bias_src[WK_LANES], *cfm_src[WK_LANES];
         VL dyn_v[2], mu, nmax, sigma, rho, t1;
-        int con[WK_LANES], flag[WK_LANES];
         for (int l = 0; l < WK_LANES; ++l) {
             const int in = j < meta[BM_LEN + h + l];
             const int i = in ? meta[BM_LO + h + l] + j : -1;
-            con[l] = i;
-            flag[l] = 0;
             e_src[l] = in ? p->con_frame + 9 * i : zero;
             arm_src[l] = in ? p->con_arm + 6 * i : zero;
             bias_src[l] = in ? p->con_bias + 6 * i : zero;
@@ -838,11 +836,10 @@ static RF__ALWAYS_INLINE void WK(build_kind)(rf_problem *p, int b, int h,
                 mu[l] = cone.mu;
                 nmax[l] = cone.nmax;
                 if (ang && rf__contact_angular(p, i)) {
-                    /* rf__si_rows_build's angular record and flags */
+                    /* rf__si_rows_build's angular record */
                     sigma[l] = cone.sigma;
                     rho[l] = cone.rho;
                     t1[l] = cone.roll_t1 ? 1.0 : 0.0;
-                    flag[l] = RF__SI_ANG | (cone.roll_t1 ? RF__SI_T1 : 0);
                 }
             }
             for (int s = 0; s < 2; ++s) {
@@ -965,13 +962,6 @@ static RF__ALWAYS_INLINE void WK(build_kind)(rf_problem *p, int b, int h,
         WK(store)(fr + (size_t)WF_STEP * WK_BUNDLE, step);
         for (int k = 0; k < 3; ++k) {
             WK(store)(fr + (size_t)(WF_INV + k) * WK_BUNDLE, inv[k]);
-        }
-        for (int l = 0; l < WK_LANES; ++l) {
-            if (con[l] >= 0) {
-                w->si_flags[con[l]] = (dyn_v[0][l] != 0.0 ? RF__SI_DYN_A : 0) |
-                                      (dyn_v[1][l] != 0.0 ? RF__SI_DYN_B : 0) |
-                                      (ang ? flag[l] : 0);
-            }
         }
     }
 }
