@@ -78,7 +78,12 @@
 // Metrics, per scene and configuration:
 //   ms_mean / ms_median / ms_p90 / ms_max   wall time of stepSimulation
 //   (collision
-//        detection, solve, integration: everything); ratio_mean /
+//        detection, solve, integration: everything); max_step: the step
+//        that took ms_max (1 = the first); page_faults: minor page faults
+//        during the world's steps (getrusage, counted around each step):
+//        a fresh page's first touch, 12 us each in a virtual machine,
+//        which made the cone's slowest step the one where its arrays grew
+//        until the twenty-fourth round (docs/performance.md); ratio_mean /
 //        ratio_median = the cone configuration's over stock's, same run;
 //   team_steps   of the cone steps (cone_steps), those that ran on more
 //        than one thread (rf_bullet_timing.threads): with threads 0 the
@@ -140,6 +145,7 @@
 #include <memory>
 #include <string>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -151,6 +157,13 @@ using rfscenes::World;
 using rfbench::median;
 using rfbench::now;
 using rfbench::split;
+
+// The process's minor page faults so far (getrusage).
+long minor_faults()
+{
+    struct rusage u;
+    return getrusage(RUSAGE_SELF, &u) == 0 ? u.ru_minflt : 0;
+}
 
 bool parse_int(const std::string &s, int *out)
 {
@@ -252,6 +265,9 @@ struct Run {
     std::string error; // set: not stepped
     rf_config config{};
     std::vector<double> ms;
+    // minor page faults over the steps (the process's, counted around
+    // each of this world's steps: a fresh page's first touch)
+    long page_faults = 0;
     // each step's time in Bullet's solve and collision zones (PhaseClock)
     std::vector<double> solve_ms, collide_ms;
     int sleep_step = -1;
@@ -493,12 +509,15 @@ void json_run(FILE *f, const SceneResult &s, const Run &r, bool last)
     }
     const Run *st = stock_of(s);
     const double mm = mean(r.ms), md = median(r.ms);
-    std::fprintf(f,
-                 "\"error\": null,\n         \"ms_mean\": %s, \"ms_median\": "
-                 "%s, \"ms_p90\": %s, \"ms_max\": %s, ",
-                 num(mm).c_str(), num(md).c_str(),
-                 num(quantile(r.ms, 0.9)).c_str(),
-                 num(quantile(r.ms, 1.0)).c_str());
+    std::fprintf(
+        f,
+        "\"error\": null,\n         \"ms_mean\": %s, \"ms_median\": "
+        "%s, \"ms_p90\": %s, \"ms_max\": %s, \"max_step\": %d, "
+        "\"page_faults\": %ld,\n         ",
+        num(mm).c_str(), num(md).c_str(), num(quantile(r.ms, 0.9)).c_str(),
+        num(quantile(r.ms, 1.0)).c_str(),
+        (int)(std::max_element(r.ms.begin(), r.ms.end()) - r.ms.begin()) + 1,
+        r.page_faults);
     if (st != nullptr && r.spec.solver != "stock") {
         std::fprintf(f, "\"ratio_mean\": %s, \"ratio_median\": %s,\n",
                      num(mm / mean(st->ms)).c_str(),
@@ -870,8 +889,10 @@ int main(int argc, char **argv)
                     continue;
                 }
                 double phase[2];
+                const long f0 = minor_faults();
                 r->ms.push_back(1e3 * rfbench::PhaseClock::timed(
                                           [&] { r->world->step(); }, phase));
+                r->page_faults += minor_faults() - f0;
                 r->solve_ms.push_back(1e3 * phase[rfbench::PhaseClock::kSolve]);
                 r->collide_ms.push_back(1e3 *
                                         phase[rfbench::PhaseClock::kCollide]);

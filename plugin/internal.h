@@ -443,6 +443,13 @@ static inline int rf__all_finite(const double *x, size_t n)
 /* --- growable arrays (work.c) --- */
 /* Grow *ptr to hold at least n elements of size elem (contents kept). */
 int rf__grow(void **ptr, int *cap, int n, size_t elem);
+/* As rf__grow, but the contents are not kept: for scratch that every solve
+   writes before it reads.  The old block is freed after the new one is
+   allocated (0 on failure, nothing changed).  Why: copying a scratch
+   array's whole old capacity touches pages the solve never uses (a
+   fresh page's first touch cost 12 us in a virtual machine), and was most
+   of the first large solve's time (work.c, "Scratch"). */
+int rf__grow_scratch(void **ptr, int *cap, int n, size_t elem);
 /* Grow several arrays that share one capacity counter *cap to hold at
    least n items (amortised: at least twice the old capacity); each array
    has its own bytes per item.  The arrays are carved out of one block,
@@ -456,6 +463,9 @@ typedef struct rf_grow_item {
 } rf_grow_item;
 int rf__grow_all(void **block, const rf_grow_item *items, int count, int *cap,
                  int n);
+/* As rf__grow_all, contents not kept (rf__grow_scratch). */
+int rf__grow_all_scratch(void **block, const rf_grow_item *items, int count,
+                         int *cap, int n);
 /* The dof vectors of rf_work, one bit each (order of rf_work.cap_vec). */
 enum {
     RF__VEC_G0 = 1u << 0,
