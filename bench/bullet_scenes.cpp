@@ -84,7 +84,12 @@
 //        a fresh page's first touch, 12 us each in a virtual machine,
 //        which made the cone's slowest step the one where its arrays grew
 //        until the twenty-fourth round (docs/performance.md); ratio_mean /
-//        ratio_median = the cone configuration's over stock's, same run;
+//        ratio_median = the cone configuration's over stock's, same run
+//        (on a scene that sleeps the median step may be a sleeping step
+//        in one world and not in the other: 0.08x on BasicDemo);
+//        ratio_awake = its time over stock's summed over the steps after
+//        which both worlds had a body awake (awake_steps of them): the
+//        solvers' cost where both still work;
 //   team_steps   of the cone steps (cone_steps), those that ran on more
 //        than one thread (rf_bullet_timing.threads): with threads 0 the
 //        shim's adaptive choice (docs/bullet.md, "Threads");
@@ -265,6 +270,8 @@ struct Run {
     std::string error; // set: not stepped
     rf_config config{};
     std::vector<double> ms;
+    // per step: some dynamic body still awake after it
+    std::vector<char> awake;
     // minor page faults over the steps (the process's, counted around
     // each of this world's steps: a fresh page's first touch)
     long page_faults = 0;
@@ -357,7 +364,9 @@ struct Run {
         pen_max = std::max(pen_max, p.max);
         pen_sum += p.max;
         joint_max = std::max(joint_max, rfscenes::joint_error(w));
-        if (sleep_step < 0 && rfscenes::awake_bodies(w) == 0) {
+        const bool any_awake = rfscenes::awake_bodies(w) > 0;
+        awake.push_back(any_awake);
+        if (sleep_step < 0 && !any_awake) {
             sleep_step = step;
         }
     }
@@ -519,11 +528,27 @@ void json_run(FILE *f, const SceneResult &s, const Run &r, bool last)
         (int)(std::max_element(r.ms.begin(), r.ms.end()) - r.ms.begin()) + 1,
         r.page_faults);
     if (st != nullptr && r.spec.solver != "stock") {
-        std::fprintf(f, "\"ratio_mean\": %s, \"ratio_median\": %s,\n",
+        // the steps after which both worlds had a body awake
+        double own = 0.0, theirs = 0.0;
+        int both = 0;
+        for (size_t k = 0; k < r.ms.size() && k < st->ms.size() &&
+                           k < r.awake.size() && k < st->awake.size();
+             ++k) {
+            if (r.awake[k] && st->awake[k]) {
+                own += r.ms[k];
+                theirs += st->ms[k];
+                ++both;
+            }
+        }
+        std::fprintf(f,
+                     "\"ratio_mean\": %s, \"ratio_median\": %s, "
+                     "\"ratio_awake\": %s, \"awake_steps\": %d,\n",
                      num(mm / mean(st->ms)).c_str(),
-                     num(md / median(st->ms)).c_str());
+                     num(md / median(st->ms)).c_str(),
+                     both > 0 ? num(own / theirs).c_str() : "null", both);
     } else {
-        std::fprintf(f, "\"ratio_mean\": null, \"ratio_median\": null,\n");
+        std::fprintf(f, "\"ratio_mean\": null, \"ratio_median\": null, "
+                        "\"ratio_awake\": null, \"awake_steps\": null,\n");
     }
     const double sm = mean(r.solve_ms);
     std::fprintf(f,
