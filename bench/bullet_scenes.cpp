@@ -6,7 +6,8 @@
 //
 //   rfbench_scenes [--quick] [--scenes a,b,c] [--steps N]
 //                  [--configs stock,defaults,gs,apgd:10] [--threads 1,2]
-//                  [--sleep-runs K] [--perturb S] [--load] [--out FILE]
+//                  [--sleep-runs K] [--perturb S] [--load] [--no-sleep]
+//                  [--out FILE]
 //
 //   --quick    the scenes' quick sizes (CI: at most a few hundred bodies);
 //              full size (Bullet's counts) otherwise
@@ -43,6 +44,9 @@
 //              80-203 mm over 24 copies)
 //   --load     fork a child that spins on one core for the whole run
 //              (killed at the end): one core kept busy by another process
+//   --no-sleep every body DISABLE_DEACTIVATION, as applications that keep
+//              bodies awake set them: a settled scene then keeps being
+//              solved, and drift_mean / drift_max show how far it creeps
 //   --out      JSON file (default bench/results/rfbench-scenes.json)
 //
 // Scenes (bullet_scenes.hpp has the Bullet source facts each follows):
@@ -123,6 +127,13 @@
 //        getDistance() < 0 after each step: the deepest over the run, the
 //        run's mean of the per-step deepest, the mean depth at the end;
 //   contacts_end  manifold points within the processing threshold;
+//   drift_mean, drift_max   the dynamic bodies' displacement across
+//        gravity (m) from the middle step (drift_from, steps / 2) to the
+//        end, their mean and the largest: how far a settled scene creeps
+//        while it is kept awake (--no-sleep; asleep, a body stays put).
+//        An exact solve of a resting stack leaves it where it is; a few
+//        sweeps of any of these solvers leave each step's sticking
+//        friction a little short, and the bodies walk;
 //   structures   per stack, wall, tower, pyramid, pile: top_displacement
 //        (m, of the body built highest) and fallen (moved more than half
 //        its smallest dimension from where it was built, or tilted more
@@ -287,6 +298,11 @@ struct Run {
     // at the end
     double ke_end = 0, pen_mean_end = 0, joint_end = 0;
     int awake_end = 0, contacts_end = 0, fallen = 0;
+    // the dynamic bodies' positions at step drift_from (mark_drift), and
+    // their displacement across gravity from there to the end
+    int drift_from = 0;
+    std::vector<btVector3> drift_start;
+    double drift_mean = 0, drift_max = 0;
     // the cone steps, and those of them on more than one thread
     int cone_steps = 0, team_steps = 0;
     std::vector<rfscenes::StructureState> structures;
@@ -371,9 +387,34 @@ struct Run {
         }
     }
 
+    // The positions that drift_mean / drift_max start from (after step).
+    void mark_drift(int step)
+    {
+        drift_from = step;
+        drift_start.clear();
+        for (const auto &b : world->bodies) {
+            drift_start.push_back(b->getWorldTransform().getOrigin());
+        }
+    }
+
     void finish()
     {
         const World &w = *world;
+        btVector3 up = -w.world.getGravity();
+        up.normalize();
+        int moving = 0;
+        for (size_t i = 0; i < drift_start.size(); ++i) {
+            const btRigidBody &b = *w.bodies[i];
+            if (b.getInvMass() == 0) {
+                continue;
+            }
+            btVector3 d = b.getWorldTransform().getOrigin() - drift_start[i];
+            d -= up * d.dot(up); // across gravity
+            drift_mean += d.length();
+            drift_max = std::max(drift_max, (double)d.length());
+            ++moving;
+        }
+        drift_mean = moving > 0 ? drift_mean / moving : 0.0;
         ke_end = rfscenes::kinetic_energy(w);
         awake_end = rfscenes::awake_bodies(w);
         const rfscenes::Penetration p = rfscenes::penetration(*world);
@@ -564,12 +605,14 @@ void json_run(FILE *f, const SceneResult &s, const Run &r, bool last)
         "         \"sleep_step\": %d, \"awake_end\": %d, \"ke_end\": %s, "
         "\"ke_max\": %s, \"energy_rise\": %s,\n         \"pen_max\": %s, "
         "\"pen_mean_max\": %s, \"pen_mean_end\": %s, \"contacts_end\": %d, "
-        "\"fallen\": %d, \"cone_steps\": %d, \"team_steps\": %d,\n",
+        "\"fallen\": %d, \"cone_steps\": %d, \"team_steps\": %d,\n"
+        "         \"drift_from\": %d, \"drift_mean\": %s, \"drift_max\": %s,\n",
         r.sleep_step, r.awake_end, num(r.ke_end).c_str(), num(r.ke_max).c_str(),
         num(r.energy_rise).c_str(), num(r.pen_max).c_str(),
         num(r.ms.empty() ? 0 : r.pen_sum / (double)r.ms.size()).c_str(),
         num(r.pen_mean_end).c_str(), r.contacts_end, r.fallen, r.cone_steps,
-        r.team_steps);
+        r.team_steps, r.drift_from, num(r.drift_mean).c_str(),
+        num(r.drift_max).c_str());
     if (!r.sleep_runs.empty()) {
         std::fprintf(f, "         \"sleep_runs\": [");
         for (size_t i = 0; i < r.sleep_runs.size(); ++i) {
@@ -618,7 +661,7 @@ void json_run(FILE *f, const SceneResult &s, const Run &r, bool last)
     std::fprintf(f, "%s\n", last ? "" : ",");
 }
 
-bool write_json(const char *path, bool quick, bool load,
+bool write_json(const char *path, bool quick, bool load, bool no_sleep,
                 const std::vector<SceneResult> &scenes)
 {
     FILE *f = std::fopen(path, "w");
@@ -631,9 +674,11 @@ bool write_json(const char *path, bool quick, bool load,
     std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
     std::fprintf(f,
                  "{\n  \"generated\": \"%s\",\n  \"cpus\": %ld,\n  \"quick\": "
-                 "%s,\n  \"load\": %s,\n  \"step\": %s,\n  \"scenes\": [\n",
+                 "%s,\n  \"load\": %s,\n  \"no_sleep\": %s,\n  \"step\": "
+                 "%s,\n  \"scenes\": [\n",
                  when, sysconf(_SC_NPROCESSORS_ONLN), quick ? "true" : "false",
-                 load ? "true" : "false", num(rfscenes::kStep).c_str());
+                 load ? "true" : "false", no_sleep ? "true" : "false",
+                 num(rfscenes::kStep).c_str());
     for (size_t i = 0; i < scenes.size(); ++i) {
         const SceneResult &s = scenes[i];
         std::fprintf(f,
@@ -655,11 +700,11 @@ bool write_json(const char *path, bool quick, bool load,
 }
 
 // A run of scene `name` with configuration spec, its world built (gravity
-// scaled by gravity_scale) and the plugin set up (*ok false: its error
-// set).
+// scaled by gravity_scale; with no_sleep every body kept awake) and the
+// plugin set up (*ok false: its error set).
 std::unique_ptr<Run> new_run(const std::string &name, bool quick,
                              const ConfigSpec &spec, double gravity_scale,
-                             bool *ok)
+                             bool no_sleep, bool *ok)
 {
     auto r = std::make_unique<Run>();
     r->spec = spec;
@@ -669,6 +714,11 @@ std::unique_ptr<Run> new_run(const std::string &name, bool quick,
     btDiscreteDynamicsWorld &w = r->world->world;
     if (gravity_scale != 1.0) {
         w.setGravity(w.getGravity() * btScalar(gravity_scale));
+    }
+    if (no_sleep) {
+        for (const auto &b : r->world->bodies) {
+            b->setActivationState(DISABLE_DEACTIVATION);
+        }
     }
     *ok = r->setup();
     return r;
@@ -689,11 +739,12 @@ struct PerturbedRun {
 
 PerturbedRun perturbed_run(const std::string &name, bool quick,
                            const ConfigSpec &spec, int steps, int k,
-                           double perturb)
+                           double perturb, bool no_sleep)
 {
     bool ok;
     PerturbedRun out;
-    std::unique_ptr<Run> r = new_run(name, quick, spec, 1.0 + perturb * k, &ok);
+    std::unique_ptr<Run> r =
+        new_run(name, quick, spec, 1.0 + perturb * k, no_sleep, &ok);
     for (int step = 1; ok && step <= steps; ++step) {
         r->world->step();
         out.pen_max =
@@ -775,7 +826,7 @@ int usage()
         "usage: rfbench_scenes [--quick] [--scenes a,b,c] [--steps N]\n"
         "                      [--configs stock,defaults,gs,apgd:10]\n"
         "                      [--threads 1,2] [--sleep-runs K] [--perturb S]\n"
-        "                      [--load]\n"
+        "                      [--load] [--no-sleep]\n"
         "                      [--out FILE]\n"
         "scenes:");
     for (const rfscenes::SceneEntry &e : rfscenes::kScenes) {
@@ -792,7 +843,7 @@ int usage()
 
 int main(int argc, char **argv)
 {
-    bool quick = false, load = false;
+    bool quick = false, load = false, no_sleep = false;
     int steps = -1, sleep_runs = 0;
     double perturb = 1e-3;
     std::vector<std::string> scenes,
@@ -810,6 +861,9 @@ int main(int argc, char **argv)
             continue;
         } else if (!std::strcmp(a, "--load")) {
             load = true;
+            continue;
+        } else if (!std::strcmp(a, "--no-sleep")) {
+            no_sleep = true;
             continue;
         } else if (v == nullptr) {
             return usage();
@@ -864,10 +918,11 @@ int main(int argc, char **argv)
     // before any OpenMP thread exists (the child inherits only this one)
     rfbench::PhaseClock::install(); // solve_ms, collide_ms
     const pid_t loader = load ? start_load() : -1;
-    std::printf("rfbench_scenes (%s%s): steps of 1/60 s, the worlds of a "
+    std::printf("rfbench_scenes (%s%s%s): steps of 1/60 s, the worlds of a "
                 "scene stepped interleaved; ms = wall time of "
                 "stepSimulation\n",
-                quick ? "quick" : "full", load ? ", one core loaded" : "");
+                quick ? "quick" : "full", load ? ", one core loaded" : "",
+                no_sleep ? ", bodies kept awake" : "");
 
     std::vector<SceneResult> results;
     for (const std::string &name : scenes) {
@@ -880,10 +935,12 @@ int main(int argc, char **argv)
         const size_t n = specs.size();
         for (size_t k = 0; k < n; ++k) {
             bool ok;
-            std::unique_ptr<Run> r = new_run(name, quick, specs[k], 1.0, &ok);
+            std::unique_ptr<Run> r =
+                new_run(name, quick, specs[k], 1.0, no_sleep, &ok);
             if (ok) {
                 r->ms.reserve((size_t)sr.steps);
                 r->measure(0);
+                r->mark_drift(0); // steps / 2 moves it (a one-step run: 0)
             }
             sr.runs.push_back(std::move(r));
         }
@@ -922,6 +979,9 @@ int main(int argc, char **argv)
                 r->collide_ms.push_back(1e3 *
                                         phase[rfbench::PhaseClock::kCollide]);
                 r->measure(step);
+                if (step == sr.steps / 2) {
+                    r->mark_drift(step);
+                }
             }
         }
         sr.seconds = now() - t0;
@@ -932,8 +992,8 @@ int main(int argc, char **argv)
         }
         for (auto &r : sr.runs) {
             for (int k = 1; r->error.empty() && k <= sleep_runs; ++k) {
-                const PerturbedRun pr =
-                    perturbed_run(name, quick, r->spec, sr.steps, k, perturb);
+                const PerturbedRun pr = perturbed_run(
+                    name, quick, r->spec, sr.steps, k, perturb, no_sleep);
                 r->sleep_runs.push_back(pr.sleep);
                 r->pen_runs.push_back(pr.pen_max);
                 r->ke_runs.push_back(pr.ke_end);
@@ -942,6 +1002,15 @@ int main(int argc, char **argv)
         print_header();
         for (auto &r : sr.runs) {
             print_row(sr, *r);
+        }
+        for (auto &r : sr.runs) { // creep across gravity, second half
+            if (no_sleep && r->error.empty()) {
+                std::printf("%-16s %-16s drift from step %d: mean %.2f mm, "
+                            "max %.2f mm\n",
+                            sr.name.c_str(), r->spec.label.c_str(),
+                            r->drift_from, 1e3 * r->drift_mean,
+                            1e3 * r->drift_max);
+            }
         }
         std::fflush(stdout);
         // free the worlds now: the full-size scenes are large
@@ -957,7 +1026,7 @@ int main(int argc, char **argv)
         kill(loader, SIGKILL);
         waitpid(loader, nullptr, 0);
     }
-    if (!write_json(out, quick, load, results)) {
+    if (!write_json(out, quick, load, no_sleep, results)) {
         return 1;
     }
     std::printf("\nJSON: %s\n", out);

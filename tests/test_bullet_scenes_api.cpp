@@ -5,6 +5,8 @@
 //   test_basic_demo_sleeps     BasicDemo's 3x3x3 boxes dropped: asleep no
 //                              later than stock's step + 20%
 //   test_pyramid_stands        a 10-layer pyramid of boxes stands 5 s
+//   test_small_stacks_kept_awake  four columns of five boxes kept awake
+//                              stand 20 s (stock's walk off and fall)
 //   test_split_impulse         a box 5 cm deep in the ground comes out
 //                              without upward speed when every point
 //                              recovers on pseudo-velocities
@@ -160,6 +162,59 @@ int test_pyramid_stands()
             ENSURE_LE(tilt * 180 / M_PI, 2.0);
         }
     }
+    return 0;
+}
+
+// rfbench_scenes' small_stacks (four columns of five 0.2 m boxes on
+// BasicDemo's ground, a user's first scene) with every body
+// DISABLE_DEACTIVATION, as applications that keep bodies awake set them,
+// for 20 s.  At rest on level ground each box needs no friction at all
+// (statics: its weight is carried by the normal forces), so an exact solve
+// leaves every box where it landed; a few sweeps leave each step's
+// sticking friction a little short and the boxes creep.  Standing means
+// the scenes' own criterion (rfscenes::fallen): no box moved sideways more
+// than half its size (0.1 m) or tilted more than 30 deg.  Measured
+// difference: stock 3.24, one friction row per point, lets the columns
+// walk (the top boxes about 0.5 mm a step) until they fall at 5.5 s (16-18
+// of the 20 boxes in four gravity-perturbed copies); the cone's disc, like
+// stock with two rows (SOLVER_USE_2_FRICTION_DIRECTIONS), keeps all of
+// them standing (largest sideways creep 5-44 mm over the copies).
+int test_small_stacks_kept_awake()
+{
+    int fallen[2] = {0, 0};
+    for (rf_bullet_mode mode : {RF_BULLET_STOCK, RF_BULLET_CONE}) {
+        rfscenes::World w;
+        rfscenes::build_small_stacks(w, rfscenes::Size::quick);
+        for (auto &b : w.bodies) {
+            b->setActivationState(DISABLE_DEACTIVATION);
+        }
+        rf_plugin *p = rf_bullet_attach(&w.world, nullptr);
+        ENSURE(p != nullptr);
+        rf_bullet_set_mode(p, mode);
+        for (int i = 0; i < 1200; ++i) {
+            w.step();
+        }
+        int n = 0;
+        double moved = 0.0;
+        const btVector3 up(0, 1, 0);
+        for (size_t i = 0; i < w.bodies.size(); ++i) {
+            if (w.bodies[i]->getInvMass() == 0) {
+                continue;
+            }
+            btVector3 d = w.bodies[i]->getWorldTransform().getOrigin() -
+                          w.start[i].getOrigin();
+            d -= d.dot(up) * up;
+            moved = std::max(moved, (double)d.length());
+            n += rfscenes::fallen(w, (int)i) ? 1 : 0;
+        }
+        rf_bullet_detach(p);
+        fallen[mode == RF_BULLET_CONE] = n;
+        std::printf("  %s: %d of 20 boxes fallen after 20 s awake, largest "
+                    "sideways displacement %.1f mm\n",
+                    mode_name(mode), n, 1e3 * moved);
+    }
+    ENSURE(fallen[1] == 0);
+    ENSURE(fallen[0] > 0); // the difference the cone makes
     return 0;
 }
 
@@ -485,6 +540,7 @@ int main()
 {
     RUN_TEST(test_basic_demo_sleeps);
     RUN_TEST(test_pyramid_stands);
+    RUN_TEST(test_small_stacks_kept_awake);
     RUN_TEST(test_split_impulse);
     RUN_TEST(test_ragdoll_energy);
     RUN_TEST(test_ragdolls_rest_on_ground);
