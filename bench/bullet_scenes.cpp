@@ -7,7 +7,7 @@
 //   rfbench_scenes [--quick] [--scenes a,b,c] [--steps N]
 //                  [--configs stock,defaults,gs,apgd:10] [--threads 1,2]
 //                  [--sleep-runs K] [--perturb S] [--load] [--no-sleep]
-//                  [--out FILE]
+//                  [--anchors] [--out FILE]
 //
 //   --quick    the scenes' quick sizes (CI: at most a few hundred bodies);
 //              full size (Bullet's counts) otherwise
@@ -47,6 +47,9 @@
 //   --no-sleep every body DISABLE_DEACTIVATION, as applications that keep
 //              bodies awake set them: a settled scene then keeps being
 //              solved, and drift_mean / drift_max show how far it creeps
+//   --anchors  every body CF_HAS_FRICTION_ANCHOR: Bullet's friction
+//              anchors, which stock and the cone honour alike (docs/
+//              bullet.md), the remedy for that creep
 //   --out      JSON file (default bench/results/rfbench-scenes.json)
 //
 // Scenes (bullet_scenes.hpp has the Bullet source facts each follows):
@@ -661,7 +664,13 @@ void json_run(FILE *f, const SceneResult &s, const Run &r, bool last)
     std::fprintf(f, "%s\n", last ? "" : ",");
 }
 
-bool write_json(const char *path, bool quick, bool load, bool no_sleep,
+// What the command line asks of every world's bodies.
+struct BodyOptions {
+    bool no_sleep = false; // --no-sleep: DISABLE_DEACTIVATION
+    bool anchors = false;  // --anchors: CF_HAS_FRICTION_ANCHOR
+};
+
+bool write_json(const char *path, bool quick, bool load, const BodyOptions &opt,
                 const std::vector<SceneResult> &scenes)
 {
     FILE *f = std::fopen(path, "w");
@@ -674,11 +683,11 @@ bool write_json(const char *path, bool quick, bool load, bool no_sleep,
     std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
     std::fprintf(f,
                  "{\n  \"generated\": \"%s\",\n  \"cpus\": %ld,\n  \"quick\": "
-                 "%s,\n  \"load\": %s,\n  \"no_sleep\": %s,\n  \"step\": "
-                 "%s,\n  \"scenes\": [\n",
+                 "%s,\n  \"load\": %s,\n  \"no_sleep\": %s,\n  \"anchors\": "
+                 "%s,\n  \"step\": %s,\n  \"scenes\": [\n",
                  when, sysconf(_SC_NPROCESSORS_ONLN), quick ? "true" : "false",
-                 load ? "true" : "false", no_sleep ? "true" : "false",
-                 num(rfscenes::kStep).c_str());
+                 load ? "true" : "false", opt.no_sleep ? "true" : "false",
+                 opt.anchors ? "true" : "false", num(rfscenes::kStep).c_str());
     for (size_t i = 0; i < scenes.size(); ++i) {
         const SceneResult &s = scenes[i];
         std::fprintf(f,
@@ -700,11 +709,11 @@ bool write_json(const char *path, bool quick, bool load, bool no_sleep,
 }
 
 // A run of scene `name` with configuration spec, its world built (gravity
-// scaled by gravity_scale; with no_sleep every body kept awake) and the
-// plugin set up (*ok false: its error set).
+// scaled by gravity_scale, the bodies as opt asks) and the plugin set up
+// (*ok false: its error set).
 std::unique_ptr<Run> new_run(const std::string &name, bool quick,
                              const ConfigSpec &spec, double gravity_scale,
-                             bool no_sleep, bool *ok)
+                             const BodyOptions &opt, bool *ok)
 {
     auto r = std::make_unique<Run>();
     r->spec = spec;
@@ -715,9 +724,13 @@ std::unique_ptr<Run> new_run(const std::string &name, bool quick,
     if (gravity_scale != 1.0) {
         w.setGravity(w.getGravity() * btScalar(gravity_scale));
     }
-    if (no_sleep) {
-        for (const auto &b : r->world->bodies) {
+    for (const auto &b : r->world->bodies) {
+        if (opt.no_sleep) {
             b->setActivationState(DISABLE_DEACTIVATION);
+        }
+        if (opt.anchors) {
+            b->setCollisionFlags(b->getCollisionFlags() |
+                                 btCollisionObject::CF_HAS_FRICTION_ANCHOR);
         }
     }
     *ok = r->setup();
@@ -739,12 +752,12 @@ struct PerturbedRun {
 
 PerturbedRun perturbed_run(const std::string &name, bool quick,
                            const ConfigSpec &spec, int steps, int k,
-                           double perturb, bool no_sleep)
+                           double perturb, const BodyOptions &opt)
 {
     bool ok;
     PerturbedRun out;
     std::unique_ptr<Run> r =
-        new_run(name, quick, spec, 1.0 + perturb * k, no_sleep, &ok);
+        new_run(name, quick, spec, 1.0 + perturb * k, opt, &ok);
     for (int step = 1; ok && step <= steps; ++step) {
         r->world->step();
         out.pen_max =
@@ -826,7 +839,7 @@ int usage()
         "usage: rfbench_scenes [--quick] [--scenes a,b,c] [--steps N]\n"
         "                      [--configs stock,defaults,gs,apgd:10]\n"
         "                      [--threads 1,2] [--sleep-runs K] [--perturb S]\n"
-        "                      [--load] [--no-sleep]\n"
+        "                      [--load] [--no-sleep] [--anchors]\n"
         "                      [--out FILE]\n"
         "scenes:");
     for (const rfscenes::SceneEntry &e : rfscenes::kScenes) {
@@ -843,7 +856,8 @@ int usage()
 
 int main(int argc, char **argv)
 {
-    bool quick = false, load = false, no_sleep = false;
+    bool quick = false, load = false;
+    BodyOptions opt;
     int steps = -1, sleep_runs = 0;
     double perturb = 1e-3;
     std::vector<std::string> scenes,
@@ -863,7 +877,10 @@ int main(int argc, char **argv)
             load = true;
             continue;
         } else if (!std::strcmp(a, "--no-sleep")) {
-            no_sleep = true;
+            opt.no_sleep = true;
+            continue;
+        } else if (!std::strcmp(a, "--anchors")) {
+            opt.anchors = true;
             continue;
         } else if (v == nullptr) {
             return usage();
@@ -918,11 +935,12 @@ int main(int argc, char **argv)
     // before any OpenMP thread exists (the child inherits only this one)
     rfbench::PhaseClock::install(); // solve_ms, collide_ms
     const pid_t loader = load ? start_load() : -1;
-    std::printf("rfbench_scenes (%s%s%s): steps of 1/60 s, the worlds of a "
+    std::printf("rfbench_scenes (%s%s%s%s): steps of 1/60 s, the worlds of a "
                 "scene stepped interleaved; ms = wall time of "
                 "stepSimulation\n",
                 quick ? "quick" : "full", load ? ", one core loaded" : "",
-                no_sleep ? ", bodies kept awake" : "");
+                opt.no_sleep ? ", bodies kept awake" : "",
+                opt.anchors ? ", friction anchors" : "");
 
     std::vector<SceneResult> results;
     for (const std::string &name : scenes) {
@@ -936,7 +954,7 @@ int main(int argc, char **argv)
         for (size_t k = 0; k < n; ++k) {
             bool ok;
             std::unique_ptr<Run> r =
-                new_run(name, quick, specs[k], 1.0, no_sleep, &ok);
+                new_run(name, quick, specs[k], 1.0, opt, &ok);
             if (ok) {
                 r->ms.reserve((size_t)sr.steps);
                 r->measure(0);
@@ -993,7 +1011,7 @@ int main(int argc, char **argv)
         for (auto &r : sr.runs) {
             for (int k = 1; r->error.empty() && k <= sleep_runs; ++k) {
                 const PerturbedRun pr = perturbed_run(
-                    name, quick, r->spec, sr.steps, k, perturb, no_sleep);
+                    name, quick, r->spec, sr.steps, k, perturb, opt);
                 r->sleep_runs.push_back(pr.sleep);
                 r->pen_runs.push_back(pr.pen_max);
                 r->ke_runs.push_back(pr.ke_end);
@@ -1004,7 +1022,7 @@ int main(int argc, char **argv)
             print_row(sr, *r);
         }
         for (auto &r : sr.runs) { // creep across gravity, second half
-            if (no_sleep && r->error.empty()) {
+            if (opt.no_sleep && r->error.empty()) {
                 std::printf("%-16s %-16s drift from step %d: mean %.2f mm, "
                             "max %.2f mm\n",
                             sr.name.c_str(), r->spec.label.c_str(),
@@ -1026,7 +1044,7 @@ int main(int argc, char **argv)
         kill(loader, SIGKILL);
         waitpid(loader, nullptr, 0);
     }
-    if (!write_json(out, quick, load, no_sleep, results)) {
+    if (!write_json(out, quick, load, opt, results)) {
         return 1;
     }
     std::printf("\nJSON: %s\n", out);

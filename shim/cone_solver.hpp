@@ -266,6 +266,10 @@ class ConeSolver final : public btConstraintSolver {
                           const btPersistentManifold *m,
                           const btContactSolverInfo &info, rf_contact_desc &c,
                           double *erp, bool *spring);
+    // the sliding rows' bias at a friction anchor (contacts.cpp)
+    static void anchor_bias(const btManifoldPoint &cp,
+                            const btContactSolverInfo &info,
+                            rf_contact_desc &c);
     void warm_start(const btManifoldPoint &cp, const rf_contact_desc &c,
                     const btContactSolverInfo &info, const PointState *st,
                     double g[6]) const;

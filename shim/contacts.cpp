@@ -189,6 +189,9 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
         c.bias[1] = -(double)cp.m_contactMotion1;
         c.bias[2] = -(double)cp.m_contactMotion2;
     }
+    if ((cp.m_contactPointFlags & BT_CONTACT_FLAG_FRICTION_ANCHOR) != 0) {
+        anchor_bias(cp, info, c);
+    }
     if (!finite_contact(c)) {
         clear_point(cp, m,
                     "a manifold point with a non-finite position, "
@@ -222,6 +225,25 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
         write_point_frame(cp, c.t1, c.t2);
     }
     return kAdded;
+}
+
+// A friction anchor (CF_HAS_FRICTION_ANCHOR on either object, which
+// btManifoldResult marks on the point): while the point's friction stays
+// inside the cone, Bullet keeps the point where it stuck
+// (btPersistentManifold::replaceContactPoint keeps its local points), so
+// its two ends part as far as the bodies have crept since; stock's
+// friction rows take that apart back at m_frictionERP of it a step
+// (setupFrictionConstraint: the row's target velocity -erp d.t / h).  The
+// cone's friction rows the same: u_t = t.v_rel + bias is driven to 0.
+void ConeSolver::anchor_bias(const btManifoldPoint &cp,
+                             const btContactSolverInfo &info,
+                             rf_contact_desc &c)
+{
+    double d[3];
+    to3(cp.getPositionWorldOnA() - cp.getPositionWorldOnB(), d);
+    const double k = (double)info.m_frictionERP / (double)info.m_timeStep;
+    c.bias[1] += k * dot3(d, c.t1);
+    c.bias[2] += k * dot3(d, c.t2);
 }
 
 // The point's frame into c.n, c.t1, c.t2; false for a zero or
