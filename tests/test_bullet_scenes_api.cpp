@@ -166,6 +166,14 @@ int test_pyramid_stands()
     return 0;
 }
 
+// Body i's displacement across gravity (g along -y) from x0, m.
+double sideways(const rfscenes::World &w, size_t i, const btVector3 &x0)
+{
+    btVector3 d = w.bodies[i]->getWorldTransform().getOrigin() - x0;
+    d.setY(0);
+    return d.length();
+}
+
 // rfbench_scenes' small_stacks (four columns of five 0.2 m boxes on
 // BasicDemo's ground, a user's first scene) with every body
 // DISABLE_DEACTIVATION, as applications that keep bodies awake set them,
@@ -197,15 +205,11 @@ int test_small_stacks_kept_awake()
         }
         int n = 0;
         double moved = 0.0;
-        const btVector3 up(0, 1, 0);
         for (size_t i = 0; i < w.bodies.size(); ++i) {
             if (w.bodies[i]->getInvMass() == 0) {
                 continue;
             }
-            btVector3 d = w.bodies[i]->getWorldTransform().getOrigin() -
-                          w.start[i].getOrigin();
-            d -= d.dot(up) * up;
-            moved = std::max(moved, (double)d.length());
+            moved = std::max(moved, sideways(w, i, w.start[i].getOrigin()));
             n += rfscenes::fallen(w, (int)i) ? 1 : 0;
         }
         rf_bullet_detach(p);
@@ -225,14 +229,11 @@ double mean_creep(const rfscenes::World &w, const std::vector<btVector3> &x0)
 {
     double sum = 0.0;
     int n = 0;
-    const btVector3 up(0, 1, 0);
     for (size_t i = 0; i < w.bodies.size(); ++i) {
         if (w.bodies[i]->getInvMass() == 0) {
             continue;
         }
-        btVector3 d = w.bodies[i]->getWorldTransform().getOrigin() - x0[i];
-        d -= d.dot(up) * up;
-        sum += d.length();
+        sum += sideways(w, i, x0[i]);
         ++n;
     }
     return n > 0 ? sum / n : 0.0;
