@@ -403,18 +403,14 @@ struct Run {
     void finish()
     {
         const World &w = *world;
-        btVector3 up = -w.world.getGravity();
-        up.normalize();
         int moving = 0;
         for (size_t i = 0; i < drift_start.size(); ++i) {
-            const btRigidBody &b = *w.bodies[i];
-            if (b.getInvMass() == 0) {
+            if (w.bodies[i]->getInvMass() == 0) {
                 continue;
             }
-            btVector3 d = b.getWorldTransform().getOrigin() - drift_start[i];
-            d -= up * d.dot(up); // across gravity
-            drift_mean += d.length();
-            drift_max = std::max(drift_max, (double)d.length());
+            const double d = rfscenes::sideways(w, (int)i, drift_start[i]);
+            drift_mean += d;
+            drift_max = std::max(drift_max, d);
             ++moving;
         }
         drift_mean = moving > 0 ? drift_mean / moving : 0.0;

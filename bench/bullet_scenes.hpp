@@ -1013,6 +1013,19 @@ inline double tilt(const World &w, int i)
     return std::acos(c);
 }
 
+// Body i's displacement across gravity from `from`, m (all of it in a
+// world without gravity).
+inline double sideways(const World &w, int i, const btVector3 &from)
+{
+    btVector3 d = w.bodies[(size_t)i]->getWorldTransform().getOrigin() - from;
+    btVector3 up = -w.world.getGravity();
+    if (up.length2() > 0) {
+        up.normalize();
+        d -= d.dot(up) * up;
+    }
+    return d.length();
+}
+
 // A body has fallen when it moved sideways (across gravity) more than
 // half its smallest dimension from where it was built, or tilted more
 // than 30 deg (spheres: no tilt).  Sideways only: BenchmarkDemo builds its
@@ -1022,12 +1035,8 @@ inline double tilt(const World &w, int i)
 inline bool fallen(const World &w, int i)
 {
     const btRigidBody &b = *w.bodies[(size_t)i];
-    btVector3 up = -w.world.getGravity();
-    up.normalize();
-    btVector3 d =
-        b.getWorldTransform().getOrigin() - w.start[(size_t)i].getOrigin();
-    d -= d.dot(up) * up;
-    if (d.length() > half_smallest_dimension(b)) {
+    if (sideways(w, i, w.start[(size_t)i].getOrigin()) >
+        half_smallest_dimension(b)) {
         return true;
     }
     const bool sphere =

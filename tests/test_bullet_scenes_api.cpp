@@ -166,14 +166,6 @@ int test_pyramid_stands()
     return 0;
 }
 
-// Body i's displacement across gravity (g along -y) from x0, m.
-double sideways(const rfscenes::World &w, size_t i, const btVector3 &x0)
-{
-    btVector3 d = w.bodies[i]->getWorldTransform().getOrigin() - x0;
-    d.setY(0);
-    return d.length();
-}
-
 // rfbench_scenes' small_stacks (four columns of five 0.2 m boxes on
 // BasicDemo's ground, a user's first scene) with every body
 // DISABLE_DEACTIVATION, as applications that keep bodies awake set them,
@@ -209,7 +201,8 @@ int test_small_stacks_kept_awake()
             if (w.bodies[i]->getInvMass() == 0) {
                 continue;
             }
-            moved = std::max(moved, sideways(w, i, w.start[i].getOrigin()));
+            moved = std::max(
+                moved, rfscenes::sideways(w, (int)i, w.start[i].getOrigin()));
             n += rfscenes::fallen(w, (int)i) ? 1 : 0;
         }
         rf_bullet_detach(p);
@@ -233,7 +226,7 @@ double mean_creep(const rfscenes::World &w, const std::vector<btVector3> &x0)
         if (w.bodies[i]->getInvMass() == 0) {
             continue;
         }
-        sum += sideways(w, i, x0[i]);
+        sum += rfscenes::sideways(w, (int)i, x0[i]);
         ++n;
     }
     return n > 0 ? sum / n : 0.0;
