@@ -529,6 +529,21 @@ plStatus plSetSleeping(plRigidBodyHandle body, int allowed)
     });
 }
 
+plStatus plSetFrictionAnchor(plRigidBodyHandle body, int on)
+{
+    static const char fn[] = "plSetFrictionAnchor";
+    return guarded(fn, [&] {
+        LOOKUP(Body, b, body, K_BODY, fn, "body");
+        if (on != 0 && on != 1) {
+            return fail(PL_ERR_INVALID, "%s: on = %d not 0 or 1", fn, on);
+        }
+        const int flag = btCollisionObject::CF_HAS_FRICTION_ANCHOR;
+        const int flags = b->rb->getCollisionFlags();
+        b->rb->setCollisionFlags(on ? (flags | flag) : (flags & ~flag));
+        return PL_OK;
+    });
+}
+
 int plIsActive(plRigidBodyHandle body)
 {
     return guarded("plIsActive", -1, [&] {

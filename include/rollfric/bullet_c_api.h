@@ -558,6 +558,15 @@ RF_API plStatus plSetDamping(plRigidBodyHandle body, plReal linear,
  * 0: never.  Errors: PL_ERR_NULL, PL_ERR_HANDLE, PL_ERR_INVALID (allowed
  * not 0 or 1). */
 RF_API plStatus plSetSleeping(plRigidBodyHandle body, int allowed);
+/* 1: the body's contacts keep friction anchors (Bullet's
+ * btCollisionObject::CF_HAS_FRICTION_ANCHOR, off by default): while a
+ * point's friction stays inside the cone, the point stays where it stuck
+ * and the friction pulls its two ends back together at m_frictionERP
+ * (0.2) of their distance a step, under either solver, so a body kept
+ * awake (plSetSleeping(body, 0)) on a support does not creep; a contact
+ * is anchored when either body asks.  0: off.  Errors: PL_ERR_NULL,
+ * PL_ERR_HANDLE, PL_ERR_INVALID (on not 0 or 1). */
+RF_API plStatus plSetFrictionAnchor(plRigidBodyHandle body, int on);
 /* 1 when the body is awake, 0 when it sleeps, -1 for a NULL, stale or
  * wrong-kind handle (plGetLastError says which).  Errors (-1 returned):
  * PL_ERR_NULL, PL_ERR_HANDLE. */
