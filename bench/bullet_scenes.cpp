@@ -7,7 +7,7 @@
 //   rfbench_scenes [--quick] [--scenes a,b,c] [--steps N]
 //                  [--configs stock,defaults,gs,apgd:10] [--threads 1,2]
 //                  [--sleep-runs K] [--perturb S] [--load] [--no-sleep]
-//                  [--anchors] [--out FILE]
+//                  [--anchors] [--erp2 E] [--out FILE]
 //
 //   --quick    the scenes' quick sizes (CI: at most a few hundred bodies);
 //              full size (Bullet's counts) otherwise
@@ -50,6 +50,10 @@
 //   --anchors  every body CF_HAS_FRICTION_ANCHOR: Bullet's friction
 //              anchors, which stock and the cone honour alike (docs/
 //              bullet.md), the remedy for that creep
+//   --erp2     every world's m_erp2 (Bullet's contact position correction
+//              per step, 0.2 by default; 0 to 1): what feeds the leaning
+//              columns' sway while they are kept awake (docs/bullet-
+//              scenes.md, "Kept awake")
 //   --out      JSON file (default bench/results/rfbench-scenes.json)
 //
 // Scenes (bullet_scenes.hpp has the Bullet source facts each follows):
@@ -660,10 +664,11 @@ void json_run(FILE *f, const SceneResult &s, const Run &r, bool last)
     std::fprintf(f, "%s\n", last ? "" : ",");
 }
 
-// What the command line asks of every world's bodies.
+// What the command line asks of every world and its bodies.
 struct BodyOptions {
     bool no_sleep = false; // --no-sleep: DISABLE_DEACTIVATION
     bool anchors = false;  // --anchors: CF_HAS_FRICTION_ANCHOR
+    double erp2 = -1.0;    // --erp2: m_erp2 (negative: the scene's own)
 };
 
 bool write_json(const char *path, bool quick, bool load, const BodyOptions &opt,
@@ -680,10 +685,12 @@ bool write_json(const char *path, bool quick, bool load, const BodyOptions &opt,
     std::fprintf(f,
                  "{\n  \"generated\": \"%s\",\n  \"cpus\": %ld,\n  \"quick\": "
                  "%s,\n  \"load\": %s,\n  \"no_sleep\": %s,\n  \"anchors\": "
-                 "%s,\n  \"step\": %s,\n  \"scenes\": [\n",
+                 "%s,\n  \"erp2\": %s,\n  \"step\": %s,\n  \"scenes\": [\n",
                  when, sysconf(_SC_NPROCESSORS_ONLN), quick ? "true" : "false",
                  load ? "true" : "false", opt.no_sleep ? "true" : "false",
-                 opt.anchors ? "true" : "false", num(rfscenes::kStep).c_str());
+                 opt.anchors ? "true" : "false",
+                 opt.erp2 >= 0.0 ? num(opt.erp2).c_str() : "null",
+                 num(rfscenes::kStep).c_str());
     for (size_t i = 0; i < scenes.size(); ++i) {
         const SceneResult &s = scenes[i];
         std::fprintf(f,
@@ -719,6 +726,9 @@ std::unique_ptr<Run> new_run(const std::string &name, bool quick,
     btDiscreteDynamicsWorld &w = r->world->world;
     if (gravity_scale != 1.0) {
         w.setGravity(w.getGravity() * btScalar(gravity_scale));
+    }
+    if (opt.erp2 >= 0.0) {
+        w.getSolverInfo().m_erp2 = btScalar(opt.erp2);
     }
     for (const auto &b : r->world->bodies) {
         if (opt.no_sleep) {
@@ -836,7 +846,7 @@ int usage()
         "                      [--configs stock,defaults,gs,apgd:10]\n"
         "                      [--threads 1,2] [--sleep-runs K] [--perturb S]\n"
         "                      [--load] [--no-sleep] [--anchors]\n"
-        "                      [--out FILE]\n"
+        "                      [--erp2 E] [--out FILE]\n"
         "scenes:");
     for (const rfscenes::SceneEntry &e : rfscenes::kScenes) {
         std::fprintf(stderr, " %s", e.name);
@@ -894,6 +904,13 @@ int main(int argc, char **argv)
             if (!parse_int(v, &sleep_runs)) {
                 return usage();
             }
+        } else if (!std::strcmp(a, "--erp2")) {
+            char *end = nullptr;
+            opt.erp2 = std::strtod(v, &end);
+            if (end == v || *end != '\0' || !(opt.erp2 >= 0.0) ||
+                opt.erp2 > 1.0) {
+                return usage();
+            }
         } else if (!std::strcmp(a, "--perturb")) {
             char *end = nullptr;
             perturb = std::strtod(v, &end);
@@ -931,12 +948,16 @@ int main(int argc, char **argv)
     // before any OpenMP thread exists (the child inherits only this one)
     rfbench::PhaseClock::install(); // solve_ms, collide_ms
     const pid_t loader = load ? start_load() : -1;
-    std::printf("rfbench_scenes (%s%s%s%s): steps of 1/60 s, the worlds of a "
-                "scene stepped interleaved; ms = wall time of "
+    char erp2_note[48] = "";
+    if (opt.erp2 >= 0.0) {
+        std::snprintf(erp2_note, sizeof erp2_note, ", m_erp2 %g", opt.erp2);
+    }
+    std::printf("rfbench_scenes (%s%s%s%s%s): steps of 1/60 s, the worlds of "
+                "a scene stepped interleaved; ms = wall time of "
                 "stepSimulation\n",
                 quick ? "quick" : "full", load ? ", one core loaded" : "",
                 opt.no_sleep ? ", bodies kept awake" : "",
-                opt.anchors ? ", friction anchors" : "");
+                opt.anchors ? ", friction anchors" : "", erp2_note);
 
     std::vector<SceneResult> results;
     for (const std::string &name : scenes) {
