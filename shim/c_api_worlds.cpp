@@ -4,6 +4,7 @@
 #include "c_api_internal.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace rfshim {
 namespace capi {
@@ -309,6 +310,36 @@ plStatus plSetSplitImpulse(plDynamicsWorldHandle world, int on)
                         "plSetSplitImpulse: on = %d, not 0 or 1", on);
         }
         w->world.getSolverInfo().m_splitImpulse = on;
+        return PL_OK;
+    });
+}
+
+plStatus plSetSolverIterations(plDynamicsWorldHandle world, int n)
+{
+    static const char fn[] = "plSetSolverIterations";
+    return guarded(fn, [&] {
+        LOOKUP(World, w, world, K_WORLD, fn, "world");
+        if (n < 1) {
+            return fail(PL_ERR_INVALID, "%s: n = %d, not >= 1", fn, n);
+        }
+        w->world.getSolverInfo().m_numIterations = n;
+        return PL_OK;
+    });
+}
+
+plStatus plSetContactErp(plDynamicsWorldHandle world, plReal erp)
+{
+    static const char fn[] = "plSetContactErp";
+    return guarded(fn, [&] {
+        LOOKUP(World, w, world, K_WORLD, fn, "world");
+        if (!std::isfinite((double)erp)) {
+            return fail(PL_ERR_NONFINITE, "%s: erp is not finite", fn);
+        }
+        if (!(erp >= 0 && erp <= 1)) {
+            return fail(PL_ERR_INVALID, "%s: erp = %g, not in [0, 1]", fn,
+                        (double)erp);
+        }
+        w->world.getSolverInfo().m_erp2 = erp;
         return PL_OK;
     });
 }

@@ -241,6 +241,20 @@ RF_API plStatus plSetBodyName(plRigidBodyHandle body, const char *name);
  * 1.  Errors: PL_ERR_NULL, PL_ERR_HANDLE (world), PL_ERR_INVALID (on not
  * 0 or 1). */
 RF_API plStatus plSetSplitImpulse(plDynamicsWorldHandle world, int on);
+/* Bullet's iteration budget per step (btContactSolverInfo::
+ * m_numIterations, 10 by default), n >= 1: stock's sweeps, and the cone
+ * solver's at its default max_iter (PL_WORLD_ITERATIONS; it may stop
+ * sooner at its tolerance).  Errors: PL_ERR_NULL, PL_ERR_HANDLE (world),
+ * PL_ERR_INVALID (n < 1). */
+RF_API plStatus plSetSolverIterations(plDynamicsWorldHandle world, int n);
+/* Bullet's contact error reduction (btContactSolverInfo::m_erp2, 0.2 by
+ * default), in [0, 1]: a penetrating point not split off (split impulse
+ * off, or shallower than the split threshold) separates at erp depth / h
+ * in the step, under both solvers.  Lower values damp the sway of
+ * leaning columns kept awake (docs/bullet-scenes.md, "Kept awake").
+ * Errors: PL_ERR_NULL, PL_ERR_HANDLE (world), PL_ERR_NONFINITE,
+ * PL_ERR_INVALID (outside [0, 1]). */
+RF_API plStatus plSetContactErp(plDynamicsWorldHandle world, plReal erp);
 #endif /* !PL_CLASSIC_API */
 /* Adds body to world (with its cohesion and yield forces).  Errors:
  * PL_ERR_NULL, PL_ERR_HANDLE (world, body), PL_ERR_STATE (the body is in

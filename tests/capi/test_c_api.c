@@ -234,6 +234,107 @@ static int test_bad_input(void)
     return 0;
 }
 
+/* One step (1/60 s) of a 0.2 m box (1 kg) placed `depth` into a ground
+   box, in a world with the given solver, split impulse, m_erp2 and
+   iteration budget: the box's vertical speed and height after it, and
+   the cone solver's sweeps (0 under stock).  Nonzero on a failed call. */
+static int push_out(int solver, int split, double erp, int iterations,
+                    double depth, double *vy, double *y, int *sweeps)
+{
+    plPhysicsSdkHandle sdk = plNewBulletSdk();
+    plDynamicsWorldHandle world = plCreateDynamicsWorld(sdk);
+    plCollisionShapeHandle ground_shape = plNewBoxShape(50, 50, 50);
+    plCollisionShapeHandle box = plNewBoxShape(0.1f, 0.1f, 0.1f);
+    plRigidBodyHandle ground = plCreateRigidBody(NULL, 0, ground_shape);
+    plRigidBodyHandle b = plCreateRigidBody(NULL, 1, box);
+    const plVector3 below = {0, -50, 0}, at = {0, (plReal)(0.1 - depth), 0};
+    ENSURE(world != NULL && ground != NULL && b != NULL);
+    ENSURE(plSetContactSolver(world, (plSolver)solver) == PL_OK);
+    ENSURE(plSetSplitImpulse(world, split) == PL_OK);
+    ENSURE(plSetContactErp(world, (plReal)erp) == PL_OK);
+    ENSURE(plSetSolverIterations(world, iterations) == PL_OK);
+    ENSURE(plSetPosition(ground, below) == PL_OK);
+    ENSURE(plSetPosition(b, at) == PL_OK);
+    ENSURE(plAddRigidBody(world, ground) == PL_OK);
+    ENSURE(plAddRigidBody(world, b) == PL_OK);
+    ENSURE(plStepSimulationFixed(world, 1.0f / 60, 1, 1.0f / 60) == PL_OK);
+    plVector3 v, p;
+    ENSURE(plGetLinearVelocity(b, v) == PL_OK);
+    ENSURE(plGetPosition(b, p) == PL_OK);
+    rf_stats st;
+    ENSURE(plGetSolverStats(world, &st) == PL_OK);
+    *vy = v[1];
+    *y = p[1];
+    *sweeps = solver == PL_SOLVER_CONE ? st.iterations : 0;
+    plDeleteRigidBody(b);
+    plDeleteRigidBody(ground);
+    plDeleteShape(box);
+    plDeleteShape(ground_shape);
+    plDeleteDynamicsWorld(world);
+    plDeletePhysicsSdk(sdk);
+    return 0;
+}
+
+/* The world's solver settings: plSetContactErp (m_erp2),
+   plSetSolverIterations (m_numIterations) and plSetSplitImpulse reach
+   both solvers.  Reference (Bullet's contact row, setupContactConstraint;
+   docs/bullet.md): a point penetrating d and not split off leaves the
+   step separating at erp d / h, so a box 1 cm deep rises at 0.12 m/s
+   with erp 0.2, 0.06 with 0.1 and 0 with 0 (its four points alike; 1%
+   and 1e-4 m/s, what ten sweeps leave of gravity's 0.167 m/s); 5 cm deep,
+   deeper than the split threshold
+   (-0.04 m) with split impulse on, it rises erp d = 1 cm in the step on
+   pseudo-velocities and keeps no upward speed (below 1 mm/s); with it off
+   it leaves at 0.6 m/s.  The cone solver sweeps exactly the budget given
+   when its tolerance is not met (this box needs 18 sweeps). */
+static int test_world_solver_info(void)
+{
+    scene s;
+    if (scene_make(&s, PL_SOLVER_CONE)) {
+        return 1;
+    }
+    ENSURE(plSetSolverIterations(s.world, 0) == PL_ERR_INVALID);
+    ENSURE(error_says("n = 0"));
+    ENSURE(plSetSolverIterations(NULL, 10) == PL_ERR_NULL);
+    ENSURE(plSetContactErp(s.world, NAN) == PL_ERR_NONFINITE);
+    ENSURE(plSetContactErp(s.world, 1.5f) == PL_ERR_INVALID);
+    ENSURE(error_says("erp = 1.5"));
+    ENSURE(plSetContactErp((plDynamicsWorldHandle)s.body, 0.2f) ==
+           PL_ERR_HANDLE);
+    ENSURE(plSetSplitImpulse(s.world, 2) == PL_ERR_INVALID);
+    scene_free(&s);
+
+    const double h = 1.0 / 60;
+    for (int solver = 0; solver < 2; ++solver) {
+        const double erps[3] = {0.2, 0.1, 0.0};
+        double vy, y;
+        int sweeps;
+        for (int k = 0; k < 3; ++k) {
+            ENSURE(push_out(solver, 0, erps[k], 10, 0.01, &vy, &y, &sweeps) ==
+                   0);
+            printf("  %s, 1 cm deep, erp %.1f: rises at %.5f m/s (erp d / h "
+                   "%.5f)\n",
+                   solver ? "cone" : "stock", erps[k], vy, erps[k] * 0.01 / h);
+            ENSURE_SMALL(vy - erps[k] * 0.01 / h,
+                         0.01 * erps[k] * 0.01 / h + 1e-4);
+        }
+        ENSURE(push_out(solver, 1, 0.2, 10, 0.05, &vy, &y, &sweeps) == 0);
+        ENSURE_SMALL(vy, 1e-3);
+        ENSURE_SMALL(y - (0.05 + 0.2 * 0.05), 1e-4);
+        ENSURE(push_out(solver, 0, 0.2, 10, 0.05, &vy, &y, &sweeps) == 0);
+        ENSURE_SMALL(vy - 0.2 * 0.05 / h, 0.01 * 0.2 * 0.05 / h);
+    }
+    for (int budget = 1; budget <= 3; budget += 2) {
+        double vy, y;
+        int sweeps;
+        ENSURE(push_out(PL_SOLVER_CONE, 0, 0.2, budget, 0.01, &vy, &y,
+                        &sweeps) == 0);
+        printf("  cone, budget %d: %d sweeps\n", budget, sweeps);
+        ENSURE(sweeps == budget);
+    }
+    return 0;
+}
+
 /* A column of three 0.2 m boxes (1 kg) standing on a ground box under
    gravity 10 m/s^2 tilted 10 deg towards +x (the ground a 10 deg slope),
    kept awake (plSetSleeping 0), with or without friction anchors on every
@@ -1235,5 +1336,6 @@ int main(void)
     RUN_TEST(test_contact_stiffness);
     RUN_TEST(test_body_names);
     RUN_TEST(test_friction_anchor);
+    RUN_TEST(test_world_solver_info);
     return TEST_SUMMARY();
 }
