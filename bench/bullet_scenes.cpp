@@ -199,6 +199,20 @@ bool parse_int(const std::string &s, int *out)
     return true;
 }
 
+// A whole argument as a finite number in [lo, hi] (lo excluded when
+// open_lo), into *out.
+bool parse_real(const char *s, double lo, double hi, bool open_lo, double *out)
+{
+    char *end = nullptr;
+    const double v = std::strtod(s, &end);
+    if (end == s || *end != '\0' || !std::isfinite(v) || v < lo ||
+        (open_lo && v == lo) || v > hi) {
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
 struct SolverName {
     const char *name;
     rf_solver_kind kind;
@@ -905,17 +919,11 @@ int main(int argc, char **argv)
                 return usage();
             }
         } else if (!std::strcmp(a, "--erp2")) {
-            char *end = nullptr;
-            opt.erp2 = std::strtod(v, &end);
-            if (end == v || *end != '\0' || !(opt.erp2 >= 0.0) ||
-                opt.erp2 > 1.0) {
+            if (!parse_real(v, 0.0, 1.0, false, &opt.erp2)) {
                 return usage();
             }
         } else if (!std::strcmp(a, "--perturb")) {
-            char *end = nullptr;
-            perturb = std::strtod(v, &end);
-            if (end == v || *end != '\0' || !std::isfinite(perturb) ||
-                perturb <= 0.0 || perturb > 0.01) {
+            if (!parse_real(v, 0.0, 0.01, true, &perturb)) {
                 return usage();
             }
         } else if (!std::strcmp(a, "--threads")) {
