@@ -234,44 +234,76 @@ static int test_bad_input(void)
     return 0;
 }
 
-/* One step (1/60 s) of a 0.2 m box (1 kg) placed `depth` into a ground
-   box, in a world with the given solver, split impulse, m_erp2 and
-   iteration budget: the box's vertical speed and height after it, and
-   the cone solver's sweeps (0 under stock).  Nonzero on a failed call. */
+/* A world of BasicDemo's ground (a static box of half extent 50, top at
+   y = 0) and a column of n <= 3 boxes of 0.2 m (1 kg), the lowest placed
+   `depth` into the ground, each 0.2 m above the one below; all added. */
+typedef struct box_column {
+    plPhysicsSdkHandle sdk;
+    plDynamicsWorldHandle world;
+    plCollisionShapeHandle ground_shape, box;
+    plRigidBodyHandle ground, b[3];
+    int n;
+} box_column;
+
+static int box_column_make(box_column *s, int n, double depth)
+{
+    memset(s, 0, sizeof *s);
+    s->n = n;
+    s->sdk = plNewBulletSdk();
+    s->world = plCreateDynamicsWorld(s->sdk);
+    s->ground_shape = plNewBoxShape(50, 50, 50);
+    s->box = plNewBoxShape(0.1f, 0.1f, 0.1f);
+    s->ground = plCreateRigidBody(NULL, 0, s->ground_shape);
+    const plVector3 below = {0, -50, 0};
+    ENSURE(s->world != NULL && s->ground != NULL && s->box != NULL);
+    ENSURE(plSetPosition(s->ground, below) == PL_OK);
+    ENSURE(plAddRigidBody(s->world, s->ground) == PL_OK);
+    for (int i = 0; i < n; ++i) {
+        const plVector3 at = {0, 0.1f + 0.2f * (float)i - (float)depth, 0};
+        s->b[i] = plCreateRigidBody(NULL, 1, s->box);
+        ENSURE(s->b[i] != NULL);
+        ENSURE(plSetPosition(s->b[i], at) == PL_OK);
+        ENSURE(plAddRigidBody(s->world, s->b[i]) == PL_OK);
+    }
+    return 0;
+}
+
+static void box_column_free(box_column *s)
+{
+    for (int i = 0; i < s->n; ++i) {
+        plDeleteRigidBody(s->b[i]);
+    }
+    plDeleteRigidBody(s->ground);
+    plDeleteShape(s->box);
+    plDeleteShape(s->ground_shape);
+    plDeleteDynamicsWorld(s->world);
+    plDeletePhysicsSdk(s->sdk);
+}
+
+/* One step (1/60 s) of one box placed `depth` into the ground
+   (box_column), in a world with the given solver, split impulse, m_erp2
+   and iteration budget: the box's vertical speed and height after it,
+   and the cone solver's sweeps (0 under stock).  Nonzero on a failed
+   call. */
 static int push_out(int solver, int split, double erp, int iterations,
                     double depth, double *vy, double *y, int *sweeps)
 {
-    plPhysicsSdkHandle sdk = plNewBulletSdk();
-    plDynamicsWorldHandle world = plCreateDynamicsWorld(sdk);
-    plCollisionShapeHandle ground_shape = plNewBoxShape(50, 50, 50);
-    plCollisionShapeHandle box = plNewBoxShape(0.1f, 0.1f, 0.1f);
-    plRigidBodyHandle ground = plCreateRigidBody(NULL, 0, ground_shape);
-    plRigidBodyHandle b = plCreateRigidBody(NULL, 1, box);
-    const plVector3 below = {0, -50, 0}, at = {0, (plReal)(0.1 - depth), 0};
-    ENSURE(world != NULL && ground != NULL && b != NULL);
-    ENSURE(plSetContactSolver(world, (plSolver)solver) == PL_OK);
-    ENSURE(plSetSplitImpulse(world, split) == PL_OK);
-    ENSURE(plSetContactErp(world, (plReal)erp) == PL_OK);
-    ENSURE(plSetSolverIterations(world, iterations) == PL_OK);
-    ENSURE(plSetPosition(ground, below) == PL_OK);
-    ENSURE(plSetPosition(b, at) == PL_OK);
-    ENSURE(plAddRigidBody(world, ground) == PL_OK);
-    ENSURE(plAddRigidBody(world, b) == PL_OK);
-    ENSURE(plStepSimulationFixed(world, 1.0f / 60, 1, 1.0f / 60) == PL_OK);
+    box_column s;
+    ENSURE(box_column_make(&s, 1, depth) == 0);
+    ENSURE(plSetContactSolver(s.world, (plSolver)solver) == PL_OK);
+    ENSURE(plSetSplitImpulse(s.world, split) == PL_OK);
+    ENSURE(plSetContactErp(s.world, (plReal)erp) == PL_OK);
+    ENSURE(plSetSolverIterations(s.world, iterations) == PL_OK);
+    ENSURE(plStepSimulationFixed(s.world, 1.0f / 60, 1, 1.0f / 60) == PL_OK);
     plVector3 v, p;
-    ENSURE(plGetLinearVelocity(b, v) == PL_OK);
-    ENSURE(plGetPosition(b, p) == PL_OK);
+    ENSURE(plGetLinearVelocity(s.b[0], v) == PL_OK);
+    ENSURE(plGetPosition(s.b[0], p) == PL_OK);
     rf_stats st;
-    ENSURE(plGetSolverStats(world, &st) == PL_OK);
+    ENSURE(plGetSolverStats(s.world, &st) == PL_OK);
     *vy = v[1];
     *y = p[1];
     *sweeps = solver == PL_SOLVER_CONE ? st.iterations : 0;
-    plDeleteRigidBody(b);
-    plDeleteRigidBody(ground);
-    plDeleteShape(box);
-    plDeleteShape(ground_shape);
-    plDeleteDynamicsWorld(world);
-    plDeletePhysicsSdk(sdk);
+    box_column_free(&s);
     return 0;
 }
 
@@ -335,60 +367,42 @@ static int test_world_solver_info(void)
     return 0;
 }
 
-/* A column of three 0.2 m boxes (1 kg) standing on a ground box under
-   gravity 10 m/s^2 tilted 10 deg towards +x (the ground a 10 deg slope),
-   kept awake (plSetSleeping 0), with or without friction anchors on every
-   box: the mean distance (m) the boxes move down the slope from step 60
-   (settled) to step 1200 (1/60 s); negative on a failed call. */
+/* A column of three boxes (box_column) under gravity 10 m/s^2 tilted
+   10 deg towards +x (the ground a 10 deg slope), kept awake (plSetSleeping
+   0), with or without friction anchors on every box: the mean distance (m)
+   the boxes move down the slope from step 60 (settled) to step 1200 (1/60
+   s); negative on a failed call. */
 static double slope_creep(int anchored)
 {
     const double tilt = 10.0 * PI / 180.0;
-    plPhysicsSdkHandle sdk = plNewBulletSdk();
-    plDynamicsWorldHandle world = plCreateDynamicsWorld(sdk);
-    plCollisionShapeHandle ground_shape = plNewBoxShape(50, 50, 50);
-    plCollisionShapeHandle box = plNewBoxShape(0.1f, 0.1f, 0.1f);
-    plRigidBodyHandle ground = plCreateRigidBody(NULL, 0, ground_shape);
-    const plVector3 below = {0, -50, 0};
     const plVector3 g = {(plReal)(10.0 * sin(tilt)),
                          (plReal)(-10.0 * cos(tilt)), 0};
-    int bad = world == NULL || ground == NULL || box == NULL ||
-              plSetGravity(world, g) != PL_OK ||
-              plSetPosition(ground, below) != PL_OK ||
-              plAddRigidBody(world, ground) != PL_OK;
-    enum { N = 3 };
-    plRigidBodyHandle b[N] = {0};
-    double x0[N] = {0};
-    for (int i = 0; i < N && !bad; ++i) {
-        const plVector3 at = {0, 0.1f + 0.2f * (float)i, 0};
-        b[i] = plCreateRigidBody(NULL, 1, box);
-        bad = b[i] == NULL || plSetPosition(b[i], at) != PL_OK ||
-              plSetSleeping(b[i], 0) != PL_OK ||
-              plSetFrictionAnchor(b[i], anchored) != PL_OK ||
-              plAddRigidBody(world, b[i]) != PL_OK;
+    box_column s;
+    if (box_column_make(&s, 3, 0.0) != 0) {
+        return -1.0;
     }
+    int bad = plSetGravity(s.world, g) != PL_OK;
+    for (int i = 0; i < s.n && !bad; ++i) {
+        bad = plSetSleeping(s.b[i], 0) != PL_OK ||
+              plSetFrictionAnchor(s.b[i], anchored) != PL_OK;
+    }
+    double x0[3] = {0};
     for (int step = 1; step <= 1200 && !bad; ++step) {
-        bad = plStepSimulationFixed(world, 1.0f / 60, 1, 1.0f / 60) != PL_OK;
-        for (int i = 0; i < N && step == 60 && !bad; ++i) {
+        bad = plStepSimulationFixed(s.world, 1.0f / 60, 1, 1.0f / 60) != PL_OK;
+        for (int i = 0; i < s.n && step == 60 && !bad; ++i) {
             plVector3 p;
-            bad = plGetPosition(b[i], p) != PL_OK;
+            bad = plGetPosition(s.b[i], p) != PL_OK;
             x0[i] = p[0];
         }
     }
     double sum = 0.0;
-    for (int i = 0; i < N && !bad; ++i) {
+    for (int i = 0; i < s.n && !bad; ++i) {
         plVector3 p;
-        bad = plGetPosition(b[i], p) != PL_OK;
+        bad = plGetPosition(s.b[i], p) != PL_OK;
         sum += fabs(p[0] - x0[i]);
     }
-    for (int i = 0; i < N; ++i) {
-        plDeleteRigidBody(b[i]);
-    }
-    plDeleteRigidBody(ground);
-    plDeleteShape(box);
-    plDeleteShape(ground_shape);
-    plDeleteDynamicsWorld(world);
-    plDeletePhysicsSdk(sdk);
-    return bad ? -1.0 : sum / N;
+    box_column_free(&s);
+    return bad ? -1.0 : sum / s.n;
 }
 
 /* plSetFrictionAnchor reaches Bullet's CF_HAS_FRICTION_ANCHOR (cone
