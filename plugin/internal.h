@@ -209,7 +209,7 @@ typedef struct rf_work {
 #define RF__SI_STRIDE 156
 #define RF__SI_NREC 28
 #define RF__SI_FREC 52
-#define RF__SI_AREC 40
+#define RF__SI_AREC 42
 #define RF__SI_JREC 36
 /* SI's De Saxce rounds of a rolling or spinning contact's friction parts
    per visit, at most (with cfg->local_iter; solver_si_rows.c says why 2) */
@@ -296,6 +296,11 @@ struct rf_problem {
        reads the array only then) */
     double *con_cfm;
     int cap_cfm, cfm_on;
+    /* sliding scales (ncon x 2: s_u, s_w > 0), read only while slide_on
+       (rf_problem_set_sliding_scales since the last begin): the sliding
+       rows act along s_u t1 and s_w t2 (cap_slide contacts allocated) */
+    double *con_slide;
+    int cap_slide, slide_on;
     unsigned char *con_set; /* (ncon) */
 
     /* rows (body form only), SoA */

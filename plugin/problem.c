@@ -85,6 +85,7 @@ static void free_arrays(rf_problem *p)
         free(p->group[k]); /* the grouped arrays (rf__grow_all) */
     }
     free(p->con_cfm);
+    free(p->con_slide);
     free(p->q);
     rf__csr_free(&p->W);
 }
@@ -213,6 +214,7 @@ rf_status rf_problem_begin_bodies(rf_problem *p, int nbody, int ncon,
         return st;
     }
     p->kind = RF_KIND_BODY;
+    p->slide_on = 0; /* rf_problem_set_sliding_scales again, if any */
     p->w_asymmetry = 0.0;
     p->nbody = nbody;
     p->ncon = ncon;
@@ -814,6 +816,48 @@ rf_status rf_problem_set_normal_max(rf_problem *p, const double *cap,
     return set_per_contact(p, cap, 1, "rf_problem_set_normal_max", "cap", err);
 }
 
+rf_status rf_problem_set_sliding_scales(rf_problem *p, const double *scales,
+                                        rf_error *err)
+{
+    static const char fn[] = "rf_problem_set_sliding_scales";
+    if (p == NULL) {
+        return rf__fail(err, RF_ERR_NULL, "%s: p is NULL", fn);
+    }
+    ++p->revision; /* rf_problem_solved_velocity, even for a refused call */
+    if (p->kind != RF_KIND_BODY) {
+        return rf__fail(err, RF_ERR_STATE, "%s: not a body-form problem", fn);
+    }
+    if (scales == NULL) {
+        p->slide_on = 0;
+        rf__ok(err);
+        return RF_OK;
+    }
+    const int m = 2 * p->ncon;
+    for (int k = 0; k < m; ++k) {
+        if (!isfinite(scales[k])) {
+            return rf__fail(err, RF_ERR_NONFINITE,
+                            "%s: scales[%d] (contact %d) is not finite", fn, k,
+                            k / 2);
+        }
+        if (!(scales[k] > 0.0)) {
+            return rf__fail(err, RF_ERR_INVALID,
+                            "%s: scales[%d] (contact %d) = %g, not > 0", fn, k,
+                            k / 2, scales[k]);
+        }
+    }
+    if (p->con_slide == NULL || p->cap_slide < p->ncon) {
+        if (!rf__grow((void **)&p->con_slide, &p->cap_slide,
+                      p->ncon > 0 ? p->ncon : 1, 2 * sizeof(double))) {
+            return rf__fail(err, RF_ERR_NOMEM,
+                            "%s: out of memory for %d contacts", fn, p->ncon);
+        }
+    }
+    memcpy(p->con_slide, scales, (size_t)m * sizeof(double));
+    p->slide_on = 1;
+    rf__ok(err);
+    return RF_OK;
+}
+
 rf_status rf_problem_add_compliance(rf_problem *p, const double *c,
                                     rf_error *err)
 {
@@ -1065,6 +1109,7 @@ static rf_status install_local(rf_problem *p, int ncon, const double *q,
     p->con_cfm = NULL;
     p->cap_cfm = 0;
     p->kind = RF_KIND_LOCAL;
+    p->slide_on = 0; /* local form: any scaling is in W */
     p->ncon = ncon;
     p->nbody = 0;
     p->nrow = 0;

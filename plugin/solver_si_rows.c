@@ -173,7 +173,9 @@ enum {
     A_RHO = 32,
     A_CFM = 33, /* c_spin, c_roll_u, c_roll_w */
     A_STEP = 36,
-    A_INV = 37 /* W_roll^-1: uu, uw, ww (0 when singular) */
+    A_INV = 37, /* W_roll^-1: uu, uw, ww (0 when singular) */
+    A_TINV = 40 /* 1 / s_u, 1 / s_w: the friction record's tangents carry
+                   the sliding scales, the rolling rows' are unit */
 };
 
 static inline double dot3(const double *a, const double *b)
@@ -231,6 +233,16 @@ int rf__si_rows_build(rf_problem *p, int i)
     memcpy(nr + N_N, e, 3 * sizeof(double));
     memcpy(fr + F_T, e + 3, 3 * sizeof(double));
     memcpy(fr + F_T + 4, e + 6, 3 * sizeof(double));
+    /* the sliding rows act along s_u t1 and s_w t2 (1 and 1 but for
+       rf_problem_set_sliding_scales) */
+    const double su = p->slide_on ? p->con_slide[2 * i] : 1.0;
+    const double sw = p->slide_on ? p->con_slide[2 * i + 1] : 1.0;
+    if (p->slide_on) {
+        for (int c = 0; c < 3; ++c) {
+            fr[F_T + c] *= su;
+            fr[F_T + 4 + c] *= sw;
+        }
+    }
     const int ang = rf__contact_angular(p, i);
     if (ang) {
         memset(ar, 0, RF__SI_AREC * sizeof(double));
@@ -244,8 +256,8 @@ int rf__si_rows_build(rf_problem *p, int i)
         double *rn = nr + (s == 0 ? N_RA : N_RB);
         double *rt = fr + (s == 0 ? F_RA : F_RB);
         rf__cross3(r, e, rn);
-        rf__cross3(r, e + 3, rt);
-        rf__cross3(r, e + 6, rt + 4);
+        rf__cross3(r, fr + F_T, rt);
+        rf__cross3(r, fr + F_T + 4, rt + 4);
         const int b = side[s];
         if (!rf__dynamic_body(p, b)) {
             continue;
@@ -259,11 +271,12 @@ int rf__si_rows_build(rf_problem *p, int i)
         rf__mat3_vec(I, rt, it);
         rf__mat3_vec(I, rt + 4, it + 4);
         double ln = 0.0, luu = 0.0, luw = 0.0, lww = 0.0;
+        const double *t = fr + F_T;
         for (int c = 0; c < 3; ++c) {
             ln += im[c] * e[c] * e[c];
-            luu += im[c] * e[3 + c] * e[3 + c];
-            luw += im[c] * e[3 + c] * e[6 + c];
-            lww += im[c] * e[6 + c] * e[6 + c];
+            luu += im[c] * t[c] * t[c];
+            luw += im[c] * t[c] * t[4 + c];
+            lww += im[c] * t[4 + c] * t[4 + c];
         }
         wnn += ln + dot3(rn, in);
         wuu += luu + dot3(rt, it);
@@ -312,6 +325,8 @@ int rf__si_rows_build(rf_problem *p, int i)
         ar[A_BIAS + 2] = bias[5];
         ar[A_SIGMA] = cone.sigma;
         ar[A_RHO] = cone.rho;
+        ar[A_TINV] = 1.0 / su;
+        ar[A_TINV + 1] = 1.0 / sw;
         ar[A_STEP] = inv_lambda_max(ar[A_WR], ar[A_WR + 1],
                                     cone.roll_t1 ? 0.0 : ar[A_WR + 2]);
         if (cone.roll_t1) {
@@ -490,9 +505,12 @@ static double angular_step(const double *nr, const double *fr, const double *ar,
     if (ar[A_RHO] > 0.0) { /* rolling about t1 (and t2) */
         const int n = (flags & RF__SI_T1) ? 1 : 2;
         const rf_v4 dw = v4_sub(v->aa, v->ab);
-        const double u[2] = {v4_dot(v4_load(fr + F_T), dw) + ar[A_BIAS + 1] +
-                                 ar[A_CFM + 1] * gi[4],
-                             n == 2 ? v4_dot(v4_load(fr + F_T + 4), dw) +
+        /* t_k . dw: the friction record's s_k t_k over s_k (x 1 exactly
+           without sliding scales) */
+        const double u[2] = {v4_dot(v4_load(fr + F_T), dw) * ar[A_TINV] +
+                                 ar[A_BIAS + 1] + ar[A_CFM + 1] * gi[4],
+                             n == 2 ? v4_dot(v4_load(fr + F_T + 4), dw) *
+                                              ar[A_TINV + 1] +
                                           ar[A_BIAS + 2] + ar[A_CFM + 2] * gi[5]
                                     : 0.0};
         part_step(n, gi + 4, u, ar + A_WR, ar + A_INV, ar[A_STEP],

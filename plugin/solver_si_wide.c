@@ -244,6 +244,15 @@ static int bundle_kind(const rf_problem *p, int grp)
     if (lo >= p->ncon || hi - lo > RF__SI_WMAX) {
         return 0;
     }
+    /* the lanes read unit tangents: a group with sliding scales
+       (rf_problem_set_sliding_scales) is left to the group kernel */
+    if (p->slide_on) {
+        for (int i = lo; i < hi; ++i) {
+            if (p->con_slide[2 * i] != 1.0 || p->con_slide[2 * i + 1] != 1.0) {
+                return 0;
+            }
+        }
+    }
     for (int i = lo; i < hi; ++i) {
         if (rf__contact_angular(p, i)) {
             return BUNDLE_ANG; /* rf__si_rows_build's RF__SI_ANG */

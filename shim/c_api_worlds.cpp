@@ -344,6 +344,29 @@ plStatus plSetContactErp(plDynamicsWorldHandle world, plReal erp)
     });
 }
 
+plStatus plSetDefaultFriction(plDynamicsWorldHandle world, plReal rolling,
+                              plReal spinning)
+{
+    static const char fn[] = "plSetDefaultFriction";
+    return guarded(fn, [&] {
+        LOOKUP(World, w, world, K_WORLD, fn, "world");
+        const rf_status st = rf_bullet_set_default_friction(
+            w->plugin, (double)rolling, (double)spinning);
+        if (st == RF_ERR_NONFINITE) {
+            return fail(PL_ERR_NONFINITE, "%s: %s is not finite", fn,
+                        std::isfinite((double)rolling) ? "spinning"
+                                                       : "rolling");
+        }
+        if (st != RF_OK) {
+            return fail(PL_ERR_INVALID,
+                        "%s: rolling = %g, spinning = %g: both must be >= 0 "
+                        "(lengths, m)",
+                        fn, (double)rolling, (double)spinning);
+        }
+        return PL_OK;
+    });
+}
+
 plStatus plAddRigidBody(plDynamicsWorldHandle world, plRigidBodyHandle body)
 {
     static const char fn[] = "plAddRigidBody";

@@ -140,6 +140,52 @@ void ConeSolver::prepareSolve(int num_bodies, int num_manifolds)
     dispatcher_ = nullptr;
 }
 
+// The default rolling and spinning friction (rf_bullet_set_default_
+// friction) written into the points of a batch that Bullet gives none,
+// for the previous solver's solve of that batch, and taken back after
+// it: stock then solves with the coefficients the cone gets (an A/B on
+// one world compares the two laws, not two sets of coefficients), and
+// the points keep what Bullet gave them.  Nothing is touched (and
+// nothing allocated) while both defaults are 0.
+class StockDefaults {
+  public:
+    StockDefaults(double rolling, double spinning,
+                  btPersistentManifold **manifolds, int n)
+    {
+        if (rolling == 0.0 && spinning == 0.0) {
+            return;
+        }
+        for (int k = 0; k < n; ++k) {
+            btPersistentManifold *m = manifolds[k];
+            for (int j = 0; j < m->getNumContacts(); ++j) {
+                btManifoldPoint &cp = m->getContactPoint(j);
+                if (rolling != 0.0 && cp.m_combinedRollingFriction == 0) {
+                    cp.m_combinedRollingFriction = (btScalar)rolling;
+                    rolling_.push_back(&cp);
+                }
+                if (spinning != 0.0 && cp.m_combinedSpinningFriction == 0) {
+                    cp.m_combinedSpinningFriction = (btScalar)spinning;
+                    spinning_.push_back(&cp);
+                }
+            }
+        }
+    }
+    ~StockDefaults()
+    {
+        for (btManifoldPoint *cp : rolling_) {
+            cp->m_combinedRollingFriction = 0;
+        }
+        for (btManifoldPoint *cp : spinning_) {
+            cp->m_combinedSpinningFriction = 0;
+        }
+    }
+    StockDefaults(const StockDefaults &) = delete;
+    StockDefaults &operator=(const StockDefaults &) = delete;
+
+  private:
+    std::vector<btManifoldPoint *> rolling_, spinning_;
+};
+
 btScalar ConeSolver::solveGroup(btCollisionObject **bodies, int num_bodies,
                                 btPersistentManifold **manifolds,
                                 int num_manifolds,
@@ -149,6 +195,8 @@ btScalar ConeSolver::solveGroup(btCollisionObject **bodies, int num_bodies,
                                 btIDebugDraw *draw, btDispatcher *dispatcher)
 {
     if (step_mode_ == RF_BULLET_STOCK) {
+        StockDefaults defaults(default_rolling, default_spinning, manifolds,
+                               num_manifolds);
         return stock->solveGroup(bodies, num_bodies, manifolds, num_manifolds,
                                  constraints, num_constraints, info, draw,
                                  dispatcher);
@@ -212,6 +260,8 @@ void ConeSolver::stock_step(const btContactSolverInfo &info, btIDebugDraw *draw)
     stock->prepareSolve((int)in_bodies_.size(), (int)in_manifolds_.size());
     if (!in_bodies_.empty() || !in_manifolds_.empty() ||
         !in_constraints_.empty()) {
+        StockDefaults defaults(default_rolling, default_spinning,
+                               in_manifolds_.data(), (int)in_manifolds_.size());
         stock->solveGroup(in_bodies_.data(), (int)in_bodies_.size(),
                           in_manifolds_.data(), (int)in_manifolds_.size(),
                           in_constraints_.data(), (int)in_constraints_.size(),
@@ -220,6 +270,51 @@ void ConeSolver::stock_step(const btContactSolverInfo &info, btIDebugDraw *draw)
     stock->allSolved(info, draw);
     last = rf_stats{};
     points_valid_ = false;
+}
+
+// "body 0x... (SPHERE, user index 3, 'ball')": what an application can
+// find a body by (the name where it gave one through
+// rf_bullet_record_name, the user index where it set one).
+std::string ConeSolver::describe(const btCollisionObject *o) const
+{
+    char buf[160];
+    const btCollisionShape *shape = o->getCollisionShape();
+    int n = std::snprintf(
+        buf, sizeof buf, "%s %p (%s",
+        btRigidBody::upcast(o) != nullptr && !o->isStaticOrKinematicObject()
+            ? "body"
+            : "object",
+        (const void *)o, shape != nullptr ? shape->getName() : "no shape");
+    if (o->getUserIndex() != -1 && n < (int)sizeof buf) {
+        n += std::snprintf(buf + n, sizeof buf - (size_t)n, ", user index %d",
+                           o->getUserIndex());
+    }
+    const char *name = names != nullptr ? names->of(o) : nullptr;
+    if (name != nullptr && n < (int)sizeof buf) {
+        n += std::snprintf(buf + n, sizeof buf - (size_t)n, ", '%s'", name);
+    }
+    return std::string(buf) + ")";
+}
+
+// The offender's bodies, as describe() gives them ("" when it names none).
+std::string ConeSolver::describe(const Offender &who) const
+{
+    if (who.object != nullptr) {
+        return describe(who.object);
+    }
+    if (who.manifold != nullptr) {
+        return "between " + describe(who.manifold->getBody0()) + " and " +
+               describe(who.manifold->getBody1());
+    }
+    if (who.constraint != nullptr) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "joint %p row %d",
+                      (const void *)who.constraint, who.row);
+        return std::string(buf) + " between " +
+               describe(&who.constraint->getRigidBodyA()) + " and " +
+               describe(&who.constraint->getRigidBodyB());
+    }
+    return "";
 }
 
 void ConeSolver::warn(rf_bullet_warning kind, const char *what, Offender who)
@@ -233,16 +328,17 @@ void ConeSolver::warn(rf_bullet_warning kind, const char *what, Offender who)
         w.manifold = who.manifold;
         w.constraint = who.constraint;
         w.row = who.row;
-        const size_t n = strnlen(what, sizeof w.message - 1);
-        std::memcpy(w.message, what, n);
-        w.message[n] = '\0';
+        // the reason first, then whom: a cut message keeps the reason
+        const std::string whom = describe(who);
+        std::snprintf(w.message, sizeof w.message, "%s%s%s", what,
+                      whom.empty() ? "" : ": ", whom.c_str());
         if (warning_fn != nullptr) {
             warning_fn(warning_user, kind, &w);
         } else if (w.count == 1) {
             std::fprintf(stderr,
                          "rollfric: %s (further ones of this kind are "
                          "counted: rf_bullet_get_warning)\n",
-                         what);
+                         w.message);
         }
     }
 }
@@ -257,10 +353,16 @@ void ConeSolver::verbose_line(double seconds)
     if (first || now - verbose_t0_ >= 1.0) {
         std::fprintf(stderr,
                      "rollfric: %ld steps, %d contacts, %d joint rows, %d "
-                     "iterations, residual %.2e, %.3f ms/step",
+                     "iterations, ",
                      verbose_steps_, last.contacts,
-                     last.rows - 6 * last.contacts, last.iterations,
-                     last.residual, 1e3 * verbose_seconds_ / verbose_steps_);
+                     last.rows - 6 * last.contacts, last.iterations);
+        if (std::isnan(last.residual)) {
+            std::fprintf(stderr, "residual not measured");
+        } else {
+            std::fprintf(stderr, "residual %.2e", last.residual);
+        }
+        std::fprintf(stderr, ", %.3f ms/step",
+                     1e3 * verbose_seconds_ / verbose_steps_);
         if (last.energy_scale < 1.0) {
             std::fprintf(stderr, ", impulses scaled by %.3g (energy check)",
                          last.energy_scale);
@@ -503,6 +605,9 @@ bool ConeSolver::solve_problem(const btContactSolverInfo &info, rf_stats *out,
             cfm_all_[6 * (size_t)i] = con_cfm0_[(size_t)i];
         }
         st = rf_problem_add_compliance(problem_, cfm_all_.data(), &err);
+    }
+    if (st == RF_OK && contacts_scaled_) {
+        st = rf_problem_set_sliding_scales(problem_, con_slide_.data(), &err);
     }
     if (st == RF_OK) {
         st = rf_problem_begin_rows(problem_, nr, &err);

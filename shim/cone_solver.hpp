@@ -25,6 +25,7 @@
 #include <btBulletDynamicsCommon.h>
 
 #include <mutex>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -120,7 +121,16 @@ class ConeSolver final : public btConstraintSolver {
     bool owned_stock;
     rf_config cfg;
     rf_bullet_mode mode = RF_BULLET_CONE;
+    // attached in stock mode because the world's solver was chosen for
+    // accuracy (btMLCPSolver, btNNCGConstraintSolver; rf_bullet_attach)
+    bool accurate_stock = false;
     double max_recovery = RF_BULLET_DEFAULT_MAX_RECOVERY;
+    // Rolling and spinning friction (m) for the points to which Bullet
+    // gives none (rf_bullet_set_default_friction); 0: none.
+    double default_rolling = 0.0, default_spinning = 0.0;
+    // the bodies' names (rf_bullet_record_name), for the warnings; owned
+    // by the plugin
+    const BodyNames *names = nullptr;
     int verbose = 0;
     rf_stats last{};
     rf_bullet_timing timing{};
@@ -218,6 +228,14 @@ class ConeSolver final : public btConstraintSolver {
     int side_index(const btCollisionObject *obj, btScalar h);
     void rolling_anisotropy(const btCollisionObject *o0,
                             const btCollisionObject *o1, rf_contact_desc &c);
+    // the sliding ellipse of CF_ANISOTROPIC_FRICTION into c's frame and
+    // scale[2] (s_u, s_w); false when the cone stays round
+    void sliding_frame(const btCollisionObject *o0, const btCollisionObject *o1,
+                       const btPersistentManifold *m, rf_contact_desc &c,
+                       double slide[2]);
+    bool sliding_anisotropy(const btCollisionObject *o0,
+                            const btCollisionObject *o1, rf_contact_desc &c,
+                            double scale[2]);
     // Point j of manifold m into contact slot `slot` of the problem's
     // columns (cols_), con_point_, con_manifold_, con_plastic_, con_state_,
     // con_split_, con_cfm0_ and gamma_ (sized by the caller), and the
@@ -309,8 +327,7 @@ class ConeSolver final : public btConstraintSolver {
     void add_joint(btTypedConstraint *c, const btContactSolverInfo &info);
     bool fetch_joint_rows(btTypedConstraint *c, int n,
                           const btContactSolverInfo &info);
-    rf_row_desc joint_row(btTypedConstraint *c, int j, int a, int b,
-                          const btContactSolverInfo &info);
+    rf_row_desc joint_row(btTypedConstraint *c, int j, int a, int b);
     void write_back(const btContactSolverInfo &info);
     // write_back's parts: bodies, points (and their carried state), joints
     void write_bodies(int threads);
@@ -321,6 +338,9 @@ class ConeSolver final : public btConstraintSolver {
     // kind) or handed to the application's callback.  May be called from
     // several threads (one lock).
     void warn(rf_bullet_warning kind, const char *what, Offender who = {});
+    // the offender's bodies for a warning's message
+    std::string describe(const btCollisionObject *o) const;
+    std::string describe(const Offender &who) const;
     void verbose_line(double seconds);
 
     rf_bullet_mode step_mode_ = RF_BULLET_CONE;
@@ -372,6 +392,10 @@ class ConeSolver final : public btConstraintSolver {
     // point's stiffness and damping, or its contact CFM), added to the
     // problem after the commit when contacts_compliant_
     std::vector<double> con_cfm0_, cfm_all_;
+    // the sliding scales (s_u, s_w) of each contact (1, 1 but with
+    // CF_ANISOTROPIC_FRICTION), given to the problem after the commit when
+    // contacts_scaled_ (rf_problem_set_sliding_scales)
+    std::vector<double> con_slide_;
     std::vector<const btPersistentManifold *> con_manifold_;
     std::vector<double> con_plastic_; // indentation carried in, m
     // the point's carried state when the step gathered it (nullptr: none
@@ -386,6 +410,8 @@ class ConeSolver final : public btConstraintSolver {
     std::vector<double> split_v_, split_w_; // pseudo-velocities per body
     std::vector<double> gamma_;
     std::vector<double> vel_v_, vel_w_;
+    // the damping the last fetched joint's getInfo2 left in its info2
+    btScalar joint_damping_ = 1;
     std::vector<JointRowBuf> row_buf_;
     std::vector<rf_row_desc> row_desc_;
     std::vector<JointRows> joints_;
@@ -428,6 +454,8 @@ class ConeSolver final : public btConstraintSolver {
     // some contact add_points built this step has a compliance
     // (solve_problem adds it after the commit)
     bool contacts_compliant_ = false;
+    // some contact has sliding scales other than (1, 1)
+    bool contacts_scaled_ = false;
     // commit_contacts' per-thread results
     struct RangeStatus {
         rf_status st;

@@ -108,6 +108,114 @@ void ConeSolver::rolling_anisotropy(const btCollisionObject *o0,
     c.flags |= RF_CONTACT_ROLL_T1;
 }
 
+// Anisotropic sliding friction (CF_ANISOTROPIC_FRICTION on either
+// object).  Stock scales each friction row's direction d to A d, A = A_1
+// A_0, A_i = B_i diag(s_i) B_i^T (applyAnisotropicFriction: body 0, then
+// body 1; s_i its getAnisotropicFriction(), B_i its basis), without
+// renormalising, and keeps the row's clamp +-mu gn: the force along a
+// unit tangent t is scaled by |A t| (DESIGN.md, Bullet facts).  On the
+// contact plane A is T (2 x 2 in (t1, t2): T_kl = t_k . A t_l), which maps
+// the disc |g| <= mu gn onto an ellipse: its axes are T's left singular
+// vectors (the eigenvectors of T T^T) and its semi-axes mu gn times the
+// singular values.  t1 goes along the first axis, t2 = n x t1 along the
+// second, and the singular values are the contact's sliding scales
+// (rf_problem_set_sliding_scales): the exact elliptic cone.  A's normal
+// component (stock's scaled row may tilt out of the plane) is dropped.
+// Both values zero: no sliding friction (stock's rows vanish too); one of
+// them zero: 1e-6 of the other (the core wants both > 0: friction along
+// that axis is then a millionth of the other's, documented).
+bool ConeSolver::sliding_anisotropy(const btCollisionObject *o0,
+                                    const btCollisionObject *o1,
+                                    rf_contact_desc &c, double scale[2])
+{
+    const btVector3 t[2] = {
+        btVector3((btScalar)c.t1[0], (btScalar)c.t1[1], (btScalar)c.t1[2]),
+        btVector3((btScalar)c.t2[0], (btScalar)c.t2[1], (btScalar)c.t2[2])};
+    double T[2][2];
+    for (int l = 0; l < 2; ++l) {
+        btVector3 d = t[l]; // A d, as stock: body 0's scaling, then body 1's
+        for (const btCollisionObject *o : {o0, o1}) {
+            if (o->hasAnisotropicFriction(
+                    btCollisionObject::CF_ANISOTROPIC_FRICTION)) {
+                const btMatrix3x3 &B = o->getWorldTransform().getBasis();
+                d = B * ((d * B) * o->getAnisotropicFriction());
+            }
+        }
+        for (int k = 0; k < 2; ++k) {
+            T[k][l] = (double)t[k].dot(d);
+        }
+    }
+    // T T^T = (a b; b e): its eigenvectors and eigenvalues
+    const double a = T[0][0] * T[0][0] + T[0][1] * T[0][1];
+    const double b = T[0][0] * T[1][0] + T[0][1] * T[1][1];
+    const double e = T[1][0] * T[1][0] + T[1][1] * T[1][1];
+    const double phi = 0.5 * std::atan2(2.0 * b, a - e);
+    const double cs = std::cos(phi), sn = std::sin(phi);
+    double su =
+        std::sqrt(std::fmax(0.0, cs * cs * a + 2 * cs * sn * b + sn * sn * e));
+    double sw =
+        std::sqrt(std::fmax(0.0, sn * sn * a - 2 * cs * sn * b + cs * cs * e));
+    if (!std::isfinite(su) || !std::isfinite(sw)) {
+        return false; // a non-finite transform: the point is skipped later
+    }
+    const double top = std::fmax(su, sw);
+    if (!(top > 1e-12)) {
+        c.mu = 0.0;
+        return false;
+    }
+    su = std::fmax(su, 1e-6 * top);
+    sw = std::fmax(sw, 1e-6 * top);
+    double t1[3];
+    for (int k = 0; k < 3; ++k) {
+        t1[k] = cs * c.t1[k] + sn * c.t2[k];
+    }
+    std::memcpy(c.t1, t1, sizeof t1);
+    cross3(c.n, c.t1, c.t2);
+    scale[0] = su;
+    scale[1] = sw;
+    return !(su == 1.0 && sw == 1.0);
+}
+
+// The frame and sliding scales of a point with anisotropic sliding
+// friction (sliding_anisotropy).  A point whose rolling is anisotropic
+// too (RF_CONTACT_ROLL_T1, its t1 along the rolling axis) keeps that
+// frame when the ellipse's axes lie along it or across it (the scales
+// then in that order); otherwise the frame cannot serve both, and the
+// sliding cone stays round with mu times the ellipse's mean radius
+// sqrt(s_u s_w) (its area), with a warning.
+void ConeSolver::sliding_frame(const btCollisionObject *o0,
+                               const btCollisionObject *o1,
+                               const btPersistentManifold *m,
+                               rf_contact_desc &c, double slide[2])
+{
+    if ((c.flags & RF_CONTACT_ROLL_T1) == 0) {
+        sliding_anisotropy(o0, o1, c, slide);
+        return;
+    }
+    rf_contact_desc e = c;
+    double s[2] = {1.0, 1.0};
+    sliding_anisotropy(o0, o1, e, s);
+    c.mu = e.mu; // 0 when both scales vanished
+    const double along = std::fabs(dot3(e.t1, c.t1));
+    if (along >= 1.0 - 1e-9) {
+        slide[0] = s[0];
+        slide[1] = s[1];
+    } else if (along <= 1e-9) {
+        slide[0] = s[1];
+        slide[1] = s[0];
+    } else {
+        c.mu *= std::sqrt(s[0] * s[1]);
+        Offender who;
+        who.manifold = m;
+        warn(RF_BULLET_WARN_ANISOTROPY,
+             "anisotropic sliding and rolling friction with axes that are "
+             "neither along nor across each other at one point: the rolling "
+             "axis keeps the frame, and the sliding cone is round with mu "
+             "times the ellipse's mean radius",
+             who);
+    }
+}
+
 // The share of the normal's warm-start factor that SI's friction parts
 // (sliding, spin, rolling) start with.  Stock 3.24 starts its friction
 // rows at 0; a friction start holds a resting body's friction from the
@@ -182,6 +290,13 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
     const double e_rest =
         point_coefficients(cp, m, user_dirs, h, st, c, &plastic);
 
+    double slide[2] = {1.0, 1.0};
+    if (!user_dirs && (o0->hasAnisotropicFriction(
+                           btCollisionObject::CF_ANISOTROPIC_FRICTION) ||
+                       o1->hasAnisotropicFriction(
+                           btCollisionObject::CF_ANISOTROPIC_FRICTION))) {
+        sliding_frame(o0, o1, m, c, slide);
+    }
     const double split = normal_bias(cp, m, info, ra, rb, e_rest, plastic, c);
     if (user_dirs) {
         // conveyor: the target relative velocity along the lateral
@@ -192,6 +307,10 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
     }
     if ((cp.m_contactPointFlags & BT_CONTACT_FLAG_FRICTION_ANCHOR) != 0) {
         anchor_bias(cp, info, c);
+        // the sliding rows' velocities are s_k t_k . v_rel: their targets
+        // scale with them
+        c.bias[1] *= slide[0];
+        c.bias[2] *= slide[1];
     }
     if (!finite_contact(c)) {
         clear_point(cp, m,
@@ -201,6 +320,11 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
     }
 
     warm_start(cp, c, info, st, &gamma_[6 * slot]);
+    // the sliding impulses in the scaled rows' variables (force s_k g_k)
+    gamma_[6 * slot + 1] /= slide[0];
+    gamma_[6 * slot + 2] /= slide[1];
+    con_slide_[2 * slot] = slide[0];
+    con_slide_[2 * slot + 1] = slide[1];
     rf_contact_columns_put(&cols_, (int)slot, &c);
     // the only component any point sets (point_compliance)
     con_cfm0_[slot] = c.compliance[0];
@@ -291,23 +415,18 @@ double ConeSolver::point_coefficients(const btManifoldPoint &cp,
 {
     const btCollisionObject *o0 = m->getBody0();
     const btCollisionObject *o1 = m->getBody1();
-    if (o0->hasAnisotropicFriction(
-            btCollisionObject::CF_ANISOTROPIC_FRICTION) ||
-        o1->hasAnisotropicFriction(
-            btCollisionObject::CF_ANISOTROPIC_FRICTION)) {
-        // The sliding cone is round (Tasora-Anitescu); Bullet's anisotropic
-        // scaling of its sliding rows' axes has no counterpart yet.
-        Offender who;
-        who.manifold = m;
-        warn(RF_BULLET_WARN_ANISOTROPY,
-             "anisotropic sliding friction is not modelled by the cone "
-             "solver: its sliding cone stays isotropic",
-             who);
-    }
     int bad = 0;
     c.mu = coefficient(cp.m_combinedFriction, &bad);
     c.rho = coefficient(cp.m_combinedRollingFriction, &bad);
     c.sigma = coefficient(cp.m_combinedSpinningFriction, &bad);
+    // the defaults go to the points Bullet gives none (a bad value was
+    // warned about above and stays 0)
+    if (cp.m_combinedRollingFriction == 0) {
+        c.rho = default_rolling;
+    }
+    if (cp.m_combinedSpinningFriction == 0) {
+        c.sigma = default_spinning;
+    }
     const double e_rest = coefficient(cp.m_combinedRestitution, &bad);
     // cohesion: the pair's force shared by the manifold's points, over
     // the step (rf_contact_desc.cohesion is an impulse, N s)
@@ -334,12 +453,16 @@ double ConeSolver::point_coefficients(const btManifoldPoint &cp,
     } else if (o0->hasAnisotropicFriction(
                    btCollisionObject::CF_ANISOTROPIC_ROLLING_FRICTION) ||
                o1->hasAnisotropicFriction(
-                   btCollisionObject::CF_ANISOTROPIC_ROLLING_FRICTION)) {
+                   btCollisionObject::CF_ANISOTROPIC_ROLLING_FRICTION) ||
+               o0->hasAnisotropicFriction(
+                   btCollisionObject::CF_ANISOTROPIC_FRICTION) ||
+               o1->hasAnisotropicFriction(
+                   btCollisionObject::CF_ANISOTROPIC_FRICTION)) {
         // the application's lateral directions fix the frame
         Offender who;
         who.manifold = m;
         warn(RF_BULLET_WARN_ANISOTROPY,
-             "anisotropic rolling friction is ignored at a point with "
+             "anisotropic friction is ignored at a point with "
              "application-set friction directions (conveyor)",
              who);
     }
@@ -577,6 +700,7 @@ double ConeSolver::warm_factor(const btContactSolverInfo &info) const
 void ConeSolver::resize_contacts(size_t n)
 {
     con_cfm0_.resize(n);
+    con_slide_.resize(2 * n);
     con_point_.resize(n);
     con_manifold_.resize(n);
     con_plastic_.resize(n);
@@ -628,9 +752,11 @@ void ConeSolver::add_points(const btContactSolverInfo &info, size_t total)
         total >= kParallelPoints && !manifold_repeated_ ? build_threads() : 1;
     // Each thread takes a contiguous run of manifolds (so the fetch ahead
     // stays within its run) and writes only their slots and points.
-    // manifolds [lo, hi); nonzero when a point is compliant
+    // manifolds [lo, hi); kCompliant when a point is compliant, kScaled
+    // when one has sliding scales
+    enum { kCompliant = 1, kScaled = 2 };
     auto add_run = [&](size_t lo, size_t hi) -> int {
-        int compliant = 0;
+        int kinds = 0;
         for (size_t k = lo; k < hi; ++k) {
             if (k + 2 * kPrefetchAhead < hi) {
                 const ManifoldSides &ahead =
@@ -647,7 +773,13 @@ void ConeSolver::add_points(const btContactSolverInfo &info, size_t total)
                 SlotState st = kBeyond;
                 if (cp.getDistance() <= threshold) {
                     st = add_point(m, j, a, b, info, slot);
-                    compliant |= st == kAdded && con_cfm0_[slot] != 0.0;
+                    if (st == kAdded) {
+                        kinds |= con_cfm0_[slot] != 0.0 ? kCompliant : 0;
+                        kinds |= con_slide_[2 * slot] != 1.0 ||
+                                         con_slide_[2 * slot + 1] != 1.0
+                                     ? kScaled
+                                     : 0;
+                    }
                 } else if (std::isnan((double)cp.getDistance())) {
                     clear_point(cp, m,
                                 "a manifold point with a non-finite "
@@ -657,11 +789,11 @@ void ConeSolver::add_points(const btContactSolverInfo &info, size_t total)
                 slot_state_[slot] = st;
             }
         }
-        return compliant;
+        return kinds;
     };
-    int compliant = 0;
+    int kinds = 0;
     if (threads > 1) { // no region on one thread (sum_over says why)
-#pragma omp parallel num_threads(threads) reduction(| : compliant)
+#pragma omp parallel num_threads(threads) reduction(| : kinds)
         {
             size_t lo = 0, hi = nms;
 #ifdef _OPENMP
@@ -670,12 +802,13 @@ void ConeSolver::add_points(const btContactSolverInfo &info, size_t total)
             lo = nms * t / nt;
             hi = nms * (t + 1) / nt;
 #endif
-            compliant |= add_run(lo, hi);
+            kinds |= add_run(lo, hi);
         }
     } else {
-        compliant = add_run(0, nms);
+        kinds = add_run(0, nms);
     }
-    contacts_compliant_ = compliant != 0;
+    contacts_compliant_ = (kinds & kCompliant) != 0;
+    contacts_scaled_ = (kinds & kScaled) != 0;
     compact_contacts(total);
 }
 
@@ -692,6 +825,8 @@ void ConeSolver::compact_contacts(size_t total)
         if (kept != i) {
             move_columns(kept, i);
             con_cfm0_[kept] = con_cfm0_[i];
+            con_slide_[2 * kept] = con_slide_[2 * i];
+            con_slide_[2 * kept + 1] = con_slide_[2 * i + 1];
             con_point_[kept] = con_point_[i];
             con_manifold_[kept] = con_manifold_[i];
             con_plastic_[kept] = con_plastic_[i];

@@ -23,7 +23,9 @@ namespace rfshim {
 //   - Bullet solves Dl = rhs' - cfm l - J Dv / d (d = J M^-1 J^T), whose
 //     fixed point is J v = err + (1 - damping) J v* - cfm d l: so the
 //     row's bias is -err - (1 - damping) J v* and its compliance cfm d,
-//     with d computed from Bullet's own inverse masses as stock does.
+//     with d computed from Bullet's own inverse masses as stock does;
+//     damping is the world's m_damping unless the joint's getInfo2
+//     wrote its own (btPoint2PointConstraint: m_setting.m_damping).
 void ConeSolver::add_joint(btTypedConstraint *c,
                            const btContactSolverInfo &info)
 {
@@ -53,7 +55,7 @@ void ConeSolver::add_joint(btTypedConstraint *c,
 
     const size_t first = row_desc_.size();
     for (int j = 0; j < n; ++j) {
-        row_desc_.push_back(joint_row(c, j, a, b, info));
+        row_desc_.push_back(joint_row(c, j, a, b));
     }
     // Warm start (joint_rows_warm): RF_SOLVER_SI starts the rows at 0, as
     // stock's convertJoint does (3.24: m_appliedImpulse = 0 for every
@@ -72,8 +74,7 @@ void ConeSolver::add_joint(btTypedConstraint *c,
 // sides a and b: bounds clamped to the breaking threshold, Bullet's cfm
 // as a compliance, and the bias with the damping's share of J v* (the
 // comment above add_joint).
-rf_row_desc ConeSolver::joint_row(btTypedConstraint *c, int j, int a, int b,
-                                  const btContactSolverInfo &info)
+rf_row_desc ConeSolver::joint_row(btTypedConstraint *c, int j, int a, int b)
 {
     const JointRowBuf &r = row_buf_[j];
     const btRigidBody &rbA = c->getRigidBodyA();
@@ -112,7 +113,9 @@ rf_row_desc ConeSolver::joint_row(btTypedConstraint *c, int j, int a, int b,
     }
     d.cfm = std::fabs(jdiag) > (double)SIMD_EPSILON ? cfm * jdiag : 0.0;
     d.bias = -(double)r.rhs;
-    const double damping = (double)info.m_damping;
+    // the joint's own damping where its getInfo2 wrote one (a
+    // btPoint2PointConstraint's m_setting.m_damping), else the world's
+    const double damping = (double)joint_damping_;
     if (damping != 1.0) {
         double jv = 0.0;
         if (a != RF_WORLD) {
@@ -164,6 +167,9 @@ bool ConeSolver::fetch_joint_rows(btTypedConstraint *c, int n,
     info2.m_damping = info.m_damping;
     info2.m_numIterations = info.m_numIterations;
     c->getInfo2(&info2);
+    // stock's convertJoint reads the damping back from info2 after
+    // getInfo2, for all of the joint's rows
+    joint_damping_ = info2.m_damping;
     for (int j = 0; j < n; ++j) {
         const JointRowBuf &r = row_buf_[j];
         if (!finite_vec(r.lin1) || !finite_vec(r.ang1) || !finite_vec(r.lin2) ||

@@ -125,6 +125,14 @@ void ConeSolver::write_points(const btContactSolverInfo &info, int threads)
     // what the points carry (carry_point_state) in the same pass: one
     // visit per point (the points of a large scene are cache misses)
     const double *flow = plastic_flow(info);
+    if (contacts_scaled_) {
+        // from the scaled rows' variables to impulses along the unit
+        // tangents, which the points and rf_bullet_point_impulse hold
+        for (int i = 0; i < nc; ++i) {
+            gamma_[6 * (size_t)i + 1] *= con_slide_[2 * (size_t)i];
+            gamma_[6 * (size_t)i + 2] *= con_slide_[2 * (size_t)i + 1];
+        }
+    }
     if (repeated) {
         fold_repeated_points(flow != nullptr);
     }

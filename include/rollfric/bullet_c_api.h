@@ -255,6 +255,14 @@ RF_API plStatus plSetSolverIterations(plDynamicsWorldHandle world, int n);
  * Errors: PL_ERR_NULL, PL_ERR_HANDLE (world), PL_ERR_NONFINITE,
  * PL_ERR_INVALID (outside [0, 1]). */
 RF_API plStatus plSetContactErp(plDynamicsWorldHandle world, plReal erp);
+/* Rolling and spinning friction, m (>= 0), for every contact point of
+ * world whose bodies give it none (rf_bullet_set_default_friction): an
+ * application that never calls plSetRollingFriction still gets rolling
+ * resistance.  Points with a value of their own keep it; 0 gives none
+ * (the default).  Errors: PL_ERR_NULL, PL_ERR_HANDLE (world),
+ * PL_ERR_NONFINITE, PL_ERR_INVALID (negative). */
+RF_API plStatus plSetDefaultFriction(plDynamicsWorldHandle world,
+                                     plReal rolling, plReal spinning);
 #endif /* !PL_CLASSIC_API */
 /* Adds body to world (with its cohesion and yield forces).  Errors:
  * PL_ERR_NULL, PL_ERR_HANDLE (world, body), PL_ERR_STATE (the body is in

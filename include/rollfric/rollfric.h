@@ -417,6 +417,24 @@ typedef struct rf_row_desc {
 RF_API rf_status rf_problem_add_compliance(rf_problem *p, const double *c,
                                            rf_error *err);
 
+/* Anisotropic sliding friction (Bullet's CF_ANISOTROPIC_FRICTION): every
+ * contact's sliding rows act along s_u t1 and s_w t2 instead of t1 and
+ * t2, so the force of its sliding impulses is gu s_u t1 + gw s_w t2 with
+ * |(gu, gw)| <= mu gn: the friction limit is the ellipse with semi-axes
+ * mu s_u gn along t1 and mu s_w gn along t2, and the projection stays the
+ * exact one (Tasora App. C) in these variables.  gamma's sliding
+ * components, their velocities u_u = s_u t1.v_rel + bias[1] (and u_w
+ * likewise), their biases and compliances are in these variables.  scales
+ * is (2 ncon) doubles, s_u then s_w per contact, > 0 (1, 1: isotropic),
+ * read, not kept; NULL removes them.  Body form; rf_problem_begin_bodies
+ * clears them; rf_problem_to_local carries them into W.  RF_SOLVER_SI
+ * with RF_MODEL_ASSOCIATED refuses a problem with them (RF_ERR_INVALID).
+ * Errors: RF_ERR_NULL (p), RF_ERR_STATE (not a body-form problem),
+ * RF_ERR_NONFINITE, RF_ERR_INVALID (a scale <= 0), RF_ERR_NOMEM. */
+RF_API rf_status rf_problem_set_sliding_scales(rf_problem *p,
+                                               const double *scales,
+                                               rf_error *err);
+
 /* Set every contact's yield cap (rf_contact_desc.normal_max, N s, >= 0,
  * 0 = none), either form: cap (ncon, read, not kept) or NULL for none.
  * The local setters reset all to 0.  Errors: RF_ERR_NULL (p),
@@ -936,8 +954,8 @@ RF_API rf_status rf_residual(rf_problem *p, rf_model model, const double *gamma,
  *     and 4 doubles (sweep sums), per item (+ 2) 48 ints and 48 doubles
  *     (units and bundles), per row (+ 1) 288 (its record: J and M^-1
  *     J^T, 36 doubles); with
- *     RF_MODEL_DESAXCE per contact (+ 1) 960 (the row form's records,
- *     120 doubles), per slot of the wide form (min(ncon, ncon / L +
+ *     RF_MODEL_DESAXCE per contact (+ 1) 976 (the row form's records,
+ *     122 doubles), per slot of the wide form (min(ncon, ncon / L +
  *     504), + 1) L x 520 (65 fields of L doubles) and per angular slot
  *     (min(nang, nang / L + 252), + 1, nang the contacts with rho > 0 or
  *     sigma > 0) L x 304 (38 fields of L doubles), L the lanes of a

@@ -202,6 +202,25 @@ inline rf_status rf_bullet_get_config(const rf_plugin *p, rf_config *out)
  * RF_BULLET_DEFAULT_MAX_RECOVERY).  Errors: RF_ERR_NULL, RF_ERR_INVALID. */
 RF_API rf_status rf_bullet_set_max_recovery(rf_plugin *p, double speed);
 
+/* Rolling and spinning friction, m (lengths, >= 0, finite), for every
+ * contact point to which Bullet gives none (its combined rolling or
+ * spinning friction is 0: an application that never calls
+ * setRollingFriction / setSpinningFriction).  Points with a value of
+ * their own keep it.  0 (the default) gives none.  Stock mode (and a step
+ * handed to the previous solver) sees the same values on the points
+ * during its solve, so an A/B compares the two laws with the same
+ * coefficients.  The LD_PRELOAD library sets them from
+ * ROLLFRIC_ROLLING_FRICTION and ROLLFRIC_SPINNING_FRICTION.  Errors:
+ * RF_ERR_NULL, RF_ERR_NONFINITE, RF_ERR_INVALID (negative); on error
+ * nothing changes. */
+RF_API rf_status rf_bullet_set_default_friction(rf_plugin *p, double rolling,
+                                                double spinning);
+/* The defaults set last, m, to *rolling and *spinning.  Errors:
+ * RF_ERR_NULL. */
+RF_API rf_status rf_bullet_get_default_friction(const rf_plugin *p,
+                                                double *rolling,
+                                                double *spinning);
+
 /* Cohesion (rollfric.h, "Cohesion"; issue #8): objects in contact hold
  * together up to a force, N.  A pair holds with the smaller of its two
  * objects' forces (both must be cohesive), shared equally by the points of
@@ -416,6 +435,20 @@ RF_API rf_status rf_bullet_point_carried(const rf_plugin *p,
                                          const btManifoldPoint *point,
                                          rf_bullet_carried *out);
 
+/* ROLLFRIC_ROLLING_FRICTION and ROLLFRIC_SPINNING_FRICTION (lengths, m,
+ * >= 0) into p's defaults (rf_bullet_set_default_friction); unset
+ * variables leave them.  The LD_PRELOAD library calls it for every world
+ * it attaches to.  Errors: RF_ERR_NULL, RF_ERR_INVALID (the variable and
+ * its bad value are named; nothing changes). */
+RF_API rf_status rf_bullet_apply_env(rf_plugin *p, rf_error *err);
+
+/* One line (NUL-terminated, cut to size bytes) saying what p does: the
+ * world's class, the solver the cone replaced, the solver, model,
+ * iteration budget, tolerance and threads, and the default rolling and
+ * spinning friction when set.  The LD_PRELOAD library prints it at
+ * attach.  Errors: RF_ERR_NULL, RF_ERR_INVALID (size 0). */
+RF_API rf_status rf_bullet_describe(const rf_plugin *p, char *buf, size_t size);
+
 /* Read ROLLFRIC_CONVERGED (1: start from rf_config_default, the
  * converged solve, instead of what cfg holds), ROLLFRIC_SOLVER (jacobi |
  * gs | gs_colored | apgd | si),
@@ -448,7 +481,13 @@ inline rf_status rf_bullet_config_from_env(rf_config *cfg, rf_error *err)
  * its constraintSolverMt (the solver it gives islands of 250 manifolds
  * and more) is set aside while attached, so that every island reaches the
  * cone solver through the world's solver pool, and put back by
- * rf_bullet_detach (RF_BULLET_STOCK: every island through the pool). */
+ * rf_bullet_detach (RF_BULLET_STOCK: every island through the pool).  A
+ * world whose solver is a btMLCPSolver or a btNNCGConstraintSolver (the
+ * application chose accuracy) is attached in RF_BULLET_STOCK mode when
+ * cfg keeps the world's iteration budget (max_iter =
+ * RF_BULLET_WORLD_ITERATIONS): the cone solver at that budget does not
+ * lift what MLCP lifts (docs/bullet.md); with a budget of its own (a
+ * converged solve) it replaces it.  rf_bullet_describe says which. */
 inline rf_plugin *rf_bullet_attach(btDiscreteDynamicsWorld *world,
                                    const rf_config *cfg = nullptr,
                                    rf_error *err = nullptr)

@@ -9,8 +9,12 @@
 // by the time exit handlers run; the world is leaked).  With --mt the
 // world is a btDiscreteDynamicsWorldMt (a solver pool of two, a solver for
 // large islands, Bullet's sequential task scheduler), as a program written
-// for Bullet's multithreaded world builds it.
+// for Bullet's multithreaded world builds it.  With --multibody it only
+// builds a btMultiBodyDynamicsWorld, steps it once and prints
+// "multibody" (rollfric does not take such a world, and says so).
 #include <BulletDynamics/ConstraintSolver/btSequentialImpulseConstraintSolverMt.h>
+#include <BulletDynamics/Featherstone/btMultiBodyConstraintSolver.h>
+#include <BulletDynamics/Featherstone/btMultiBodyDynamicsWorld.h>
 #include <BulletDynamics/Dynamics/btDiscreteDynamicsWorldMt.h>
 #include <btBulletDynamicsCommon.h>
 
@@ -28,6 +32,16 @@ int main(int argc, char **argv)
     btDefaultCollisionConfiguration config;
     btCollisionDispatcher dispatcher(&config);
     btDbvtBroadphase broadphase;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--multibody") == 0) {
+            btMultiBodyConstraintSolver mb_solver;
+            btMultiBodyDynamicsWorld mb_world(&dispatcher, &broadphase,
+                                              &mb_solver, &config);
+            mb_world.stepSimulation(1.0 / 60, 1, 1.0 / 60);
+            std::printf("multibody\n");
+            return 0;
+        }
+    }
     btSequentialImpulseConstraintSolver solver;
     btDiscreteDynamicsWorld *world = nullptr;
     btConstraintSolverPoolMt *pool_mt = nullptr; // owns its two solvers

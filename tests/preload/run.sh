@@ -22,7 +22,8 @@ stopped_at_analytic() { # output line
 }
 unset ROLLFRIC ROLLFRIC_SOLVER ROLLFRIC_ITERATIONS ROLLFRIC_TOLERANCE \
       ROLLFRIC_THREADS ROLLFRIC_VERBOSE ROLLFRIC_MODEL ROLLFRIC_RECORD \
-      ROLLFRIC_RECORD_CONTACTS
+      ROLLFRIC_RECORD_CONTACTS ROLLFRIC_QUIET ROLLFRIC_CONVERGED \
+      ROLLFRIC_ROLLING_FRICTION ROLLFRIC_SPINNING_FRICTION
 
 stock=$("$app")
 echo "stock:              $stock"
@@ -33,26 +34,60 @@ cone=$(LD_PRELOAD="$pre" "$app" 2>/tmp/rf_preload_err.$$)
 echo "preloaded:          $cone"
 stopped_at_analytic "$cone"
 check "preloaded: stopped within 1% of v0^2/2a" $?
-[ ! -s /tmp/rf_preload_err.$$ ]
-check "preloaded: nothing on stderr" $?
+cat /tmp/rf_preload_err.$$
+# one line at attach: the world, the solver it replaced, the budget
+[ "$(wc -l </tmp/rf_preload_err.$$)" -eq 1 ] &&
+    grep -q "^rollfric: btDiscreteDynamicsWorld: btSequentialImpulseConstraintSolver replaced by the cone solver (.*the world's 10 iterations" /tmp/rf_preload_err.$$
+check "preloaded: one line at attach says what it does" $?
+quiet=$(ROLLFRIC_QUIET=1 LD_PRELOAD="$pre" "$app" 2>/tmp/rf_preload_err.$$)
+[ "$quiet" = "$cone" ] && [ ! -s /tmp/rf_preload_err.$$ ]
+check "ROLLFRIC_QUIET=1: same run, nothing on stderr" $?
 
 # the multithreaded world (btDiscreteDynamicsWorldMt) is attached too
 stock_mt=$("$app" --mt)
 echo "stock, Mt world:    $stock_mt"
 awk -v s="$(field "$stock_mt" speed)" 'BEGIN { exit !(s > 0.1) }'
 check "stock solver, Mt world: the 100 kg ball is still rolling" $?
-cone_mt=$(LD_PRELOAD="$pre" "$app" --mt 2>/tmp/rf_preload_err.$$)
+cone_mt=$(ROLLFRIC_QUIET=yes LD_PRELOAD="$pre" "$app" --mt 2>/tmp/rf_preload_err.$$)
 echo "preloaded, Mt world: $cone_mt"
 stopped_at_analytic "$cone_mt" && [ ! -s /tmp/rf_preload_err.$$ ]
 check "preloaded, Mt world: stopped within 1%, nothing on stderr" $?
-off=$(ROLLFRIC=off LD_PRELOAD="$pre" "$app")
-[ "$off" = "$stock" ]
-check "ROLLFRIC=off: identical to stock" $?
+# the off switch in the usual spellings, any case: stock, and silent
+for v in off OFF False no 0; do
+    off=$(ROLLFRIC=$v LD_PRELOAD="$pre" "$app" 2>/tmp/rf_preload_err.$$)
+    [ "$off" = "$stock" ] && [ ! -s /tmp/rf_preload_err.$$ ]
+    check "ROLLFRIC=$v: identical to stock, nothing on stderr" $?
+done
+# a value that is no switch: said, and rollfric stays off
+off=$(ROLLFRIC=disabled LD_PRELOAD="$pre" "$app" 2>/tmp/rf_preload_err.$$)
+cat /tmp/rf_preload_err.$$
+[ "$off" = "$stock" ] && grep -q "ROLLFRIC='disabled' is not a switch" /tmp/rf_preload_err.$$
+check "ROLLFRIC=disabled: reported, stock" $?
+# a misspelt variable is named with the nearest known one
+ROLLFRIC_ITERATION=5 LD_PRELOAD="$pre" "$app" >/dev/null 2>/tmp/rf_preload_err.$$
+cat /tmp/rf_preload_err.$$
+grep -q "ROLLFRIC_ITERATION is not a variable rollfric reads (did you mean ROLLFRIC_ITERATIONS?)" /tmp/rf_preload_err.$$
+check "ROLLFRIC_ITERATION=5: named, with ROLLFRIC_ITERATIONS" $?
+ROLLFRIC_VERBOSE=loud LD_PRELOAD="$pre" "$app" >/dev/null 2>/tmp/rf_preload_err.$$
+grep -q "ROLLFRIC_VERBOSE='loud' is not a switch" /tmp/rf_preload_err.$$
+check "ROLLFRIC_VERBOSE=loud: reported" $?
+# a multibody world is not taken, and that is said
+mb=$(LD_PRELOAD="$pre" "$app" --multibody 2>/tmp/rf_preload_err.$$)
+cat /tmp/rf_preload_err.$$
+[ "$mb" = "multibody" ] &&
+    grep -q "btMultiBodyDynamicsWorld .*; the world goes on with Bullet's own solver" /tmp/rf_preload_err.$$
+check "multibody world: said to go on with Bullet's own solver" $?
+# APGD at the world's budget: refused in the preload's own words
+ROLLFRIC_SOLVER=apgd LD_PRELOAD="$pre" "$app" >/tmp/rf_preload_out.$$ 2>/tmp/rf_preload_err.$$
+cat /tmp/rf_preload_err.$$
+grep -q "ROLLFRIC_SOLVER=apgd .*ROLLFRIC_ITERATIONS.*ROLLFRIC_CONVERGED=1.*Bullet's own solver" /tmp/rf_preload_err.$$ &&
+    [ "$(cat /tmp/rf_preload_out.$$)" = "$stock" ]
+check "ROLLFRIC_SOLVER=apgd alone: the variables to set, stock behaviour" $?
 
 verbose=$(ROLLFRIC_VERBOSE=1 LD_PRELOAD="$pre" "$app" 2>&1 >/dev/null)
-echo "$verbose" | head -n 2
-echo "$verbose" | grep -q "^rollfric: .*contacts.*iterations.*residual"
-check "ROLLFRIC_VERBOSE=1: progress lines" $?
+echo "$verbose" | head -n 3
+echo "$verbose" | grep -q "^rollfric: .*contacts.*iterations.*residual not measured"
+check "ROLLFRIC_VERBOSE=1: progress lines (the residual: not measured)" $?
 
 for s in jacobi gs apgd; do
     out=$(ROLLFRIC_SOLVER=$s ROLLFRIC_ITERATIONS=200 ROLLFRIC_TOLERANCE=1e-9 \

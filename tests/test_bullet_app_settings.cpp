@@ -1,0 +1,356 @@
+// What an application set, and what it did not, under the cone solver:
+// rolling and spinning friction for points Bullet gives none
+// (rf_bullet_set_default_friction, ROLLFRIC_ROLLING_FRICTION), sliding
+// friction given through Bullet's anisotropic friction, a joint's own
+// damping, and warnings that name the body.
+//
+// References:
+//   - rolling without slip under rolling friction rho decelerates at
+//     a = rho g / (R (1 + I / (m R^2))) (Tasora-Anitescu §6.1), stops
+//     after v0^2 / 2a; the discrete distance is short by about v0 h / 2
+//     (DESIGN §5), hence 1%;
+//   - spinning friction sigma brakes a spin about the normal at
+//     sigma m g / I (the torque sigma gn over the step);
+//   - a box sliding down a slope theta under Coulomb friction mu
+//     accelerates at g (sin theta - mu cos theta).
+#include "bullet_scene.hpp"
+
+#include <rollfric/rollfric_bullet.h>
+
+#include "test_util.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace {
+
+const double kG = 9.81;
+
+// A sphere (R 0.5, friction 0.9, no rolling friction of its own) on a
+// ground that has none either, launched rolling without slip at 2 m/s at
+// 30 deg; the world's default rolling friction rho; mode.  Returns the
+// distance after `seconds`, and the speed.
+struct Roll {
+    double distance, speed;
+};
+Roll roll_default(double mass, double rho, rf_bullet_mode mode, double seconds)
+{
+    const double R = 0.5, v0 = 2.0, th = M_PI / 6;
+    Scene s(kG);
+    s.ground(1.0);
+    btRigidBody *b = s.sphere(R, mass, btVector3(0, R, 0), 0.9, 0.0);
+    b->setActivationState(DISABLE_DEACTIVATION);
+    const btVector3 v(v0 * std::cos(th), 0, v0 * std::sin(th));
+    b->setLinearVelocity(v);
+    b->setAngularVelocity(btVector3(v.z() / R, 0, -v.x() / R));
+    rf_plugin *p = attach(s, mode);
+    rf_bullet_set_default_friction(p, rho, 0.0);
+    s.step(1.0 / 60, (int)std::lround(seconds * 60));
+    Roll r{length_xz(b->getCenterOfMassPosition()),
+           (double)b->getLinearVelocity().length()};
+    // the stock solve saw the default only while it ran: the points keep
+    // what Bullet gave them
+    for (int k = 0; k < s.world.getDispatcher()->getNumManifolds(); ++k) {
+        btPersistentManifold *m =
+            s.world.getDispatcher()->getManifoldByIndexInternal(k);
+        for (int j = 0; j < m->getNumContacts(); ++j) {
+            if (m->getContactPoint(j).m_combinedRollingFriction != 0) {
+                r.speed = NAN; // fails every check below
+            }
+        }
+    }
+    rf_bullet_detach(p);
+    return r;
+}
+
+// The 1 kg and the 500 kg ball stop at v0^2 / 2a within 1%, and within 1%
+// of each other, with rho given only as the world's default.  Stock on
+// the same world sees the default too (its 1 kg ball stops, which it
+// never would without rolling friction), and its 500 kg ball, capped at
+// rho in absolute value (DESIGN §5), is still rolling.
+int test_default_rolling_friction()
+{
+    const double rho = 0.036;
+    const double d_ref = 4.0 / (2.0 * rolling_deceleration(rho, kG, 0.5, 0.4));
+    const Roll light = roll_default(1.0, rho, RF_BULLET_CONE, 6.0);
+    const Roll heavy = roll_default(500.0, rho, RF_BULLET_CONE, 6.0);
+    const Roll stock_light = roll_default(1.0, rho, RF_BULLET_STOCK, 6.0);
+    const Roll stock_heavy = roll_default(500.0, rho, RF_BULLET_STOCK, 6.0);
+    const Roll none = roll_default(1.0, 0.0, RF_BULLET_CONE, 6.0);
+    std::printf("  analytic %.4f m | cone 1 kg %.4f m (%.1e m/s), 500 kg "
+                "%.4f m (%.1e m/s) | stock 1 kg %.4f m, 500 kg %.4f m at "
+                "%.2f m/s | no default: %.2f m/s\n",
+                d_ref, light.distance, light.speed, heavy.distance, heavy.speed,
+                stock_light.distance, stock_heavy.distance, stock_heavy.speed,
+                none.speed);
+    ENSURE_LE(std::fabs(light.distance / d_ref - 1), 0.01);
+    ENSURE_LE(std::fabs(heavy.distance / d_ref - 1), 0.01);
+    ENSURE_LE(std::fabs(heavy.distance / light.distance - 1), 0.01);
+    ENSURE_LE(light.speed, 1e-3);
+    ENSURE_LE(heavy.speed, 1e-3);
+    ENSURE_LE(stock_light.speed, 1e-3);   // stopped: stock saw rho
+    ENSURE(stock_light.distance < d_ref); // its box law stops it sooner
+    ENSURE(stock_heavy.speed > 0.5);
+    ENSURE(none.speed > 1.9); // no default: nothing brakes the roll
+    return 0;
+}
+
+// A sphere spinning about the normal, given sigma only as the default:
+// the spin falls at sigma m g / I.
+int test_default_spinning_friction()
+{
+    const double R = 0.5, m = 1.0, I = 0.4 * m * R * R, sigma = 0.01;
+    const double w0 = 10.0, t = 0.5;
+    Scene s(kG);
+    s.ground(1.0);
+    btRigidBody *b = s.sphere(R, m, btVector3(0, R, 0), 0.9, 0.0);
+    b->setActivationState(DISABLE_DEACTIVATION);
+    b->setAngularVelocity(btVector3(0, (btScalar)w0, 0));
+    rf_plugin *p = attach(s, RF_BULLET_CONE);
+    ENSURE(rf_bullet_set_default_friction(p, 0.0, sigma) == RF_OK);
+    s.step(1.0 / 60, (int)std::lround(t * 60));
+    const double want = w0 - sigma * m * kG * t / I;
+    const double got = b->getAngularVelocity().y();
+    std::printf("  spin after %.1f s: %.4f rad/s, analytic %.4f\n", t, got,
+                want);
+    ENSURE_LE(std::fabs(got / want - 1), 0.01);
+    rf_bullet_detach(p);
+    return 0;
+}
+
+// The defaults' setters and the environment (rf_bullet_apply_env).
+int test_default_friction_api()
+{
+    Scene s(kG);
+    rf_plugin *p = attach(s, RF_BULLET_CONE);
+    double r = -1, sp = -1;
+    ENSURE(rf_bullet_get_default_friction(p, &r, &sp) == RF_OK);
+    ENSURE(r == 0.0 && sp == 0.0);
+    ENSURE(rf_bullet_set_default_friction(p, -1.0, 0.0) == RF_ERR_INVALID);
+    ENSURE(rf_bullet_set_default_friction(p, NAN, 0.0) == RF_ERR_NONFINITE);
+    ENSURE(rf_bullet_set_default_friction(nullptr, 0.0, 0.0) == RF_ERR_NULL);
+    ENSURE(rf_bullet_get_default_friction(p, &r, &sp) == RF_OK);
+    ENSURE(r == 0.0 && sp == 0.0); // nothing changed on error
+
+    setenv("ROLLFRIC_ROLLING_FRICTION", "0.02", 1);
+    setenv("ROLLFRIC_SPINNING_FRICTION", "0.005", 1);
+    rf_error err;
+    ENSURE(rf_bullet_apply_env(p, &err) == RF_OK);
+    ENSURE(rf_bullet_get_default_friction(p, &r, &sp) == RF_OK);
+    ENSURE(r == 0.02 && sp == 0.005);
+    setenv("ROLLFRIC_ROLLING_FRICTION", "-0.1", 1);
+    ENSURE(rf_bullet_apply_env(p, &err) == RF_ERR_INVALID);
+    ENSURE(std::strstr(err.message, "ROLLFRIC_ROLLING_FRICTION='-0.1'") !=
+           nullptr);
+    setenv("ROLLFRIC_ROLLING_FRICTION", "0.02 m", 1);
+    ENSURE(rf_bullet_apply_env(p, &err) == RF_ERR_INVALID);
+    ENSURE(rf_bullet_get_default_friction(p, &r, &sp) == RF_OK);
+    ENSURE(r == 0.02 && sp == 0.005);
+    unsetenv("ROLLFRIC_ROLLING_FRICTION");
+    unsetenv("ROLLFRIC_SPINNING_FRICTION");
+
+    // switches in the usual spellings
+    rf_config cfg;
+    rf_bullet_config_default(&cfg);
+    setenv("ROLLFRIC_CONVERGED", "TRUE", 1);
+    ENSURE(rf_bullet_config_from_env(&cfg, &err) == RF_OK);
+    ENSURE(cfg.solver == RF_SOLVER_APGD && cfg.max_iter == 1000);
+    setenv("ROLLFRIC_CONVERGED", "perhaps", 1);
+    ENSURE(rf_bullet_config_from_env(&cfg, &err) == RF_ERR_INVALID);
+    ENSURE(std::strstr(err.message, "ROLLFRIC_CONVERGED='perhaps'") != nullptr);
+    unsetenv("ROLLFRIC_CONVERGED");
+
+    // the one line the preload prints at attach
+    char line[512];
+    ENSURE(rf_bullet_set_default_friction(p, 0.02, 0.0) == RF_OK);
+    ENSURE(rf_bullet_describe(p, line, sizeof line) == RF_OK);
+    std::printf("  %s\n", line);
+    ENSURE(std::strstr(line, "btDiscreteDynamicsWorld") != nullptr);
+    ENSURE(std::strstr(line, "btSequentialImpulseConstraintSolver") != nullptr);
+    ENSURE(std::strstr(line, "the world's 10 iterations") != nullptr);
+    ENSURE(std::strstr(line, "rolling friction 0.02 m") != nullptr);
+    ENSURE(rf_bullet_describe(p, line, 0) == RF_ERR_INVALID);
+    rf_bullet_detach(p);
+    return 0;
+}
+
+// A box (friction 1) on a slope whose ramp (friction 1) gives it its mu
+// through Bullet's anisotropic friction, scale (mu_x, 1, mu_z) in the
+// ramp's frame (y its normal, x down the slope); the box's acceleration
+// along the slope over 0.4 s of sliding, and its sideways drift.
+struct Slide {
+    double accel, drift;
+};
+Slide slide(double mu_x, double mu_z, double theta, rf_bullet_mode mode,
+            bool anisotropic = true)
+{
+    Scene s(kG);
+    btTransform ramp_xf;
+    ramp_xf.setIdentity();
+    ramp_xf.setRotation(
+        btQuaternion(btVector3(0, 0, 1), (btScalar)-theta)); // x downhill
+    btRigidBody *ramp =
+        s.box(btVector3(20, 0.5, 20), 0.0, ramp_xf, anisotropic ? 1.0 : mu_x);
+    ramp->setAnisotropicFriction(
+        btVector3((btScalar)mu_x, 1, (btScalar)mu_z),
+        anisotropic ? btCollisionObject::CF_ANISOTROPIC_FRICTION : 0);
+    btTransform box_xf = ramp_xf;
+    box_xf.setOrigin(ramp_xf.getBasis() * btVector3(0, 0.5 + 0.25, 0));
+    btRigidBody *box = s.box(btVector3(0.25, 0.25, 0.25), 1.0, box_xf, 1.0);
+    box->setActivationState(DISABLE_DEACTIVATION);
+    rf_plugin *p = attach(s, mode);
+    const btVector3 down = ramp_xf.getBasis() * btVector3(1, 0, 0);
+    const btVector3 across = ramp_xf.getBasis() * btVector3(0, 0, 1);
+    // settle into contact, then 0.4 s of sliding (about 0.1 m, well within
+    // the ramp's face: Bullet's box-box pair starts to rock the box some
+    // 0.3 m further on, under both solvers)
+    s.step(1.0 / 60, 10);
+    const btVector3 x0 = box->getCenterOfMassPosition();
+    const double v0 = box->getLinearVelocity().dot(down);
+    const double t = 0.4;
+    s.step(1.0 / 60, (int)std::lround(t * 60));
+    const double v1 = box->getLinearVelocity().dot(down);
+    Slide r{(v1 - v0) / t,
+            (double)(box->getCenterOfMassPosition() - x0).dot(across)};
+    rf_bullet_detach(p);
+    return r;
+}
+
+// mu through anisotropic friction: a box with mu = 0.3 on a 20 deg slope
+// slides at g (sin - 0.3 cos) = 0.589 m/s^2 under stock and the cone
+// (2%); with mu 0.3 down the slope and 0.8 across it slides the same;
+// with 0.8 down the slope and 0.3 across it sticks (0.8 > tan 20 deg),
+// under both solvers: the cone is the ellipse with stock's axes.
+int test_anisotropic_sliding_friction()
+{
+    const double th = 20.0 * M_PI / 180.0;
+    const double a_ref = kG * (std::sin(th) - 0.3 * std::cos(th));
+    const Slide iso_stock = slide(0.3, 0.3, th, RF_BULLET_STOCK, false);
+    const Slide stock = slide(0.3, 0.3, th, RF_BULLET_STOCK);
+    const Slide cone = slide(0.3, 0.3, th, RF_BULLET_CONE);
+    const Slide cone_ell = slide(0.3, 0.8, th, RF_BULLET_CONE);
+    const Slide stock_ell = slide(0.3, 0.8, th, RF_BULLET_STOCK);
+    const Slide cone_stick = slide(0.8, 0.3, th, RF_BULLET_CONE);
+    const Slide stock_stick = slide(0.8, 0.3, th, RF_BULLET_STOCK);
+    std::printf("  analytic %.4f | isotropic mu 0.3: stock %.4f | "
+                "anisotropic (0.3, 0.3): stock %.4f cone %.4f | (0.3, 0.8): "
+                "stock %.4f cone %.4f (drift %.1e m) | (0.8, 0.3): stock "
+                "%.4f cone %.4f m/s^2\n",
+                a_ref, iso_stock.accel, stock.accel, cone.accel,
+                stock_ell.accel, cone_ell.accel, cone_ell.drift,
+                stock_stick.accel, cone_stick.accel);
+    ENSURE_LE(std::fabs(stock.accel / a_ref - 1), 0.02);
+    ENSURE_LE(std::fabs(cone.accel / stock.accel - 1), 0.02);
+    ENSURE_LE(std::fabs(cone_ell.accel / stock_ell.accel - 1), 0.02);
+    ENSURE_LE(std::fabs(cone_ell.accel / a_ref - 1), 0.02);
+    ENSURE_LE(std::fabs(cone_ell.drift), 1e-4);
+    ENSURE_LE(std::fabs(cone_stick.accel), 0.01);
+    ENSURE_LE(std::fabs(stock_stick.accel), 0.01);
+    return 0;
+}
+
+// Bullet's SimpleJoint tutorial (ExtendedTutorials/SimpleJoint.cpp,
+// 3.24): a 1 kg box (half extent 1) at y = 10 joined by a point-to-point
+// constraint, pivot (0, 3, 0) on the box, to a static box at y = 20
+// (pivot at its centre), with the joint's own damping 0.0625 and
+// impulse clamp 0.95: the joint starts 7 m apart and pulls, bounded, and
+// the box flies up until it hits the static box (the ground is left
+// out).  Until that first contact only gravity and the joint act, and
+// the cone's trajectory is stock's to 1e-6 m; with the world's damping
+// (1.0) instead of the joint's it is far from it: the joint's value is
+// the one used.  Returns the step of the first contact (60: none).
+int simple_joint_path(rf_bullet_mode mode, double damping, double *path)
+{
+    Scene s(kG);
+    btTransform xf;
+    xf.setIdentity();
+    xf.setOrigin(btVector3(0, 10, 0));
+    btRigidBody *box = s.box(btVector3(1, 1, 1), 1.0, xf);
+    box->setActivationState(DISABLE_DEACTIVATION);
+    xf.setOrigin(btVector3(0, 20, 0));
+    btRigidBody *fixed = s.box(btVector3(1, 1, 1), 0.0, xf);
+    auto *joint = new btPoint2PointConstraint(*box, *fixed, btVector3(0, 3, 0),
+                                              btVector3(0, 0, 0));
+    joint->m_setting.m_damping = (btScalar)damping;
+    joint->m_setting.m_impulseClamp = 0.95f;
+    s.joints.emplace_back(joint);
+    s.world.addConstraint(joint);
+    rf_plugin *p = attach(s, mode);
+    int first_contact = 60;
+    for (int k = 0; k < 60; ++k) {
+        s.step(1.0 / 60, 1);
+        path[k] = box->getCenterOfMassPosition().y();
+        btDispatcher *d = s.world.getDispatcher();
+        for (int m = 0; m < d->getNumManifolds() && first_contact == 60; ++m) {
+            if (d->getManifoldByIndexInternal(m)->getNumContacts() > 0) {
+                first_contact = k;
+            }
+        }
+    }
+    rf_bullet_detach(p);
+    return first_contact;
+}
+
+int test_point2point_damping()
+{
+    double stock[60], cone[60], world_damping[60];
+    const int n = std::min(simple_joint_path(RF_BULLET_STOCK, 0.0625, stock),
+                           simple_joint_path(RF_BULLET_CONE, 0.0625, cone));
+    simple_joint_path(RF_BULLET_CONE, 1.0, world_damping);
+    double worst = 0.0, apart = 0.0;
+    for (int k = 0; k < n; ++k) {
+        worst = std::fmax(worst, std::fabs(stock[k] - cone[k]));
+        apart = std::fmax(apart, std::fabs(world_damping[k] - cone[k]));
+    }
+    std::printf("  SimpleJoint, %d steps to the first contact: y %.6f "
+                "(stock %.6f), largest difference %.2e m; with damping 1.0 "
+                "%.2e m apart\n",
+                n, cone[n - 1], stock[n - 1], worst, apart);
+    ENSURE(n >= 30);
+    ENSURE_LE(worst, 1e-6);
+    ENSURE(apart > 1e-2);
+    return 0;
+}
+
+// A warning names the body: its shape, its user index and the name the
+// application gave it.
+std::string last_message;
+void keep_message(void *, rf_bullet_warning, const rf_bullet_warning_info *w)
+{
+    last_message = w->message;
+}
+
+int test_warning_names_body()
+{
+    Scene s(kG);
+    s.ground(1.0);
+    btRigidBody *b = s.sphere(0.5, 1.0, btVector3(0, 0.49, 0), -0.5, 0.0);
+    b->setUserIndex(7);
+    rf_plugin *p = attach(s, RF_BULLET_CONE);
+    ENSURE(rf_bullet_record_name(p, b, "marble", nullptr) == RF_OK);
+    rf_bullet_set_warning_callback(p, keep_message, nullptr);
+    s.step(1.0 / 60, 2);
+    std::printf("  %s\n", last_message.c_str());
+    ENSURE(last_message.find("coefficient was used as 0") != std::string::npos);
+    ENSURE(last_message.find("SPHERE, user index 7, 'marble'") !=
+           std::string::npos);
+    ENSURE(last_message.find("STATICPLANE") != std::string::npos);
+    rf_bullet_detach(p);
+    return 0;
+}
+
+} // namespace
+
+int main()
+{
+    RUN_TEST(test_default_rolling_friction);
+    RUN_TEST(test_default_spinning_friction);
+    RUN_TEST(test_default_friction_api);
+    RUN_TEST(test_anisotropic_sliding_friction);
+    RUN_TEST(test_point2point_damping);
+    RUN_TEST(test_warning_names_body);
+    return TEST_SUMMARY();
+}
