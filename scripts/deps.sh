@@ -4,7 +4,7 @@
 #   RF_EXTRA_PACKAGES  more packages to install (space separated)
 set -eu
 
-rf_packages="build-essential cmake pkg-config libbullet-dev gnuplot-nox libjs-three ${RF_EXTRA_PACKAGES:-}"
+rf_packages="build-essential cmake pkg-config libbullet-dev libinih-dev gnuplot-nox libjs-three ${RF_EXTRA_PACKAGES:-}"
 
 rf_missing=""
 for pkg in $rf_packages; do

@@ -480,6 +480,9 @@ void rf_bullet_detach(rf_plugin *p)
         }
     } // else: the world was deleted; WorldSolver's destructor freed what
       // the world would have (ConeSolver::world_deleted)
+    if (!p->world_gone) {
+        s->materials.restore(s->world); // the bodies' own values back
+    }
     s->strip_point_states();
     delete s;
     delete p->names;
@@ -824,6 +827,12 @@ rf_status rf_bullet_describe(const rf_plugin *p, char *buf, size_t size)
                       "; where Bullet gives none: %s%s%s", roll,
                       roll[0] != '\0' && spin[0] != '\0' ? ", " : "", spin);
     }
+    if (!s->materials.empty()) {
+        const size_t used = std::strlen(defaults);
+        std::snprintf(defaults + used, sizeof defaults - used,
+                      "; materials: %zu rule%s", s->materials.rule_count(),
+                      s->materials.rule_count() == 1 ? "" : "s");
+    }
     const std::string world = class_name(*s->world);
     const std::string prev =
         s->stock != nullptr ? class_name(*s->stock) : std::string("none");
@@ -844,6 +853,38 @@ rf_status rf_bullet_describe(const rf_plugin *p, char *buf, size_t size)
     return RF_OK;
 }
 
+rf_status rf_bullet_load_materials(rf_plugin *p, const char *path,
+                                   rf_error *err)
+{
+    static const char fn[] = "rf_bullet_load_materials";
+    if (p == nullptr || path == nullptr) {
+        return fail(err, RF_ERR_NULL, "%s: %s is NULL", fn,
+                    p == nullptr ? "p" : "path");
+    }
+    if (p->world_gone) {
+        return fail(err, RF_ERR_STATE, "%s: the world is gone", fn);
+    }
+    rfshim::Materials m;
+    rf_error e;
+    rf_status st;
+    try {
+        st = m.load(path, &e);
+    } catch (const std::bad_alloc &) {
+        return fail(err, RF_ERR_NOMEM, "%s: out of memory", fn);
+    }
+    if (st != RF_OK) {
+        return fail(err, st, "%s", e.message);
+    }
+    // the last file's values leave the bodies before the new file's come
+    p->solver->materials.restore(p->solver->world);
+    p->solver->materials = std::move(m);
+    if (err) {
+        err->status = RF_OK;
+        err->message[0] = '\0';
+    }
+    return RF_OK;
+}
+
 rf_status rf_bullet_apply_env(rf_plugin *p, rf_error *err)
 {
     static const char fn[] = "rf_bullet_apply_env";
@@ -859,6 +900,13 @@ rf_status rf_bullet_apply_env(rf_plugin *p, rf_error *err)
         !rfshim::env::length_var("ROLLFRIC_SPINNING_FRICTION", &spinning,
                                  &given, &msg)) {
         return fail(err, RF_ERR_INVALID, "%s", msg.c_str());
+    }
+    const char *file = std::getenv("ROLLFRIC_MATERIALS");
+    if (file != nullptr) {
+        rf_error e;
+        if (rf_bullet_load_materials(p, file, &e) != RF_OK) {
+            return fail(err, e.status, "ROLLFRIC_MATERIALS: %s", e.message);
+        }
     }
     p->solver->default_rolling = rolling;
     p->solver->default_spinning = spinning;

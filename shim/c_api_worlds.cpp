@@ -367,6 +367,26 @@ plStatus plSetDefaultFriction(plDynamicsWorldHandle world, plReal rolling,
     });
 }
 
+plStatus plLoadMaterials(plDynamicsWorldHandle world, const char *path)
+{
+    static const char fn[] = "plLoadMaterials";
+    return guarded(fn, [&] {
+        LOOKUP(World, w, world, K_WORLD, fn, "world");
+        if (path == nullptr) {
+            return fail(PL_ERR_NULL, "%s: path is NULL", fn);
+        }
+        rf_error err;
+        const rf_status st = rf_bullet_load_materials(w->plugin, path, &err);
+        if (st == RF_OK) {
+            return PL_OK;
+        }
+        return fail(st == RF_ERR_IO      ? PL_ERR_IO
+                    : st == RF_ERR_NOMEM ? PL_ERR_NOMEM
+                                         : PL_ERR_INVALID,
+                    "%s: %s", fn, err.message);
+    });
+}
+
 plStatus plAddRigidBody(plDynamicsWorldHandle world, plRigidBodyHandle body)
 {
     static const char fn[] = "plAddRigidBody";

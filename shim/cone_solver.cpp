@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iterator>
+#include <new>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -128,6 +129,15 @@ void ConeSolver::prepareSolve(int num_bodies, int num_manifolds)
 {
     step_mode_ = mode;
     ++steps;
+    // the bodies added since the last step get their materials, in either
+    // mode (after the collision pass: their points are recombined)
+    try {
+        materials.apply(world);
+    } catch (const std::bad_alloc &) {
+        warn(RF_BULLET_WARN_FALLBACK,
+             "out of memory giving new bodies their materials: they keep "
+             "their own values this step");
+    }
     if (step_mode_ == RF_BULLET_STOCK) {
         // the last cone step's point impulses do not describe this step
         points_valid_ = false;

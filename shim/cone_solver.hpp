@@ -14,6 +14,7 @@
 #ifndef ROLLFRIC_SHIM_CONE_SOLVER_HPP
 #define ROLLFRIC_SHIM_CONE_SOLVER_HPP
 
+#include "materials.hpp"
 #include "point_state.hpp"
 #include "ptr_index.hpp"
 #include "shim_util.hpp"
@@ -128,6 +129,9 @@ class ConeSolver final : public btConstraintSolver {
     // Rolling and spinning friction (m) for the points to which Bullet
     // gives none (rf_bullet_set_default_friction); 0: none.
     double default_rolling = 0.0, default_spinning = 0.0;
+    // the materials file's rules (rf_bullet_load_materials), applied to
+    // every body the world gains
+    Materials materials;
     // the bodies' names (rf_bullet_record_name), for the warnings; owned
     // by the plugin
     const BodyNames *names = nullptr;

@@ -27,6 +27,7 @@ const char *const kKnown[] = {
     "ROLLFRIC_RECORD_CONTACTS",
     "ROLLFRIC_ROLLING_FRICTION",
     "ROLLFRIC_SPINNING_FRICTION",
+    "ROLLFRIC_MATERIALS",
 };
 const int kKnownCount = (int)(sizeof kKnown / sizeof kKnown[0]);
 

@@ -24,6 +24,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <unistd.h>
 
 namespace {
 
@@ -174,6 +175,167 @@ int test_default_friction_api()
     ENSURE(std::strstr(line, "rolling friction 0.02 m") != nullptr);
     ENSURE(rf_bullet_describe(p, line, 0) == RF_ERR_INVALID);
     rf_bullet_detach(p);
+    return 0;
+}
+
+// A file in the test's temporary directory with text; its path.
+std::string write_file(const char *name, const char *text)
+{
+    const char *dir = std::getenv("TMPDIR");
+    std::string path = std::string(dir != nullptr ? dir : "/tmp") +
+                       "/rf_materials_" + std::to_string(getpid()) + "_" + name;
+    FILE *f = std::fopen(path.c_str(), "w");
+    if (f != nullptr) {
+        std::fputs(text, f);
+        std::fclose(f);
+    }
+    return path;
+}
+
+// Two balls (1 kg and 500 kg, R 0.5, no rolling friction of their own)
+// rolled at 2 m/s on a ground (friction 1), with the materials file at
+// path loaded (or not: nullptr); mode.  Distances and speeds after 6 s.
+struct Pair {
+    Roll light, heavy;
+    rf_status st;
+};
+Pair roll_with_materials(const char *path, rf_bullet_mode mode,
+                         double app_rolling = 0.0)
+{
+    const double R = 0.5;
+    Scene s(kG);
+    s.ground(1.0);
+    btRigidBody *b[2];
+    const double mass[2] = {1.0, 500.0};
+    for (int k = 0; k < 2; ++k) {
+        b[k] = s.sphere(R, mass[k], btVector3(0, R, (btScalar)(5 * k)), 0.9,
+                        app_rolling);
+        b[k]->setActivationState(DISABLE_DEACTIVATION);
+        b[k]->setLinearVelocity(btVector3(2, 0, 0));
+        b[k]->setAngularVelocity(btVector3(0, 0, -2 / R));
+    }
+    rf_plugin *p = attach(s, mode);
+    Pair r{};
+    r.st = path != nullptr ? rf_bullet_load_materials(p, path, nullptr) : RF_OK;
+    s.step(1.0 / 60, 360);
+    for (int k = 0; k < 2; ++k) {
+        Roll &o = k == 0 ? r.light : r.heavy;
+        o.distance = b[k]->getCenterOfMassPosition().x();
+        o.speed = b[k]->getLinearVelocity().length();
+    }
+    rf_bullet_detach(p);
+    // detach gave the bodies their own values back
+    if (b[0]->getRollingFriction() != (btScalar)app_rolling) {
+        r.light.speed = NAN;
+    }
+    return r;
+}
+
+// A materials file gives the balls rho = 0.072 r = 0.036 m (the ground's
+// friction 1: combined 0.036 m, Bullet's rule r_A mu_B + r_B mu_A): both
+// stop at v0^2 / 2a within 1%, and within 1% of each other; stock on the
+// same world stops the 1 kg ball (it saw the values) and not the 500 kg
+// one.  A ball whose application set its own rolling friction keeps it
+// (0.018 m: the same run as without the file), unless the rule
+// overrides.
+int test_materials_file()
+{
+    const double d_ref =
+        4.0 / (2.0 * rolling_deceleration(0.036, kG, 0.5, 0.4));
+    const std::string file =
+        write_file("balls.ini", "# every dynamic sphere rolls on rho = "
+                                "0.072 r\n"
+                                "[balls]\n"
+                                "kind = dynamic\n"
+                                "shape = sphere\n"
+                                "rolling = 0.072 r ; 0.036 m at R = 0.5\n");
+    const Pair cone = roll_with_materials(file.c_str(), RF_BULLET_CONE);
+    const Pair stock = roll_with_materials(file.c_str(), RF_BULLET_STOCK);
+    const Pair kept = roll_with_materials(file.c_str(), RF_BULLET_CONE, 0.018);
+    const Pair own = roll_with_materials(nullptr, RF_BULLET_CONE, 0.018);
+    std::printf("  analytic %.4f m | cone 1 kg %.4f, 500 kg %.4f m | stock "
+                "1 kg %.4f m (%.1e m/s), 500 kg at %.2f m/s | app's 0.018 "
+                "kept: %.4f m\n",
+                d_ref, cone.light.distance, cone.heavy.distance,
+                stock.light.distance, stock.light.speed, stock.heavy.speed,
+                kept.light.distance);
+    ENSURE(cone.st == RF_OK);
+    ENSURE_LE(std::fabs(cone.light.distance / d_ref - 1), 0.01);
+    ENSURE_LE(std::fabs(cone.heavy.distance / d_ref - 1), 0.01);
+    ENSURE_LE(std::fabs(cone.heavy.distance / cone.light.distance - 1), 0.01);
+    ENSURE_LE(cone.light.speed, 1e-3);
+    ENSURE_LE(cone.heavy.speed, 1e-3);
+    ENSURE_LE(stock.light.speed, 1e-3);
+    ENSURE(stock.heavy.speed > 0.5);
+    // the application's 0.018 m: the run without the file, to the bit
+    ENSURE(kept.light.distance == own.light.distance);
+    ENSURE(kept.heavy.distance == own.heavy.distance);
+    ENSURE(own.light.distance > d_ref && own.light.speed > 0.1); // rolls on
+
+    const std::string over =
+        write_file("over.ini", "[balls]\nshape = sphere\nrolling = 0.036\n"
+                               "override = yes\n[ground is left alone]\nkind = "
+                               "static\nmass = 1..2\nfriction = 0.1\n");
+    const Pair forced =
+        roll_with_materials(over.c_str(), RF_BULLET_CONE, 0.018);
+    ENSURE(forced.st == RF_OK);
+    ENSURE_LE(std::fabs(forced.light.distance / d_ref - 1), 0.01);
+    std::remove(file.c_str());
+    std::remove(over.c_str());
+    return 0;
+}
+
+// Bad files: one message naming the line and the key; nothing applied
+// (the balls roll on as with no file), and a file loaded before stays.
+int test_materials_bad_files()
+{
+    Scene s(kG);
+    rf_plugin *p = attach(s, RF_BULLET_CONE);
+    const struct {
+        const char *name, *text, *want;
+        rf_status st;
+    } bad[] = {
+        {"syntax.ini", "[a]\nrolling = 0.1\nthis is not a key\n",
+         "line 3: not a section header", RF_ERR_INVALID},
+        {"unknown.ini", "[a]\nrolling = 0.1\nrollin = 0.2\n",
+         "line 3: [a] rollin = '0.2': unknown key", RF_ERR_INVALID},
+        {"negative.ini", "[a]\n\nrolling = -0.1\n",
+         "line 3: [a] rolling = '-0.1': not a length", RF_ERR_INVALID},
+        {"nan.ini", "[a]\nfriction = nan\n",
+         "line 2: [a] friction = 'nan': not a number >= 0", RF_ERR_INVALID},
+        {"shape.ini", "[a]\nshape = sphere, blob\nrolling = 1\n",
+         "line 2: [a] shape = 'sphere, blob': 'blob' is not a shape",
+         RF_ERR_INVALID},
+        {"empty.ini", "[a]\nkind = dynamic\n", "[a] sets nothing",
+         RF_ERR_INVALID},
+        {"twice.ini",
+         "[a]\nrolling = 1\n[b]\nrolling = 1\n[a]\n"
+         "spinning = 1\n",
+         "line 6: [a] appears twice", RF_ERR_INVALID},
+    };
+    for (const auto &b : bad) {
+        const std::string path = write_file(b.name, b.text);
+        rf_error err;
+        ENSURE(rf_bullet_load_materials(p, path.c_str(), &err) == b.st);
+        std::printf("  %s: %s\n", b.name, err.message);
+        ENSURE(std::strstr(err.message, b.want) != nullptr);
+        std::remove(path.c_str());
+    }
+    rf_error err;
+    ENSURE(rf_bullet_load_materials(p, "/nonexistent/m.ini", &err) ==
+           RF_ERR_IO);
+    ENSURE(std::strstr(err.message, "cannot read /nonexistent/m.ini") !=
+           nullptr);
+    ENSURE(rf_bullet_load_materials(p, nullptr, &err) == RF_ERR_NULL);
+    rf_bullet_detach(p);
+    // nothing half-applied: a bad file in the middle of a run changes
+    // nothing (the balls roll on, as with no file)
+    const std::string half =
+        write_file("half.ini", "[balls]\nrolling = 0.036\n[x]\nmass = a\n");
+    const Pair r = roll_with_materials(half.c_str(), RF_BULLET_CONE);
+    ENSURE(r.st == RF_ERR_INVALID);
+    ENSURE(r.light.speed > 1.9 && r.heavy.speed > 1.9);
+    std::remove(half.c_str());
     return 0;
 }
 
@@ -349,6 +511,8 @@ int main()
     RUN_TEST(test_default_rolling_friction);
     RUN_TEST(test_default_spinning_friction);
     RUN_TEST(test_default_friction_api);
+    RUN_TEST(test_materials_file);
+    RUN_TEST(test_materials_bad_files);
     RUN_TEST(test_anisotropic_sliding_friction);
     RUN_TEST(test_point2point_damping);
     RUN_TEST(test_warning_names_body);

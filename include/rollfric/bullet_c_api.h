@@ -263,6 +263,13 @@ RF_API plStatus plSetContactErp(plDynamicsWorldHandle world, plReal erp);
  * PL_ERR_NONFINITE, PL_ERR_INVALID (negative). */
 RF_API plStatus plSetDefaultFriction(plDynamicsWorldHandle world,
                                      plReal rolling, plReal spinning);
+/* Loads a materials file into world (rf_bullet_load_materials: rules that
+ * give its bodies rolling, spinning and sliding friction and
+ * restitution; docs/bullet.md, "Materials"); on any error nothing
+ * changes and plGetLastError names the line and the key.  Errors:
+ * PL_ERR_NULL, PL_ERR_HANDLE (world), PL_ERR_IO (unreadable),
+ * PL_ERR_INVALID (a bad file), PL_ERR_NOMEM. */
+RF_API plStatus plLoadMaterials(plDynamicsWorldHandle world, const char *path);
 #endif /* !PL_CLASSIC_API */
 /* Adds body to world (with its cohesion and yield forces).  Errors:
  * PL_ERR_NULL, PL_ERR_HANDLE (world, body), PL_ERR_STATE (the body is in

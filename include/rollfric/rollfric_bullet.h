@@ -435,11 +435,31 @@ RF_API rf_status rf_bullet_point_carried(const rf_plugin *p,
                                          const btManifoldPoint *point,
                                          rf_bullet_carried *out);
 
+/* Materials (docs/bullet.md, "Materials"): the rules of the INI file at
+ * path match the world's bodies (static / dynamic / kinematic, shape
+ * kind, size and mass ranges, user index) and give them rolling and
+ * spinning friction (a length, m, or a multiple of the shape's rolling
+ * radius), sliding friction and restitution, each where the application
+ * left Bullet's default (friction 0.5, the others 0) unless the rule says
+ * override = yes.  Bullet combines the bodies' values into each contact
+ * as it always does (gCalculateCombined*Callback), and the stock solver
+ * sees them too.  Every body the world has or gains is given them at the
+ * start of its next step; rf_bullet_detach, or another file, puts back
+ * what the bodies had.  The file is read whole first: on any error
+ * nothing changes, and the message names the line and the key.  Errors:
+ * RF_ERR_NULL, RF_ERR_STATE (the world is gone), RF_ERR_IO (unreadable),
+ * RF_ERR_INVALID (syntax, an unknown key, a negative, non-finite or
+ * malformed value, a rule that sets nothing, two rules of one name),
+ * RF_ERR_NOMEM. */
+RF_API rf_status rf_bullet_load_materials(rf_plugin *p, const char *path,
+                                          rf_error *err);
+
 /* ROLLFRIC_ROLLING_FRICTION and ROLLFRIC_SPINNING_FRICTION (lengths, m,
- * >= 0) into p's defaults (rf_bullet_set_default_friction); unset
- * variables leave them.  The LD_PRELOAD library calls it for every world
- * it attaches to.  Errors: RF_ERR_NULL, RF_ERR_INVALID (the variable and
- * its bad value are named; nothing changes). */
+ * >= 0) into p's defaults (rf_bullet_set_default_friction), and
+ * ROLLFRIC_MATERIALS (a file, rf_bullet_load_materials); unset variables
+ * leave them.  The LD_PRELOAD library calls it for every world it
+ * attaches to.  Errors: RF_ERR_NULL, RF_ERR_INVALID, RF_ERR_IO (the
+ * variable and what was wrong are named; nothing changes). */
 RF_API rf_status rf_bullet_apply_env(rf_plugin *p, rf_error *err);
 
 /* One line (NUL-terminated, cut to size bytes) saying what p does: the

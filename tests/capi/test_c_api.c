@@ -9,6 +9,7 @@
 
 #include "../test_util.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define PI 3.14159265358979323846
@@ -304,6 +305,93 @@ static int push_out(int solver, int split, double erp, int iterations,
     *y = p[1];
     *sweeps = solver == PL_SOLVER_CONE ? st.iterations : 0;
     box_column_free(&s);
+    return 0;
+}
+
+/* Rolling friction for a program that sets none: the scene's ball with
+   its rolling friction taken away gets 0.036 m from plSetDefaultFriction,
+   or from a materials file (plLoadMaterials, 0.072 r at R = 0.5), and
+   stops at v^2 / 2a (Tasora-Anitescu §6.1, 3.964 m, 1%) as
+   test_rolling_distance's; without either it rolls on.  Bad input: a
+   negative or NaN default, a bad file (its line and key in the error),
+   a NULL path. */
+/* text into a file in the working directory (the build directory under
+   ctest), named per precision so that both test programs may run at once;
+   its name into path. */
+static int write_materials(const char *text, char path[64])
+{
+    snprintf(path, 64, "rf_capi_materials_%d.ini", (int)sizeof(plReal));
+    FILE *f = fopen(path, "w");
+    ENSURE(f != NULL);
+    fputs(text, f);
+    ENSURE(fclose(f) == 0);
+    return 0;
+}
+
+static int roll_default(int how, double *d, double *speed)
+{
+    scene s;
+    if (scene_make(&s, PL_SOLVER_CONE)) {
+        return 1;
+    }
+    ENSURE(plSetRollingFriction(s.body, 0) == PL_OK);
+    if (how == 1) {
+        ENSURE(plSetDefaultFriction(s.world, 0.036f, 0) == PL_OK);
+    } else if (how == 2) {
+        char path[64];
+        ENSURE(write_materials("[ball]\nshape = sphere\nrolling = 0.072 r\n",
+                               path) == 0);
+        ENSURE(plLoadMaterials(s.world, path) == PL_OK);
+        remove(path);
+    }
+    const plVector3 v = {2, 0, 0}, w = {0, 0, -4};
+    ENSURE(plSetLinearVelocity(s.body, v) == PL_OK);
+    ENSURE(plSetAngularVelocity(s.body, w) == PL_OK);
+    for (int i = 0; i < 360; ++i) {
+        ENSURE(plStepSimulationFixed(s.world, 1.0f / 60, 1, 1.0f / 60) ==
+               PL_OK);
+    }
+    plVector3 p, vel;
+    ENSURE(plGetPosition(s.body, p) == PL_OK);
+    ENSURE(plGetLinearVelocity(s.body, vel) == PL_OK);
+    *d = p[0];
+    *speed = sqrt((double)vel[0] * vel[0] + (double)vel[2] * vel[2]);
+    scene_free(&s);
+    return 0;
+}
+
+static int test_default_friction(void)
+{
+    const double d_ref = 4.0 / (2 * 0.036 * 9.81 / (0.5 * 1.4));
+    double d[3], v[3];
+    for (int how = 0; how < 3; ++how) {
+        ENSURE(roll_default(how, &d[how], &v[how]) == 0);
+    }
+    printf("  none: %.4f m at %.2f m/s | plSetDefaultFriction: %.4f m | "
+           "plLoadMaterials: %.4f m (analytic %.4f)\n",
+           d[0], v[0], d[1], d[2], d_ref);
+    ENSURE(v[0] > 1.9);
+    for (int how = 1; how < 3; ++how) {
+        ENSURE_LE(fabs(d[how] / d_ref - 1), 0.01);
+        ENSURE_LE(v[how], 1e-3);
+    }
+    scene s;
+    if (scene_make(&s, PL_SOLVER_CONE)) {
+        return 1;
+    }
+    ENSURE(plSetDefaultFriction(s.world, -1, 0) == PL_ERR_INVALID);
+    ENSURE(error_says("rolling = -1"));
+    ENSURE(plSetDefaultFriction(s.world, 0, NAN) == PL_ERR_NONFINITE);
+    ENSURE(error_says("spinning is not finite"));
+    ENSURE(plLoadMaterials(s.world, NULL) == PL_ERR_NULL);
+    ENSURE(plLoadMaterials(s.world, "/nonexistent/m.ini") == PL_ERR_IO);
+    char path[64];
+    ENSURE(write_materials("[ball]\nshape = sphere\nfriction = lots\n", path) ==
+           0);
+    ENSURE(plLoadMaterials(s.world, path) == PL_ERR_INVALID);
+    ENSURE(error_says("line 3: [ball] friction = 'lots'"));
+    remove(path);
+    scene_free(&s);
     return 0;
 }
 
@@ -1351,5 +1439,6 @@ int main(void)
     RUN_TEST(test_body_names);
     RUN_TEST(test_friction_anchor);
     RUN_TEST(test_world_solver_info);
+    RUN_TEST(test_default_friction);
     return TEST_SUMMARY();
 }

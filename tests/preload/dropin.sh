@@ -9,8 +9,8 @@
 #   - with ROLLFRIC_ROLLING_FRICTION=0.036 the 1 kg and the 500 kg ball
 #     stop within 1% of v0^2 / 2a, a = rho g / (R (1 + 2/5)) (Tasora-
 #     Anitescu §6.1): 3.9642 m for v0 = 2, R = 0.5, and within 1% of each
-#     other; stock's solver on the same values (ROLLFRIC=off cannot give
-#     it rolling friction; the A/B's stock side does) is not run here.
+#     other; the same with ROLLFRIC_MATERIALS (a rule for the spheres);
+#   - a bad materials file: one message, and the world runs stock.
 # usage: dropin.sh APP PRELOAD
 set -u
 app=$1 pre=$2
@@ -51,5 +51,30 @@ awk -v dl="$(field "$rolled" light 1)" -v dh="$(field "$rolled" heavy 1)" \
 check "ROLLFRIC_ROLLING_FRICTION: 1 kg and 500 kg stop at v0^2/2a (1%)" $?
 grep -q "rolling friction 0.036 m" /tmp/rf_dropin_err.$$
 check "the attach line names the default" $?
+
+# the same through a materials file: rho = 0.072 r for dynamic spheres
+# (0.036 m at R = 0.5; the ground's friction 1 keeps it so combined)
+mat=$(mktemp)
+printf '[balls]\nkind = dynamic\nshape = sphere\nrolling = 0.072 r\n' >"$mat"
+filed=$(ROLLFRIC_MATERIALS="$mat" LD_PRELOAD="$pre" "$app" 2>/tmp/rf_dropin_err.$$)
+echo "ROLLFRIC_MATERIALS:             $filed"
+cat /tmp/rf_dropin_err.$$
+awk -v dl="$(field "$filed" light 1)" -v dh="$(field "$filed" heavy 1)" \
+    -v sl="$(field "$filed" light 2)" -v sh="$(field "$filed" heavy 2)" \
+    'BEGIN { ref = 3.9642
+             ok = sl < 1e-3 && sh < 1e-3
+             ok = ok && dl / ref - 1 < 0.01 && 1 - dl / ref < 0.01
+             ok = ok && dh / dl - 1 < 0.01 && 1 - dh / dl < 0.01
+             exit !ok }' && grep -q "materials: 1 rule)" /tmp/rf_dropin_err.$$
+check "ROLLFRIC_MATERIALS: both balls stop at v0^2/2a (1%), named at attach" $?
+# a bad file: one message with the line and the key, and stock's run
+printf '[balls]\nshape = sphere\nrolling = -1\n' >"$mat"
+bad=$(ROLLFRIC_MATERIALS="$mat" LD_PRELOAD="$pre" "$app" 2>/tmp/rf_dropin_err.$$)
+cat /tmp/rf_dropin_err.$$
+[ "$bad" = "$stock" ] &&
+    grep -q "ROLLFRIC_MATERIALS: materials: line 3: \[balls\] rolling = '-1'.*Bullet's own solver" /tmp/rf_dropin_err.$$ &&
+    [ "$(wc -l </tmp/rf_dropin_err.$$)" -eq 1 ]
+check "bad ROLLFRIC_MATERIALS: one message (line, key), stock's run" $?
+rm -f "$mat"
 rm -f /tmp/rf_dropin_err.$$
 exit $fail
