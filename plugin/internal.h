@@ -296,11 +296,13 @@ struct rf_problem {
        reads the array only then) */
     double *con_cfm;
     int cap_cfm, cfm_on;
-    /* sliding scales (ncon x 2: s_u, s_w > 0), read only while slide_on
-       (rf_problem_set_sliding_scales since the last begin): the sliding
-       rows act along s_u t1 and s_w t2 (cap_slide contacts allocated) */
-    double *con_slide;
-    int cap_slide, slide_on;
+    /* axis scales (ncon x 4: s_u, s_w, r_u, r_w > 0), read only while
+       axis_on (rf_problem_set_sliding_scales / _rolling_scales since the
+       last begin; the ones not given are 1): the sliding rows act along
+       s_u t1 and s_w t2, the rolling rows about r_u t1 and r_w t2
+       (cap_axis contacts allocated) */
+    double *con_axis;
+    int cap_axis, axis_on;
     unsigned char *con_set; /* (ncon) */
 
     /* rows (body form only), SoA */

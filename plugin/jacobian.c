@@ -81,14 +81,17 @@ static inline void contact_world_impulse(const rf_problem *p, int i,
                                          const double *g, double f[6])
 {
     const double *e = p->con_frame + 9 * i;
-    double gu = g[1], gw = g[2];
-    if (p->slide_on) { /* the sliding rows act along s_u t1, s_w t2 */
-        gu *= p->con_slide[2 * i];
-        gw *= p->con_slide[2 * i + 1];
+    double gu = g[1], gw = g[2], ru = g[4], rw = g[5];
+    if (p->axis_on) { /* the rows along s_u t1, s_w t2, r_u t1, r_w t2 */
+        const double *a = p->con_axis + 4 * i;
+        gu *= a[0];
+        gw *= a[1];
+        ru *= a[2];
+        rw *= a[3];
     }
     for (int c = 0; c < 3; ++c) {
         f[c] = g[0] * e[c] + gu * e[3 + c] + gw * e[6 + c];
-        f[3 + c] = g[3] * e[c] + g[4] * e[3 + c] + g[5] * e[6 + c];
+        f[3 + c] = g[3] * e[c] + ru * e[3 + c] + rw * e[6 + c];
     }
 }
 
@@ -353,9 +356,12 @@ static inline void contact_velocity_nobias(const rf_problem *p, int i,
         u[k] = ek[0] * dv[0] + ek[1] * dv[1] + ek[2] * dv[2];
         u[3 + k] = ek[0] * dw[0] + ek[1] * dw[1] + ek[2] * dw[2];
     }
-    if (p->slide_on) {
-        u[1] *= p->con_slide[2 * i];
-        u[2] *= p->con_slide[2 * i + 1];
+    if (p->axis_on) {
+        const double *a = p->con_axis + 4 * i;
+        u[1] *= a[0];
+        u[2] *= a[1];
+        u[4] *= a[2];
+        u[5] *= a[3];
     }
 }
 
@@ -658,16 +664,19 @@ double rf__item_side_work(const rf_problem *p, int it, int s, const double *v,
     rf__cross3(v + 3, r, pv);
     const double dv[3] = {v[0] + pv[0], v[1] + pv[1], v[2] + pv[2]};
     const double *gi = g + 6 * it;
-    double gl[3] = {gi[0], gi[1], gi[2]};
-    if (p->slide_on) { /* the sliding rows act along s_u t1, s_w t2 */
-        gl[1] *= p->con_slide[2 * it];
-        gl[2] *= p->con_slide[2 * it + 1];
+    double gl[6] = {gi[0], gi[1], gi[2], gi[3], gi[4], gi[5]};
+    if (p->axis_on) { /* the rows along s_u t1, s_w t2, r_u t1, r_w t2 */
+        const double *a = p->con_axis + 4 * it;
+        gl[1] *= a[0];
+        gl[2] *= a[1];
+        gl[4] *= a[2];
+        gl[5] *= a[3];
     }
     double work = 0.0;
     for (int k = 0; k < 3; ++k) {
         const double *ek = e + 3 * k;
         work += gl[k] * (ek[0] * dv[0] + ek[1] * dv[1] + ek[2] * dv[2]) +
-                gi[3 + k] * (ek[0] * v[3] + ek[1] * v[4] + ek[2] * v[5]);
+                gl[3 + k] * (ek[0] * v[3] + ek[1] * v[4] + ek[2] * v[5]);
     }
     return s == 0 ? work : -work;
 }
@@ -701,11 +710,13 @@ static void jacobian_rows(const rf_problem *p, int i, int s, double lin[6][3],
             ang[3 + k][c] = sg * e[3 * k + c];
         }
     }
-    for (int k = 1; p->slide_on && k < 3; ++k) {
-        const double sk = p->con_slide[2 * i + k - 1];
+    for (int k = 1; p->axis_on && k < 3; ++k) {
+        const double sk = p->con_axis[4 * i + k - 1]; /* sliding */
+        const double rk = p->con_axis[4 * i + k + 1]; /* rolling */
         for (int c = 0; c < 3; ++c) {
             lin[k][c] *= sk;
             ang[k][c] *= sk;
+            ang[3 + k][c] *= rk;
         }
     }
 }
@@ -806,26 +817,30 @@ void rf__diag_entries(const rf_problem *p, int i, double d[6])
            the one computed from the full block */
         for (int k = 0; k < 3; ++k) {
             const double *ek = e + 3 * k, *jk = j + 3 * k;
-            /* the linear row: s_k e_k and s_k (r x e_k) for a scaled
-               sliding row, scaled first as jacobian_rows does */
-            const double *lk = ek;
-            double ls[3], js[3];
-            if (p->slide_on && k > 0) {
-                const double sk = p->con_slide[2 * i + k - 1];
+            /* the linear row s_k e_k, s_k (r x e_k) and the rolling row
+               r_k e_k for scaled rows, scaled first as jacobian_rows
+               does */
+            const double *lk = ek, *rk = ek;
+            double ls[3], js[3], rs[3];
+            if (p->axis_on && k > 0) {
+                const double sk = p->con_axis[4 * i + k - 1];
+                const double qk = p->con_axis[4 * i + k + 1];
                 for (int c = 0; c < 3; ++c) {
                     ls[c] = sk * ek[c];
                     js[c] = sk * jk[c];
+                    rs[c] = qk * ek[c];
                 }
                 lk = ls;
                 jk = js;
+                rk = rs;
             }
             double Ij[3], Ie[3];
             rf__mat3_vec(I, jk, Ij);
-            rf__mat3_vec(I, ek, Ie);
+            rf__mat3_vec(I, rk, Ie);
             d[k] += im[0] * lk[0] * lk[0] + im[1] * lk[1] * lk[1] +
                     im[2] * lk[2] * lk[2] + jk[0] * Ij[0] + jk[1] * Ij[1] +
                     jk[2] * Ij[2];
-            d[3 + k] += ek[0] * Ie[0] + ek[1] * Ie[1] + ek[2] * Ie[2];
+            d[3 + k] += rk[0] * Ie[0] + rk[1] * Ie[1] + rk[2] * Ie[2];
         }
     }
     for (int k = 0; p->cfm_on && k < 6; ++k) {

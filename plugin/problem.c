@@ -85,7 +85,7 @@ static void free_arrays(rf_problem *p)
         free(p->group[k]); /* the grouped arrays (rf__grow_all) */
     }
     free(p->con_cfm);
-    free(p->con_slide);
+    free(p->con_axis);
     free(p->q);
     rf__csr_free(&p->W);
 }
@@ -214,7 +214,7 @@ rf_status rf_problem_begin_bodies(rf_problem *p, int nbody, int ncon,
         return st;
     }
     p->kind = RF_KIND_BODY;
-    p->slide_on = 0; /* rf_problem_set_sliding_scales again, if any */
+    p->axis_on = 0; /* rf_problem_set_sliding_scales again, if any */
     p->w_asymmetry = 0.0;
     p->nbody = nbody;
     p->ncon = ncon;
@@ -816,10 +816,11 @@ rf_status rf_problem_set_normal_max(rf_problem *p, const double *cap,
     return set_per_contact(p, cap, 1, "rf_problem_set_normal_max", "cap", err);
 }
 
-rf_status rf_problem_set_sliding_scales(rf_problem *p, const double *scales,
-                                        rf_error *err)
+/* The scales of one kind (off 0: sliding, 2: rolling; 2 per contact)
+   into con_axis, the other kind's kept (1 where never given). */
+static rf_status set_axis_scales(rf_problem *p, const double *scales, int off,
+                                 const char *fn, rf_error *err)
 {
-    static const char fn[] = "rf_problem_set_sliding_scales";
     if (p == NULL) {
         return rf__fail(err, RF_ERR_NULL, "%s: p is NULL", fn);
     }
@@ -827,13 +828,8 @@ rf_status rf_problem_set_sliding_scales(rf_problem *p, const double *scales,
     if (p->kind != RF_KIND_BODY) {
         return rf__fail(err, RF_ERR_STATE, "%s: not a body-form problem", fn);
     }
-    if (scales == NULL) {
-        p->slide_on = 0;
-        rf__ok(err);
-        return RF_OK;
-    }
     const int m = 2 * p->ncon;
-    for (int k = 0; k < m; ++k) {
+    for (int k = 0; scales != NULL && k < m; ++k) {
         if (!isfinite(scales[k])) {
             return rf__fail(err, RF_ERR_NONFINITE,
                             "%s: scales[%d] (contact %d) is not finite", fn, k,
@@ -845,17 +841,46 @@ rf_status rf_problem_set_sliding_scales(rf_problem *p, const double *scales,
                             k / 2, scales[k]);
         }
     }
-    if (p->con_slide == NULL || p->cap_slide < p->ncon) {
-        if (!rf__grow((void **)&p->con_slide, &p->cap_slide,
-                      p->ncon > 0 ? p->ncon : 1, 2 * sizeof(double))) {
+    if (scales == NULL && !p->axis_on) {
+        rf__ok(err);
+        return RF_OK; /* nothing to remove */
+    }
+    if (p->con_axis == NULL || p->cap_axis < p->ncon) {
+        if (!rf__grow((void **)&p->con_axis, &p->cap_axis,
+                      p->ncon > 0 ? p->ncon : 1, 4 * sizeof(double))) {
             return rf__fail(err, RF_ERR_NOMEM,
                             "%s: out of memory for %d contacts", fn, p->ncon);
         }
     }
-    memcpy(p->con_slide, scales, (size_t)m * sizeof(double));
-    p->slide_on = 1;
+    if (!p->axis_on) {
+        for (int k = 0; k < 4 * p->ncon; ++k) {
+            p->con_axis[k] = 1.0;
+        }
+    }
+    int other = 0; /* the other kind holds a scale other than 1 */
+    for (int i = 0; i < p->ncon; ++i) {
+        double *a = p->con_axis + 4 * (size_t)i;
+        a[off] = scales != NULL ? scales[2 * i] : 1.0;
+        a[off + 1] = scales != NULL ? scales[2 * i + 1] : 1.0;
+        other |= a[2 - off] != 1.0 || a[3 - off] != 1.0;
+    }
+    p->axis_on = scales != NULL || other;
     rf__ok(err);
     return RF_OK;
+}
+
+rf_status rf_problem_set_sliding_scales(rf_problem *p, const double *scales,
+                                        rf_error *err)
+{
+    return set_axis_scales(p, scales, 0, "rf_problem_set_sliding_scales",
+                           err);
+}
+
+rf_status rf_problem_set_rolling_scales(rf_problem *p, const double *scales,
+                                        rf_error *err)
+{
+    return set_axis_scales(p, scales, 2, "rf_problem_set_rolling_scales",
+                           err);
 }
 
 rf_status rf_problem_add_compliance(rf_problem *p, const double *c,
@@ -1109,7 +1134,7 @@ static rf_status install_local(rf_problem *p, int ncon, const double *q,
     p->con_cfm = NULL;
     p->cap_cfm = 0;
     p->kind = RF_KIND_LOCAL;
-    p->slide_on = 0; /* local form: any scaling is in W */
+    p->axis_on = 0; /* local form: any scaling is in W */
     p->ncon = ncon;
     p->nbody = 0;
     p->nrow = 0;

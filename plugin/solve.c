@@ -627,12 +627,13 @@ static rf_status check_solve_input(rf_problem *p, const rf_config *cfg,
                         "local-form one",
                         fn);
     }
-    if (p->kind == RF_KIND_BODY && p->slide_on && cfg->solver == RF_SOLVER_SI &&
+    if (p->kind == RF_KIND_BODY && p->axis_on && cfg->solver == RF_SOLVER_SI &&
         cfg->model == RF_MODEL_ASSOCIATED) {
         return rf__fail(err, RF_ERR_INVALID,
                         "%s: RF_SOLVER_SI with RF_MODEL_ASSOCIATED (its block "
-                        "step) does not take sliding scales "
-                        "(rf_problem_set_sliding_scales); use RF_MODEL_DESAXCE "
+                        "step) does not take axis scales "
+                        "(rf_problem_set_sliding_scales, "
+                        "rf_problem_set_rolling_scales); use RF_MODEL_DESAXCE "
                         "or another solver",
                         fn);
     }

@@ -174,8 +174,9 @@ enum {
     A_CFM = 33, /* c_spin, c_roll_u, c_roll_w */
     A_STEP = 36,
     A_INV = 37, /* W_roll^-1: uu, uw, ww (0 when singular) */
-    A_TINV = 40 /* 1 / s_u, 1 / s_w: the friction record's tangents carry
-                   the sliding scales, the rolling rows' are unit */
+    A_TINV = 40 /* r_u / s_u, r_w / s_w: the rolling rows' velocities from
+                   the friction record's tangents, which carry the sliding
+                   scales (r_k t_k = (r_k / s_k) s_k t_k) */
 };
 
 static inline double dot3(const double *a, const double *b)
@@ -233,14 +234,23 @@ int rf__si_rows_build(rf_problem *p, int i)
     memcpy(nr + N_N, e, 3 * sizeof(double));
     memcpy(fr + F_T, e + 3, 3 * sizeof(double));
     memcpy(fr + F_T + 4, e + 6, 3 * sizeof(double));
-    /* the sliding rows act along s_u t1 and s_w t2 (1 and 1 but for
-       rf_problem_set_sliding_scales) */
-    const double su = p->slide_on ? p->con_slide[2 * i] : 1.0;
-    const double sw = p->slide_on ? p->con_slide[2 * i + 1] : 1.0;
-    if (p->slide_on) {
+    /* the sliding rows act along s_u t1 and s_w t2, the rolling rows
+       about r_u t1 and r_w t2 (all 1 but for rf_problem_set_sliding_scales
+       and _rolling_scales) */
+    static const double unit[4] = {1.0, 1.0, 1.0, 1.0};
+    const double *ax = p->axis_on ? p->con_axis + 4 * i : unit;
+    const double su = ax[0], sw = ax[1];
+    double rt_axis[6]; /* r_u t1, r_w t2 */
+    for (int c = 0; c < 3; ++c) {
+        rt_axis[c] = e[3 + c];
+        rt_axis[3 + c] = e[6 + c];
+    }
+    if (p->axis_on) {
         for (int c = 0; c < 3; ++c) {
             fr[F_T + c] *= su;
             fr[F_T + 4 + c] *= sw;
+            rt_axis[c] *= ax[2];
+            rt_axis[3 + c] *= ax[3];
         }
     }
     const int ang = rf__contact_angular(p, i);
@@ -284,13 +294,13 @@ int rf__si_rows_build(rf_problem *p, int i)
         www += lww + dot3(rt + 4, it + 4);
         if (ang) {
             double *ie = ar + (s == 0 ? A_IA : A_IB);
-            for (int k = 0; k < 3; ++k) {
-                rf__mat3_vec(I, e + 3 * k, ie + 4 * k);
-            }
+            rf__mat3_vec(I, e, ie);
+            rf__mat3_vec(I, rt_axis, ie + 4);
+            rf__mat3_vec(I, rt_axis + 3, ie + 8);
             ws += dot3(e, ie);
-            wru += dot3(e + 3, ie + 4);
-            wrx += dot3(e + 3, ie + 8);
-            wrw += dot3(e + 6, ie + 8);
+            wru += dot3(rt_axis, ie + 4);
+            wrx += dot3(rt_axis, ie + 8);
+            wrw += dot3(rt_axis + 3, ie + 8);
         }
     }
     const double *cfm = p->cfm_on ? p->con_cfm + 6 * i : NULL;
@@ -325,8 +335,8 @@ int rf__si_rows_build(rf_problem *p, int i)
         ar[A_BIAS + 2] = bias[5];
         ar[A_SIGMA] = cone.sigma;
         ar[A_RHO] = cone.rho;
-        ar[A_TINV] = 1.0 / su;
-        ar[A_TINV + 1] = 1.0 / sw;
+        ar[A_TINV] = ax[2] / su;
+        ar[A_TINV + 1] = ax[3] / sw;
         ar[A_STEP] = inv_lambda_max(ar[A_WR], ar[A_WR + 1],
                                     cone.roll_t1 ? 0.0 : ar[A_WR + 2]);
         if (cone.roll_t1) {
@@ -505,8 +515,8 @@ static double angular_step(const double *nr, const double *fr, const double *ar,
     if (ar[A_RHO] > 0.0) { /* rolling about t1 (and t2) */
         const int n = (flags & RF__SI_T1) ? 1 : 2;
         const rf_v4 dw = v4_sub(v->aa, v->ab);
-        /* t_k . dw: the friction record's s_k t_k over s_k (x 1 exactly
-           without sliding scales) */
+        /* r_k t_k . dw from the friction record's s_k t_k (x 1 exactly
+           without axis scales) */
         const double u[2] = {v4_dot(v4_load(fr + F_T), dw) * ar[A_TINV] +
                                  ar[A_BIAS + 1] + ar[A_CFM + 1] * gi[4],
                              n == 2 ? v4_dot(v4_load(fr + F_T + 4), dw) *

@@ -244,11 +244,13 @@ static int bundle_kind(const rf_problem *p, int grp)
     if (lo >= p->ncon || hi - lo > RF__SI_WMAX) {
         return 0;
     }
-    /* the lanes read unit tangents: a group with sliding scales
-       (rf_problem_set_sliding_scales) is left to the group kernel */
-    if (p->slide_on) {
+    /* the lanes read unit tangents: a group with axis scales
+       (rf_problem_set_sliding_scales, _rolling_scales) is left to the
+       group kernel */
+    if (p->axis_on) {
         for (int i = lo; i < hi; ++i) {
-            if (p->con_slide[2 * i] != 1.0 || p->con_slide[2 * i + 1] != 1.0) {
+            const double *a = p->con_axis + 4 * i;
+            if (a[0] != 1.0 || a[1] != 1.0 || a[2] != 1.0 || a[3] != 1.0) {
                 return 0;
             }
         }

@@ -617,7 +617,18 @@ bool ConeSolver::solve_problem(const btContactSolverInfo &info, rf_stats *out,
         st = rf_problem_add_compliance(problem_, cfm_all_.data(), &err);
     }
     if (st == RF_OK && contacts_scaled_) {
-        st = rf_problem_set_sliding_scales(problem_, con_slide_.data(), &err);
+        axis_tmp_.resize(4 * (size_t)nc);
+        for (size_t i = 0; i < (size_t)nc; ++i) { // sliding, then rolling
+            axis_tmp_[2 * i] = con_axis_[4 * i];
+            axis_tmp_[2 * i + 1] = con_axis_[4 * i + 1];
+            axis_tmp_[2 * (size_t)nc + 2 * i] = con_axis_[4 * i + 2];
+            axis_tmp_[2 * (size_t)nc + 2 * i + 1] = con_axis_[4 * i + 3];
+        }
+        st = rf_problem_set_sliding_scales(problem_, axis_tmp_.data(), &err);
+        if (st == RF_OK) {
+            st = rf_problem_set_rolling_scales(
+                problem_, axis_tmp_.data() + 2 * (size_t)nc, &err);
+        }
     }
     if (st == RF_OK) {
         st = rf_problem_begin_rows(problem_, nr, &err);

@@ -230,13 +230,21 @@ class ConeSolver final : public btConstraintSolver {
     void body_desc_of(btRigidBody *rb, btScalar h, rf_body_desc &d);
     void free_velocity(btRigidBody *rb, btScalar h, rf_body_desc &d);
     int side_index(const btCollisionObject *obj, btScalar h);
-    void rolling_anisotropy(const btCollisionObject *o0,
-                            const btCollisionObject *o1, rf_contact_desc &c);
-    // the sliding ellipse of CF_ANISOTROPIC_FRICTION into c's frame and
-    // scale[2] (s_u, s_w); false when the cone stays round
+    // the point's anisotropic friction into c's frame and axis[4] (s_u,
+    // s_w, r_u, r_w); rolling_anisotropy and rolling_ellipse return whether
+    // the rolling part fixed the frame
+    void anisotropy(const btCollisionObject *o0, const btCollisionObject *o1,
+                    const btPersistentManifold *m, bool user_dirs,
+                    rf_contact_desc &c, double axis[4]);
+    bool rolling_anisotropy(const btCollisionObject *o0,
+                            const btCollisionObject *o1, rf_contact_desc &c,
+                            double roll[2]);
+    bool rolling_ellipse(const btCollisionObject *o0,
+                         const btCollisionObject *o1, rf_contact_desc &c,
+                         double roll[2]);
     void sliding_frame(const btCollisionObject *o0, const btCollisionObject *o1,
-                       const btPersistentManifold *m, rf_contact_desc &c,
-                       double slide[2]);
+                       const btPersistentManifold *m, bool rolled_frame,
+                       rf_contact_desc &c, double slide[2]);
     bool sliding_anisotropy(const btCollisionObject *o0,
                             const btCollisionObject *o1, rf_contact_desc &c,
                             double scale[2]);
@@ -277,9 +285,9 @@ class ConeSolver final : public btConstraintSolver {
     // and indentation; the normal bias and compliance (returns the split
     // impulse's bias); the compliance and ERP; the warm start
     double point_coefficients(const btManifoldPoint &cp,
-                              const btPersistentManifold *m, bool user_dirs,
-                              double h, const PointState *st,
-                              rf_contact_desc &c, double *plastic);
+                              const btPersistentManifold *m, double h,
+                              const PointState *st, rf_contact_desc &c,
+                              double *plastic);
     double normal_bias(const btManifoldPoint &cp, const btPersistentManifold *m,
                        const btContactSolverInfo &info, const btVector3 &ra,
                        const btVector3 &rb, double e_rest, double plastic,
@@ -396,10 +404,11 @@ class ConeSolver final : public btConstraintSolver {
     // point's stiffness and damping, or its contact CFM), added to the
     // problem after the commit when contacts_compliant_
     std::vector<double> con_cfm0_, cfm_all_;
-    // the sliding scales (s_u, s_w) of each contact (1, 1 but with
-    // CF_ANISOTROPIC_FRICTION), given to the problem after the commit when
-    // contacts_scaled_ (rf_problem_set_sliding_scales)
-    std::vector<double> con_slide_;
+    // the axis scales (s_u, s_w, r_u, r_w) of each contact (all 1 but
+    // with anisotropic friction), given to the problem after the commit
+    // when contacts_scaled_ (rf_problem_set_sliding_scales,
+    // _rolling_scales, from axis_tmp_)
+    std::vector<double> con_axis_, axis_tmp_;
     std::vector<const btPersistentManifold *> con_manifold_;
     std::vector<double> con_plastic_; // indentation carried in, m
     // the point's carried state when the step gathered it (nullptr: none
@@ -458,7 +467,7 @@ class ConeSolver final : public btConstraintSolver {
     // some contact add_points built this step has a compliance
     // (solve_problem adds it after the commit)
     bool contacts_compliant_ = false;
-    // some contact has sliding scales other than (1, 1)
+    // some contact has axis scales other than 1
     bool contacts_scaled_ = false;
     // commit_contacts' per-thread results
     struct RangeStatus {

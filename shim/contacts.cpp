@@ -35,6 +35,12 @@ void ConeSolver::clear_point(btManifoldPoint &cp, const btPersistentManifold *m,
     }
 }
 
+static bool plane_ellipse(const btCollisionObject *o0,
+                          const btCollisionObject *o1, int mode,
+                          const rf_contact_desc &c, double *cs, double *sn,
+                          double s[2]);
+static void turn_frame(rf_contact_desc &c, double cs, double sn);
+
 // Anisotropic rolling friction.  Bullet (convertContact) scales each
 // rolling row's axis by B diag(s) B^T of every body with
 // CF_ANISOTROPIC_ROLLING_FRICTION (body 0, then body 1; s its
@@ -47,12 +53,23 @@ void ConeSolver::clear_point(btManifoldPoint &cp, const btPersistentManifold *m,
 // contact plane (rolling torque |tu| <= rho gn, tw = 0).  No rolling
 // friction at all when e is (nearly) the normal, as Bullet drops rows
 // shorter than 1e-3, when two bodies' axes are orthogonal (the product
-// of the two scalings vanishes), or for a zero scaling.  Other scalings
-// (several non-zero components) keep the cone round, with a message.
-void ConeSolver::rolling_anisotropy(const btCollisionObject *o0,
+// of the two scalings vanishes), or for a zero scaling.  Scalings of
+// several body axes are the general ellipse (rolling_ellipse).  Returns
+// whether the rolling part fixed the frame (t1 along its axis).
+bool ConeSolver::rolling_anisotropy(const btCollisionObject *o0,
                                     const btCollisionObject *o1,
-                                    rf_contact_desc &c)
+                                    rf_contact_desc &c, double roll[2])
 {
+    for (const btCollisionObject *o : {o0, o1}) {
+        if (!o->hasAnisotropicFriction(
+                btCollisionObject::CF_ANISOTROPIC_ROLLING_FRICTION)) {
+            continue;
+        }
+        const btVector3 &s = o->getAnisotropicFriction();
+        if ((s[0] != 0) + (s[1] != 0) + (s[2] != 0) >= 2) {
+            return rolling_ellipse(o0, o1, c, roll);
+        }
+    }
     btVector3 axis(0, 0, 0);
     bool have = false;
     for (const btCollisionObject *o : {o0, o1}) {
@@ -70,28 +87,18 @@ void ConeSolver::rolling_anisotropy(const btCollisionObject *o0,
         }
         if (nonzero == 0) { // every rolling row vanishes in stock too
             c.rho = 0.0;
-            return;
-        }
-        if (nonzero != 1) {
-            Offender who;
-            who.object = o;
-            warn(RF_BULLET_WARN_ANISOTROPY,
-                 "anisotropic rolling friction with a scaling other than one "
-                 "body axis is not modelled by the cone solver: that rolling "
-                 "cone stays round",
-                 who);
-            continue;
+            return false;
         }
         const btVector3 e = o->getWorldTransform().getBasis().getColumn(k_axis);
         if (have && btFabs(axis.dot(e)) < (btScalar)1e-3) {
             c.rho = 0.0;
-            return;
+            return false;
         }
         axis = e;
         have = true;
     }
     if (!have) {
-        return;
+        return false;
     }
     double e[3];
     to3(axis, e);
@@ -101,32 +108,71 @@ void ConeSolver::rolling_anisotropy(const btCollisionObject *o0,
     }
     if (!(dot3(e, e) > 1e-6) || !normalize3(e)) {
         c.rho = 0.0;
-        return;
+        return false;
     }
     std::memcpy(c.t1, e, sizeof e);
     cross3(c.n, c.t1, c.t2);
     c.flags |= RF_CONTACT_ROLL_T1;
+    return true;
 }
 
-// Anisotropic sliding friction (CF_ANISOTROPIC_FRICTION on either
-// object).  Stock scales each friction row's direction d to A d, A = A_1
-// A_0, A_i = B_i diag(s_i) B_i^T (applyAnisotropicFriction: body 0, then
-// body 1; s_i its getAnisotropicFriction(), B_i its basis), without
-// renormalising, and keeps the row's clamp +-mu gn: the force along a
-// unit tangent t is scaled by |A t| (DESIGN.md, Bullet facts).  On the
-// contact plane A is T (2 x 2 in (t1, t2): T_kl = t_k . A t_l), which maps
-// the disc |g| <= mu gn onto an ellipse: its axes are T's left singular
-// vectors (the eigenvectors of T T^T) and its semi-axes mu gn times the
-// singular values.  t1 goes along the first axis, t2 = n x t1 along the
-// second, and the singular values are the contact's sliding scales
-// (rf_problem_set_sliding_scales): the exact elliptic cone.  A's normal
-// component (stock's scaled row may tilt out of the plane) is dropped.
-// Both values zero: no sliding friction (stock's rows vanish too); one of
-// them zero: 1e-6 of the other (the core wants both > 0: friction along
-// that axis is then a millionth of the other's, documented).
-bool ConeSolver::sliding_anisotropy(const btCollisionObject *o0,
-                                    const btCollisionObject *o1,
-                                    rf_contact_desc &c, double scale[2])
+// Anisotropic rolling friction with a scaling of several body axes: the
+// rolling ellipse (plane_ellipse, as the sliding one), t1 along its first
+// axis and its semi-axes as the contact's rolling scales
+// (rf_problem_set_rolling_scales).  A degenerate ellipse, its second
+// semi-axis under 1e-3 of the first (stock drops a row that short), is
+// the segment along the first axis, RF_CONTACT_ROLL_T1 with rho times
+// the first; none at all, no rolling friction.
+bool ConeSolver::rolling_ellipse(const btCollisionObject *o0,
+                                 const btCollisionObject *o1,
+                                 rf_contact_desc &c, double roll[2])
+{
+    double cs, sn, sv[2];
+    if (!plane_ellipse(o0, o1,
+                       btCollisionObject::CF_ANISOTROPIC_ROLLING_FRICTION, c,
+                       &cs, &sn, sv)) {
+        return false;
+    }
+    const double top = std::fmax(sv[0], sv[1]);
+    if (!(top > 1e-3)) {
+        c.rho = 0.0;
+        return false;
+    }
+    if (sv[1] < 1e-3 * top || sv[0] < 1e-3 * top) {
+        if (sv[0] < sv[1]) { // the long axis is the second: t1 along it
+            const double t = cs;
+            cs = -sn;
+            sn = t;
+        }
+        turn_frame(c, cs, sn);
+        c.rho *= top;
+        c.flags |= RF_CONTACT_ROLL_T1;
+        return true;
+    }
+    turn_frame(c, cs, sn);
+    roll[0] = sv[0];
+    roll[1] = sv[1];
+    return true;
+}
+
+// The ellipse that Bullet's anisotropic scaling (mode: CF_ANISOTROPIC_
+// FRICTION or CF_ANISOTROPIC_ROLLING_FRICTION) of o0 and o1 makes of a
+// round friction limit at a contact with frame (n, t1, t2).  Stock scales
+// each row's direction d to A d, A = A_1 A_0, A_i = B_i diag(s_i) B_i^T
+// (applyAnisotropicFriction: body 0, then body 1; s_i its
+// getAnisotropicFriction(), B_i its basis), without renormalising, and
+// keeps the row's clamp (mu gn, rho gn): the limit along a unit tangent
+// t is scaled by |A t| (DESIGN.md, Bullet facts).  On the contact plane A
+// is T (2 x 2 in (t1, t2): T_kl = t_k . A t_l), which maps the disc onto
+// an ellipse: its axes are T's left singular vectors (the eigenvectors of
+// T T^T) and its semi-axes the disc's radius times the singular values.
+// The first axis is cs t1 + sn t2, the second n x that; s[0], s[1] the
+// singular values along them.  A's normal component (stock's scaled row
+// may tilt out of the plane) is dropped.  False for a non-finite basis.
+static bool plane_ellipse(const btCollisionObject *o0,
+                          const btCollisionObject *o1, int mode,
+                          const rf_contact_desc &c, double *cs, double *sn,
+                          double s[2])
 {
     const btVector3 t[2] = {
         btVector3((btScalar)c.t1[0], (btScalar)c.t1[1], (btScalar)c.t1[2]),
@@ -135,8 +181,7 @@ bool ConeSolver::sliding_anisotropy(const btCollisionObject *o0,
     for (int l = 0; l < 2; ++l) {
         btVector3 d = t[l]; // A d, as stock: body 0's scaling, then body 1's
         for (const btCollisionObject *o : {o0, o1}) {
-            if (o->hasAnisotropicFriction(
-                    btCollisionObject::CF_ANISOTROPIC_FRICTION)) {
+            if (o->hasAnisotropicFriction(mode)) {
                 const btMatrix3x3 &B = o->getWorldTransform().getBasis();
                 d = B * ((d * B) * o->getAnisotropicFriction());
             }
@@ -150,45 +195,67 @@ bool ConeSolver::sliding_anisotropy(const btCollisionObject *o0,
     const double b = T[0][0] * T[1][0] + T[0][1] * T[1][1];
     const double e = T[1][0] * T[1][0] + T[1][1] * T[1][1];
     const double phi = 0.5 * std::atan2(2.0 * b, a - e);
-    const double cs = std::cos(phi), sn = std::sin(phi);
-    double su =
-        std::sqrt(std::fmax(0.0, cs * cs * a + 2 * cs * sn * b + sn * sn * e));
-    double sw =
-        std::sqrt(std::fmax(0.0, sn * sn * a - 2 * cs * sn * b + cs * cs * e));
-    if (!std::isfinite(su) || !std::isfinite(sw)) {
-        return false; // a non-finite transform: the point is skipped later
-    }
-    const double top = std::fmax(su, sw);
-    if (!(top > 1e-12)) {
-        c.mu = 0.0;
-        return false;
-    }
-    su = std::fmax(su, 1e-6 * top);
-    sw = std::fmax(sw, 1e-6 * top);
+    *cs = std::cos(phi);
+    *sn = std::sin(phi);
+    s[0] = std::sqrt(
+        std::fmax(0.0, *cs * *cs * a + 2 * *cs * *sn * b + *sn * *sn * e));
+    s[1] = std::sqrt(
+        std::fmax(0.0, *sn * *sn * a - 2 * *cs * *sn * b + *cs * *cs * e));
+    return std::isfinite(s[0]) && std::isfinite(s[1]);
+}
+
+// c's frame turned so that t1 = cs t1 + sn t2 (t2 = n x t1).
+static void turn_frame(rf_contact_desc &c, double cs, double sn)
+{
     double t1[3];
     for (int k = 0; k < 3; ++k) {
         t1[k] = cs * c.t1[k] + sn * c.t2[k];
     }
     std::memcpy(c.t1, t1, sizeof t1);
     cross3(c.n, c.t1, c.t2);
-    scale[0] = su;
-    scale[1] = sw;
-    return !(su == 1.0 && sw == 1.0);
+}
+
+// Anisotropic sliding friction (CF_ANISOTROPIC_FRICTION on either
+// object): t1 along the ellipse's first axis (plane_ellipse), and the
+// singular values as the contact's sliding scales (rf_problem_set_
+// sliding_scales): the exact elliptic cone.  Both values zero: no sliding
+// friction (stock's rows vanish too); one of them zero: 1e-6 of the other
+// (the core wants both > 0: friction along that axis is then a millionth
+// of the other's).
+bool ConeSolver::sliding_anisotropy(const btCollisionObject *o0,
+                                    const btCollisionObject *o1,
+                                    rf_contact_desc &c, double scale[2])
+{
+    double cs, sn, sv[2];
+    if (!plane_ellipse(o0, o1, btCollisionObject::CF_ANISOTROPIC_FRICTION, c,
+                       &cs, &sn, sv)) {
+        return false; // a non-finite transform: the point is skipped later
+    }
+    const double top = std::fmax(sv[0], sv[1]);
+    if (!(top > 1e-12)) {
+        c.mu = 0.0;
+        return false;
+    }
+    turn_frame(c, cs, sn);
+    scale[0] = std::fmax(sv[0], 1e-6 * top);
+    scale[1] = std::fmax(sv[1], 1e-6 * top);
+    return !(scale[0] == 1.0 && scale[1] == 1.0);
 }
 
 // The frame and sliding scales of a point with anisotropic sliding
 // friction (sliding_anisotropy).  A point whose rolling is anisotropic
-// too (RF_CONTACT_ROLL_T1, its t1 along the rolling axis) keeps that
-// frame when the ellipse's axes lie along it or across it (the scales
-// then in that order); otherwise the frame cannot serve both, and the
-// sliding cone stays round with mu times the ellipse's mean radius
-// sqrt(s_u s_w) (its area), with a warning.
+// too (rolled_frame: RF_CONTACT_ROLL_T1, or rolling scales, its t1 along
+// the rolling ellipse's axis) keeps that frame when the sliding
+// ellipse's axes lie along it or across it (the scales then in that
+// order); otherwise the frame cannot serve both, and the sliding cone
+// stays round with mu times the ellipse's mean radius sqrt(s_u s_w) (its
+// area), with a warning.
 void ConeSolver::sliding_frame(const btCollisionObject *o0,
                                const btCollisionObject *o1,
-                               const btPersistentManifold *m,
+                               const btPersistentManifold *m, bool rolled_frame,
                                rf_contact_desc &c, double slide[2])
 {
-    if ((c.flags & RF_CONTACT_ROLL_T1) == 0) {
+    if (!rolled_frame) {
         sliding_anisotropy(o0, o1, c, slide);
         return;
     }
@@ -213,6 +280,41 @@ void ConeSolver::sliding_frame(const btCollisionObject *o0,
              "axis keeps the frame, and the sliding cone is round with mu "
              "times the ellipse's mean radius",
              who);
+    }
+}
+
+// The point's anisotropic friction into c and axis (s_u, s_w, r_u,
+// r_w): the rolling part first (it may fix the frame), then the sliding
+// part.  A point with the application's own friction directions
+// (a conveyor) keeps its frame: the anisotropy is ignored, with a
+// message.
+void ConeSolver::anisotropy(const btCollisionObject *o0,
+                            const btCollisionObject *o1,
+                            const btPersistentManifold *m, bool user_dirs,
+                            rf_contact_desc &c, double axis[4])
+{
+    const int both = btCollisionObject::CF_ANISOTROPIC_FRICTION |
+                     btCollisionObject::CF_ANISOTROPIC_ROLLING_FRICTION;
+    const bool any =
+        o0->hasAnisotropicFriction(both) || o1->hasAnisotropicFriction(both);
+    if (!any) {
+        return;
+    }
+    if (user_dirs) {
+        Offender who;
+        who.manifold = m;
+        warn(RF_BULLET_WARN_ANISOTROPY,
+             "anisotropic friction is ignored at a point with "
+             "application-set friction directions (conveyor)",
+             who);
+        return;
+    }
+    const bool rolled = rolling_anisotropy(o0, o1, c, axis + 2);
+    if (o0->hasAnisotropicFriction(
+            btCollisionObject::CF_ANISOTROPIC_FRICTION) ||
+        o1->hasAnisotropicFriction(
+            btCollisionObject::CF_ANISOTROPIC_FRICTION)) {
+        sliding_frame(o0, o1, m, rolled, c, axis);
     }
 }
 
@@ -287,16 +389,11 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
     // the point's carried state (point_state.hpp), looked up once for the
     // indentation, the warm start and write_points
     PointState *st = point_states_.of(cp);
-    const double e_rest =
-        point_coefficients(cp, m, user_dirs, h, st, c, &plastic);
+    const double e_rest = point_coefficients(cp, m, h, st, c, &plastic);
 
-    double slide[2] = {1.0, 1.0};
-    if (!user_dirs && (o0->hasAnisotropicFriction(
-                           btCollisionObject::CF_ANISOTROPIC_FRICTION) ||
-                       o1->hasAnisotropicFriction(
-                           btCollisionObject::CF_ANISOTROPIC_FRICTION))) {
-        sliding_frame(o0, o1, m, c, slide);
-    }
+    // s_u, s_w, r_u, r_w (rf_problem_set_sliding_scales, _rolling_scales)
+    double axis[4] = {1.0, 1.0, 1.0, 1.0};
+    anisotropy(o0, o1, m, user_dirs, c, axis);
     const double split = normal_bias(cp, m, info, ra, rb, e_rest, plastic, c);
     if (user_dirs) {
         // conveyor: the target relative velocity along the lateral
@@ -309,8 +406,8 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
         anchor_bias(cp, info, c);
         // the sliding rows' velocities are s_k t_k . v_rel: their targets
         // scale with them
-        c.bias[1] *= slide[0];
-        c.bias[2] *= slide[1];
+        c.bias[1] *= axis[0];
+        c.bias[2] *= axis[1];
     }
     if (!finite_contact(c)) {
         clear_point(cp, m,
@@ -320,11 +417,13 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
     }
 
     warm_start(cp, c, info, st, &gamma_[6 * slot]);
-    // the sliding impulses in the scaled rows' variables (force s_k g_k)
-    gamma_[6 * slot + 1] /= slide[0];
-    gamma_[6 * slot + 2] /= slide[1];
-    con_slide_[2 * slot] = slide[0];
-    con_slide_[2 * slot + 1] = slide[1];
+    // the sliding and rolling impulses in the scaled rows' variables (force
+    // s_k g_k, torque r_k t_k)
+    gamma_[6 * slot + 1] /= axis[0];
+    gamma_[6 * slot + 2] /= axis[1];
+    gamma_[6 * slot + 4] /= axis[2];
+    gamma_[6 * slot + 5] /= axis[3];
+    std::memcpy(&con_axis_[4 * slot], axis, sizeof axis);
     rf_contact_columns_put(&cols_, (int)slot, &c);
     // the only component any point sets (point_compliance)
     con_cfm0_[slot] = c.compliance[0];
@@ -405,11 +504,10 @@ static bool point_frame(const btManifoldPoint &cp, rf_contact_desc &c)
 
 // The point's coefficients (friction, rolling, spinning, restitution,
 // returned), the pair's cohesion and yield shares and the point's carried
-// indentation (*plastic, from its state st), and the rolling anisotropy,
+// indentation (*plastic, from its state st)
 // into c.
 double ConeSolver::point_coefficients(const btManifoldPoint &cp,
-                                      const btPersistentManifold *m,
-                                      bool user_dirs, double h,
+                                      const btPersistentManifold *m, double h,
                                       const PointState *st, rf_contact_desc &c,
                                       double *plastic_out)
 {
@@ -446,24 +544,6 @@ double ConeSolver::point_coefficients(const btManifoldPoint &cp,
         warn(RF_BULLET_WARN_COEFFICIENT,
              "a negative or non-finite combined friction or restitution "
              "coefficient was used as 0",
-             who);
-    }
-    if (!user_dirs) {
-        rolling_anisotropy(o0, o1, c);
-    } else if (o0->hasAnisotropicFriction(
-                   btCollisionObject::CF_ANISOTROPIC_ROLLING_FRICTION) ||
-               o1->hasAnisotropicFriction(
-                   btCollisionObject::CF_ANISOTROPIC_ROLLING_FRICTION) ||
-               o0->hasAnisotropicFriction(
-                   btCollisionObject::CF_ANISOTROPIC_FRICTION) ||
-               o1->hasAnisotropicFriction(
-                   btCollisionObject::CF_ANISOTROPIC_FRICTION)) {
-        // the application's lateral directions fix the frame
-        Offender who;
-        who.manifold = m;
-        warn(RF_BULLET_WARN_ANISOTROPY,
-             "anisotropic friction is ignored at a point with "
-             "application-set friction directions (conveyor)",
              who);
     }
     *plastic_out = plastic;
@@ -700,7 +780,7 @@ double ConeSolver::warm_factor(const btContactSolverInfo &info) const
 void ConeSolver::resize_contacts(size_t n)
 {
     con_cfm0_.resize(n);
-    con_slide_.resize(2 * n);
+    con_axis_.resize(4 * n);
     con_point_.resize(n);
     con_manifold_.resize(n);
     con_plastic_.resize(n);
@@ -775,8 +855,9 @@ void ConeSolver::add_points(const btContactSolverInfo &info, size_t total)
                     st = add_point(m, j, a, b, info, slot);
                     if (st == kAdded) {
                         kinds |= con_cfm0_[slot] != 0.0 ? kCompliant : 0;
-                        kinds |= con_slide_[2 * slot] != 1.0 ||
-                                         con_slide_[2 * slot + 1] != 1.0
+                        const double *ax = &con_axis_[4 * slot];
+                        kinds |= ax[0] != 1.0 || ax[1] != 1.0 || ax[2] != 1.0 ||
+                                         ax[3] != 1.0
                                      ? kScaled
                                      : 0;
                     }
@@ -825,8 +906,8 @@ void ConeSolver::compact_contacts(size_t total)
         if (kept != i) {
             move_columns(kept, i);
             con_cfm0_[kept] = con_cfm0_[i];
-            con_slide_[2 * kept] = con_slide_[2 * i];
-            con_slide_[2 * kept + 1] = con_slide_[2 * i + 1];
+            std::memmove(&con_axis_[4 * kept], &con_axis_[4 * i],
+                         4 * sizeof(double));
             con_point_[kept] = con_point_[i];
             con_manifold_[kept] = con_manifold_[i];
             con_plastic_[kept] = con_plastic_[i];

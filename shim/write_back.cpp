@@ -126,11 +126,15 @@ void ConeSolver::write_points(const btContactSolverInfo &info, int threads)
     // visit per point (the points of a large scene are cache misses)
     const double *flow = plastic_flow(info);
     if (contacts_scaled_) {
-        // from the scaled rows' variables to impulses along the unit
-        // tangents, which the points and rf_bullet_point_impulse hold
-        for (int i = 0; i < nc; ++i) {
-            gamma_[6 * (size_t)i + 1] *= con_slide_[2 * (size_t)i];
-            gamma_[6 * (size_t)i + 2] *= con_slide_[2 * (size_t)i + 1];
+        // from the scaled rows' variables to impulses along (and torques
+        // about) the unit tangents, which the points, their carried state
+        // and rf_bullet_point_impulse hold
+        for (size_t i = 0; i < (size_t)nc; ++i) {
+            const double *ax = &con_axis_[4 * i];
+            gamma_[6 * i + 1] *= ax[0];
+            gamma_[6 * i + 2] *= ax[1];
+            gamma_[6 * i + 4] *= ax[2];
+            gamma_[6 * i + 5] *= ax[3];
         }
     }
     if (repeated) {

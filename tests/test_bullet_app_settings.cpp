@@ -414,6 +414,46 @@ int test_anisotropic_sliding_friction()
     return 0;
 }
 
+// Anisotropic rolling friction of two body axes: the ground (friction 1)
+// scales its rolling rows by (1, 1, 1/4) in its frame
+// (CF_ANISOTROPIC_ROLLING_FRICTION; y is its normal), so a ball with
+// rho = 0.036 m rolling along z (about x) meets rho, and along x (about
+// z) rho / 4: it stops at v0^2 / 2a with a for rho, and four times as far
+// (1%; the ellipse's axes along the ground's, rf_problem_set_rolling_
+// scales).  Stock, rolling along its own axes, is printed beside.
+int test_anisotropic_rolling_friction()
+{
+    const double R = 0.5, v0 = 1.0;
+    const double d_ref =
+        v0 * v0 / (2 * rolling_deceleration(0.036, kG, R, 0.4));
+    double d[2][2];
+    for (int mode = 0; mode < 2; ++mode) {
+        for (int along = 0; along < 2; ++along) { // 0: z, 1: x
+            Scene s(kG);
+            btRigidBody *ground = s.ground(1.0);
+            ground->setAnisotropicFriction(
+                btVector3(1, 1, 0.25f),
+                btCollisionObject::CF_ANISOTROPIC_ROLLING_FRICTION);
+            btRigidBody *b = s.sphere(R, 1.0, btVector3(0, R, 0), 0.9, 0.036);
+            b->setActivationState(DISABLE_DEACTIVATION);
+            const btVector3 v =
+                along ? btVector3(v0, 0, 0) : btVector3(0, 0, v0);
+            b->setLinearVelocity(v);
+            b->setAngularVelocity(btVector3(v.z() / R, 0, -v.x() / R));
+            rf_plugin *p = attach(s, (rf_bullet_mode)mode);
+            s.step(1.0 / 60, 9 * 60);
+            d[mode][along] = length_xz(b->getCenterOfMassPosition());
+            rf_bullet_detach(p);
+        }
+    }
+    std::printf("  analytic %.4f m along z, %.4f along x | cone %.4f, %.4f | "
+                "stock %.4f, %.4f\n",
+                d_ref, 4 * d_ref, d[0][0], d[0][1], d[1][0], d[1][1]);
+    ENSURE_LE(std::fabs(d[0][0] / d_ref - 1), 0.01);
+    ENSURE_LE(std::fabs(d[0][1] / (4 * d_ref) - 1), 0.01);
+    return 0;
+}
+
 // Bullet's SimpleJoint tutorial (ExtendedTutorials/SimpleJoint.cpp,
 // 3.24): a 1 kg box (half extent 1) at y = 10 joined by a point-to-point
 // constraint, pivot (0, 3, 0) on the box, to a static box at y = 20
@@ -514,6 +554,7 @@ int main()
     RUN_TEST(test_materials_file);
     RUN_TEST(test_materials_bad_files);
     RUN_TEST(test_anisotropic_sliding_friction);
+    RUN_TEST(test_anisotropic_rolling_friction);
     RUN_TEST(test_point2point_damping);
     RUN_TEST(test_warning_names_body);
     return TEST_SUMMARY();

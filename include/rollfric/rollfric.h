@@ -427,11 +427,23 @@ RF_API rf_status rf_problem_add_compliance(rf_problem *p, const double *c,
  * likewise), their biases and compliances are in these variables.  scales
  * is (2 ncon) doubles, s_u then s_w per contact, > 0 (1, 1: isotropic),
  * read, not kept; NULL removes them.  Body form; rf_problem_begin_bodies
- * clears them; rf_problem_to_local carries them into W.  RF_SOLVER_SI
- * with RF_MODEL_ASSOCIATED refuses a problem with them (RF_ERR_INVALID).
+ * clears them (and the rolling ones); rf_problem_to_local carries them
+ * into W.  RF_SOLVER_SI with RF_MODEL_ASSOCIATED refuses a problem with
+ * them (RF_ERR_INVALID).
  * Errors: RF_ERR_NULL (p), RF_ERR_STATE (not a body-form problem),
  * RF_ERR_NONFINITE, RF_ERR_INVALID (a scale <= 0), RF_ERR_NOMEM. */
 RF_API rf_status rf_problem_set_sliding_scales(rf_problem *p,
+                                               const double *scales,
+                                               rf_error *err);
+/* Anisotropic rolling friction (Bullet's CF_ANISOTROPIC_ROLLING_FRICTION),
+ * as rf_problem_set_sliding_scales for the rolling part: every contact's
+ * rolling rows act about r_u t1 and r_w t2, so the rolling torque is
+ * tu r_u t1 + tw r_w t2 with |(tu, tw)| <= rho gn, the ellipse of
+ * semi-axes rho r_u gn and rho r_w gn.  scales: (2 ncon), r_u then r_w,
+ * > 0; NULL removes them.  The two kinds are kept apart (each call sets
+ * its own).  Same errors, same refusal by RF_SOLVER_SI with
+ * RF_MODEL_ASSOCIATED. */
+RF_API rf_status rf_problem_set_rolling_scales(rf_problem *p,
                                                const double *scales,
                                                rf_error *err);
 

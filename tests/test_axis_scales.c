@@ -1,8 +1,10 @@
 /*
- * Anisotropic sliding friction (rf_problem_set_sliding_scales): contact
- * i's sliding rows act along s_u t1 and s_w t2, so its friction limit is
- * the ellipse { S g : |g| <= mu gn }, S = diag(s_u, s_w) in (t1, t2) (how
- * Bullet scales a friction row's direction by CF_ANISOTROPIC_FRICTION).
+ * Anisotropic friction (rf_problem_set_sliding_scales,
+ * rf_problem_set_rolling_scales): contact i's sliding rows act along s_u
+ * t1 and s_w t2, so its friction limit is the ellipse { S g : |g| <= mu
+ * gn }, S = diag(s_u, s_w) in (t1, t2) (how Bullet scales a friction
+ * row's direction by CF_ANISOTROPIC_FRICTION); its rolling rows likewise
+ * about r_u t1 and r_w t2 (CF_ANISOTROPIC_ROLLING_FRICTION).
  *
  * A puck (contact at its centre of mass, so friction gives no torque)
  * rests on the ground with gn = m g h under the De Saxce model (no
@@ -24,7 +26,10 @@
  *    with the De Saxce model), every other one with scales: the scaled
  *    ones (left to the group kernel) and the round ones (bundled) both
  *    meet item 1's formula.
- * 6. Bad input: a scale <= 0, a NaN, NULL, a local-form problem, and SI's
+ * 6. The rolling ellipse on a spinning puck (no lever arm): item 1's law
+ *    for the spin with rho gn / I, and the stick test about either axis.
+ * 7. Both kinds on one contact are kept apart.
+ * 8. Bad input: a scale <= 0, a NaN, NULL, a local-form problem, and SI's
  *    associated block step, which refuses scales with a message.
  */
 #include "rollfric/rollfric.h"
@@ -93,12 +98,26 @@ static void converged_config(rf_config *cfg, rf_solver_kind solver)
    v+|), v+_k = v_k / (1 + lam s_k^2), and lam solves the scalar equation
    lam |S v+(lam)| = mu gn / m, increasing in lam: bisection to rounding.
    Back to world x, z. */
+static void ellipse_step(double vx, double vz, double su, double sw, double c,
+                         double out[2]);
+
 static void sliding_velocity(double vx, double vz, double su, double sw,
                              double mu, double out[2])
 {
-    const double c = mu * M * G * H / M;
+    ellipse_step(vx, vz, su, sw, mu * M * G * H / M, out);
+}
+
+/* v+ = v - c S^2 v+ / |S v+| (x, z world; t1 = x, t2 = -z), or 0 when
+   |S^-1 v| <= c (sticks) */
+static void ellipse_step(double vx, double vz, double su, double sw, double c,
+                         double out[2])
+{
     const double vu = vx, vw = -vz; /* t1 = x, t2 = -z */
     const double s2[2] = {su * su, sw * sw}, v[2] = {vu, vw};
+    if (hypot(vu / su, vw / sw) <= c) { /* stopped inside the ellipse */
+        out[0] = out[1] = 0.0;
+        return;
+    }
     double lo = 0.0, hi = 1.0;
     const double ssq[2] = {s2[0], s2[1]};
     for (;;) { /* bracket */
@@ -298,6 +317,106 @@ static int test_many_pucks_si(void)
     return 0;
 }
 
+/* A puck spinning about a horizontal axis (no lever arm: rolling
+   friction alone acts on its spin, sliding friction never), rolling
+   scales (1, 1/4): its spin after the step is item 1's ellipse law for
+   the rolling part, w+ = w - (rho gn / I) R^2 w+ / |R w+| (R = diag(r_u,
+   r_w), I its isotropic inertia), and it stops where R^-1 w fits (about
+   t1: w I = rho gn / 2) but not across (the same spin about t2). */
+static int test_rolling_ellipse(void)
+{
+    const double I = 1.0 / 3.0, rho = 0.05, gn = M * G * H;
+    const double c = rho * gn / I;
+    const double ru = 1.0, rw = 0.25;
+    const double spins[3][2] = {
+        {9.0 * cos(0.4), 9.0 * sin(0.4)}, {0.5 * c, 0.0}, {0.0, -0.5 * c}};
+    rf_problem *p;
+    ENSURE(rf_problem_create(&p, NULL) == RF_OK);
+    for (int k = 0; k < 3; ++k) {
+        double want[2];
+        ellipse_step(spins[k][0], spins[k][1], ru, rw, c, want);
+        for (int sv = 0; sv < 5; ++sv) {
+            const double zero = 0.0;
+            if (make_pucks(p, 1, &zero, &zero, NULL, NULL, MU)) {
+                return 1;
+            }
+            /* the same puck, spinning, with rho and the rolling scales */
+            rf_body_desc b;
+            memset(&b, 0, sizeof b);
+            b.flags = RF_BODY_DYNAMIC;
+            b.inv_mass = 1.0 / M;
+            b.inv_inertia[0] = b.inv_inertia[4] = b.inv_inertia[8] = 1.0 / I;
+            b.v[1] = -G * H;
+            b.w[0] = spins[k][0];
+            b.w[2] = spins[k][1];
+            ENSURE(rf_problem_set_body(p, 0, &b, NULL) == RF_OK);
+            rf_contact_desc cd;
+            memset(&cd, 0, sizeof cd);
+            cd.body_a = 0;
+            cd.body_b = RF_WORLD;
+            cd.n[1] = cd.t1[0] = 1.0;
+            cd.t2[2] = -1.0;
+            cd.mu = MU;
+            cd.rho = rho;
+            ENSURE(rf_problem_set_contact(p, 0, &cd, NULL) == RF_OK);
+            const double sc[2] = {ru, rw};
+            ENSURE(rf_problem_set_rolling_scales(p, sc, NULL) == RF_OK);
+            rf_config cfg;
+            converged_config(&cfg, SOLVERS[sv]);
+            double gam[6] = {0}, v[3], w[3], res;
+            ENSURE(rf_solve(p, &cfg, gam, NULL, NULL) == RF_OK);
+            ENSURE(rf_problem_body_velocity(p, gam, v, w, NULL) == RF_OK);
+            ENSURE(rf_residual(p, cfg.model, gam, &res, NULL) == RF_OK);
+            ENSURE_SMALL(w[0] - want[0], 1e-9);
+            ENSURE_SMALL(w[2] - want[1], 1e-9);
+            ENSURE_SMALL(v[0], 1e-12); /* sliding friction never acts */
+            ENSURE_LE(res, 1e-10);
+            if (k == 0 && sv == 4) {
+                printf("  spinning puck, si: w = (%.9f, %.9f), analytic "
+                       "(%.9f, %.9f)\n",
+                       w[0], w[2], want[0], want[1]);
+            }
+        }
+        if (k == 1) {
+            ENSURE(want[0] == 0.0); /* about t1: stops */
+        }
+        if (k == 2) {
+            ENSURE(want[1] < -0.1 * c); /* about t2: spins on */
+        }
+    }
+    rf_problem_destroy(p);
+    return 0;
+}
+
+/* Both kinds on one contact, set in either order, each keeps the other. */
+static int test_both_kinds(void)
+{
+    rf_problem *p;
+    ENSURE(rf_problem_create(&p, NULL) == RF_OK);
+    const double vx = 2.0, vz = 1.0, su = 0.5, sw = 1.0;
+    if (make_pucks(p, 1, &vx, &vz, &su, &sw, MU)) {
+        return 1;
+    }
+    const double r[2] = {1.0, 1.0}; /* rolling scales of 1 change nothing */
+    ENSURE(rf_problem_set_rolling_scales(p, r, NULL) == RF_OK);
+    rf_config cfg;
+    converged_config(&cfg, RF_SOLVER_SI);
+    double gam[6] = {0}, v[3], w[3], want[2];
+    ENSURE(rf_solve(p, &cfg, gam, NULL, NULL) == RF_OK);
+    ENSURE(rf_problem_body_velocity(p, gam, v, w, NULL) == RF_OK);
+    sliding_velocity(vx, vz, su, sw, MU, want);
+    ENSURE_SMALL(v[0] - want[0], 1e-9);
+    ENSURE_SMALL(v[2] - want[1], 1e-9);
+    /* removing the rolling ones keeps the sliding ones */
+    ENSURE(rf_problem_set_rolling_scales(p, NULL, NULL) == RF_OK);
+    memset(gam, 0, sizeof gam);
+    ENSURE(rf_solve(p, &cfg, gam, NULL, NULL) == RF_OK);
+    ENSURE(rf_problem_body_velocity(p, gam, v, w, NULL) == RF_OK);
+    ENSURE_SMALL(v[0] - want[0], 1e-9);
+    rf_problem_destroy(p);
+    return 0;
+}
+
 static int test_bad_input(void)
 {
     rf_problem *p;
@@ -322,7 +441,7 @@ static int test_bad_input(void)
     cfg.model = RF_MODEL_ASSOCIATED;
     double gam[6] = {0};
     ENSURE(rf_solve(p, &cfg, gam, NULL, &err) == RF_ERR_INVALID);
-    ENSURE(strstr(err.message, "sliding scales") != NULL);
+    ENSURE(strstr(err.message, "axis scales") != NULL);
     /* NULL removes them; begin clears them */
     ENSURE(rf_problem_set_sliding_scales(p, NULL, NULL) == RF_OK);
     ENSURE(rf_solve(p, &cfg, gam, NULL, NULL) == RF_OK);
@@ -349,6 +468,8 @@ int main(void)
     RUN_TEST(test_equal_scales_are_round);
     RUN_TEST(test_local_form_carries_scales);
     RUN_TEST(test_many_pucks_si);
+    RUN_TEST(test_rolling_ellipse);
+    RUN_TEST(test_both_kinds);
     RUN_TEST(test_bad_input);
     return TEST_SUMMARY();
 }
