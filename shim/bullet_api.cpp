@@ -304,6 +304,17 @@ rf_status rf_bullet_config_default_sized(rf_config *cfg, size_t size)
     return struct_out(cfg, size, c);
 }
 
+rf_status rf_bullet_config_converged_sized(rf_config *cfg, size_t size)
+{
+    if (cfg == nullptr) {
+        return RF_ERR_NULL;
+    }
+    rf_config c;
+    rf_config_default(&c);
+    c.model = RF_MODEL_DESAXCE; // no dilatancy: nothing hops off a slope
+    return struct_out(cfg, size, c);
+}
+
 int rf_bullet_scalar_size(void)
 {
     return (int)sizeof(btScalar);
@@ -936,7 +947,7 @@ rf_status rf_bullet_config_from_env_sized(rf_config *cfg, size_t size,
         return fail(err, RF_ERR_INVALID, "%s", msg.c_str());
     }
     if (converged) {
-        rf_config_default(&c);
+        rf_bullet_config_converged(&c);
     }
     rf_status st = env_solver_model(c, err);
     if (st == RF_OK) {
