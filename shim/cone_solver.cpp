@@ -437,6 +437,8 @@ rf_config ConeSolver::step_config(const btContactSolverInfo &info)
         // the application's own budget (btContactSolverInfo, 10 by
         // default, BenchmarkDemo's 5)
         c.max_iter = info.m_numIterations > 0 ? info.m_numIterations : 1;
+        // a joint's own count raises it, as stock's maxIterations
+        c.max_iter = std::max(c.max_iter, joint_iterations_);
     }
     return c;
 }
@@ -485,6 +487,11 @@ bool ConeSolver::cone_step(const btContactSolverInfo &info)
         return true;
     }
     clear_problem();
+    if (info.m_solverMode & SOLVER_RANDMIZE_ORDER) {
+        warn(RF_BULLET_WARN_SETTING,
+             "SOLVER_RANDMIZE_ORDER is not honoured: the cone solver sweeps "
+             "in its own deterministic order");
+    }
     gather_bodies(h);      // bodies.cpp
     gather_contacts(info); // contacts.cpp: the manifolds, in order
     gather_joints(info);   // joints.cpp

@@ -423,6 +423,8 @@ class ConeSolver final : public btConstraintSolver {
     std::vector<double> split_v_, split_w_; // pseudo-velocities per body
     std::vector<double> gamma_;
     std::vector<double> vel_v_, vel_w_;
+    // the largest iteration count a joint of the step asked for (0: none)
+    int joint_iterations_ = 0;
     // the damping the last fetched joint's getInfo2 left in its info2
     btScalar joint_damping_ = 1;
     std::vector<JointRowBuf> row_buf_;

@@ -401,6 +401,17 @@ ConeSolver::SlotState ConeSolver::add_point(btPersistentManifold *m, int j,
         // desiredVelocity - rel_vel); u_t = t.v_rel + bias is driven to 0
         c.bias[1] = -(double)cp.m_contactMotion1;
         c.bias[2] = -(double)cp.m_contactMotion2;
+        // stock softens these rows by the point's m_frictionCFM (only with
+        // SOLVER_ENABLE_FRICTION_DIRECTION_CACHING)
+        if (cp.m_frictionCFM != 0 &&
+            (info.m_solverMode & SOLVER_ENABLE_FRICTION_DIRECTION_CACHING)) {
+            Offender who;
+            who.manifold = m;
+            warn(RF_BULLET_WARN_SETTING,
+                 "a point's m_frictionCFM is not honoured: its friction is "
+                 "rigid",
+                 who);
+        }
     }
     if ((cp.m_contactPointFlags & BT_CONTACT_FLAG_FRICTION_ANCHOR) != 0) {
         anchor_bias(cp, info, c);

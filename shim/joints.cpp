@@ -226,9 +226,27 @@ void ConeSolver::gather_joints(const btContactSolverInfo &info)
             fb->m_appliedTorqueBodyB.setZero();
         }
     }
+    // A joint's own iteration count (setOverrideNumSolverIterations):
+    // stock sweeps max(m_numIterations, the largest) and visits each
+    // joint's rows only in its first count of them.  The budget is
+    // honoured (step_config); a joint that asks for fewer sweeps than the
+    // step makes is not: it takes part in all, with a message.
+    joint_iterations_ = 0;
     for (btTypedConstraint *c : in_constraints_) {
         if (c->isEnabled()) {
             add_joint(c, info);
+            const int n = c->getOverrideNumSolverIterations();
+            joint_iterations_ = std::max(joint_iterations_, n);
+            if (n > 0 && n < info.m_numIterations &&
+                cfg.max_iter == RF_BULLET_WORLD_ITERATIONS) {
+                Offender who;
+                who.constraint = c;
+                warn(RF_BULLET_WARN_SETTING,
+                     "a joint's own iteration count "
+                     "(setOverrideNumSolverIterations) below the world's is "
+                     "not honoured: its rows take part in every sweep",
+                     who);
+            }
         }
     }
 }

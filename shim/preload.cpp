@@ -107,7 +107,8 @@ struct WarningTally {
             "step solved by stock",
             "point state not kept",
             "internal",
-            "recording stopped"};
+            "recording stopped",
+            "setting not honoured"};
         return names[k];
     }
     static bool quiet()

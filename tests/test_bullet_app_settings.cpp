@@ -665,6 +665,155 @@ int test_warning_names_body()
     return 0;
 }
 
+// Per-point settings an application writes in a contact-added callback
+// (CF_CUSTOM_MATERIAL_CALLBACK), compared with stock on the same world:
+//   erp: the point's own ERP (BT_CONTACT_FLAG_HAS_CONTACT_ERP): a box
+//     1 cm deep leaves the step at erp d / h = 0.8 x 0.01 x 60 = 0.48 m/s
+//     (Bullet's contact row, setupContactConstraint), 1% + 1e-4 m/s (what
+//     the sweeps leave of gravity);
+//   conveyor: the application's friction directions and target speed
+//     (BT_CONTACT_FLAG_LATERAL_FRICTION_INITIALIZED, m_contactMotion1 =
+//     1 m/s, with SOLVER_ENABLE_FRICTION_DIRECTION_CACHING, which stock
+//     needs to keep them): after 1 s the box moves at the belt's speed,
+//     1 m/s (1%; stock 5%: its one friction row overshoots 3.7%);
+//   slop: m_linearSlop = 1 cm: a box at rest sinks to the slop under both
+//     (1 mm).
+int g_setting = 0; // 0 erp, 1 conveyor
+bool contact_added(btManifoldPoint &cp, const btCollisionObjectWrapper *, int,
+                   int, const btCollisionObjectWrapper *, int, int)
+{
+    if (g_setting == 0) {
+        cp.m_contactERP = 0.8f;
+        cp.m_contactPointFlags |= BT_CONTACT_FLAG_HAS_CONTACT_ERP;
+    } else {
+        cp.m_lateralFrictionDir1 = btVector3(1, 0, 0);
+        cp.m_lateralFrictionDir2 = btVector3(0, 0, 1);
+        cp.m_contactMotion1 = -1.0f; // the box, body 1 over the ground
+        cp.m_contactPointFlags |= BT_CONTACT_FLAG_LATERAL_FRICTION_INITIALIZED;
+    }
+    return true;
+}
+
+double point_setting(int setting, rf_bullet_mode mode)
+{
+    Scene s(kG);
+    btTransform xf;
+    xf.setIdentity();
+    xf.setOrigin(btVector3(0, -1, 0));
+    btRigidBody *ground = s.box(btVector3(20, 1, 20), 0.0, xf, 1.0);
+    const double depth = setting == 0 ? 0.01 : 0.0;
+    xf.setOrigin(btVector3(0, (btScalar)(0.25 - depth), 0));
+    btRigidBody *box = s.box(btVector3(0.25f, 0.25f, 0.25f), 1.0, xf, 1.0);
+    box->setActivationState(DISABLE_DEACTIVATION);
+    btContactSolverInfo &info = s.world.getSolverInfo();
+    if (setting == 2) {
+        info.m_linearSlop = 0.01f;
+    } else {
+        g_setting = setting;
+        gContactAddedCallback = contact_added;
+        ground->setCollisionFlags(
+            ground->getCollisionFlags() |
+            btCollisionObject::CF_CUSTOM_MATERIAL_CALLBACK);
+        if (setting == 1) {
+            info.m_solverMode |= SOLVER_ENABLE_FRICTION_DIRECTION_CACHING;
+        }
+    }
+    info.m_splitImpulse = 0; // the recovery in the velocity
+    rf_plugin *p = attach(s, mode);
+    double out = 0.0;
+    if (setting == 0) {
+        s.step(1.0 / 60, 1);
+        out = box->getLinearVelocity().y();
+    } else if (setting == 1) {
+        s.step(1.0 / 60, 60);
+        out = box->getLinearVelocity().x();
+    } else {
+        s.step(1.0 / 60, 120);
+        out = box->getCenterOfMassPosition().y() - 0.25;
+    }
+    rf_bullet_detach(p);
+    gContactAddedCallback = nullptr;
+    return out;
+}
+
+int test_point_settings()
+{
+    const double erp[2] = {point_setting(0, RF_BULLET_CONE),
+                           point_setting(0, RF_BULLET_STOCK)};
+    const double belt[2] = {point_setting(1, RF_BULLET_CONE),
+                            point_setting(1, RF_BULLET_STOCK)};
+    const double slop[2] = {point_setting(2, RF_BULLET_CONE),
+                            point_setting(2, RF_BULLET_STOCK)};
+    std::printf("  contact ERP 0.8, 1 cm deep: %.4f m/s (stock %.4f, "
+                "analytic 0.48) | conveyor 1 m/s: %.4f (stock %.4f) | slop "
+                "1 cm: rests %.4f m deep (stock %.4f)\n",
+                erp[0], erp[1], belt[0], belt[1], -slop[0], -slop[1]);
+    for (int k = 0; k < 2; ++k) {
+        ENSURE_LE(std::fabs(erp[k] - 0.48), 0.01 * 0.48 + 1e-4);
+        ENSURE_LE(std::fabs(slop[k] + 0.01), 1e-3);
+    }
+    ENSURE_LE(std::fabs(belt[0] - 1.0), 0.01);
+    ENSURE_LE(std::fabs(belt[1] - 1.0), 0.05); // stock's one row: 3.7% over
+    return 0;
+}
+
+// A joint's own iteration count (setOverrideNumSolverIterations): a hanging
+// chain of 20 links that the world's 10 sweeps do not settle takes 40 when
+// one joint asks for 40 (stock's maxIterations), and a joint that asks for
+// fewer than the world's gets a RF_BULLET_WARN_SETTING message.
+int test_joint_iterations()
+{
+    for (int ask : {40, 3}) {
+        Scene s(kG);
+        btRigidBody *prev = nullptr;
+        btTypedConstraint *last = nullptr;
+        for (int i = 0; i < 20; ++i) {
+            btTransform xf;
+            xf.setIdentity();
+            xf.setOrigin(btVector3((btScalar)(0.5 * i), 10, 0));
+            btRigidBody *link = s.box(btVector3(0.25f, 0.05f, 0.05f), 1.0, xf);
+            link->setActivationState(DISABLE_DEACTIVATION);
+            btTypedConstraint *j =
+                prev == nullptr
+                    ? (btTypedConstraint *)new btPoint2PointConstraint(
+                          *link, btVector3(-0.25f, 0, 0))
+                    : new btPoint2PointConstraint(*prev, *link,
+                                                  btVector3(0.25f, 0, 0),
+                                                  btVector3(-0.25f, 0, 0));
+            s.joints.emplace_back(j);
+            s.world.addConstraint(j);
+            prev = link;
+            last = j;
+        }
+        last->setOverrideNumSolverIterations(ask);
+        rf_config cfg;
+        rf_bullet_config_default(&cfg);
+        cfg.tol = 0.0; // every sweep of the budget
+        rf_plugin *p = rf_bullet_attach(&s.world, &cfg);
+        rf_bullet_set_warning_callback(p, keep_message, nullptr);
+        last_message.clear();
+        s.step(1.0 / 60, 5);
+        rf_stats st;
+        ENSURE(rf_bullet_stats(p, &st) == RF_OK);
+        rf_bullet_warning_info w;
+        ENSURE(rf_bullet_get_warning(p, RF_BULLET_WARN_SETTING, &w) == RF_OK);
+        std::printf("  a joint asks for %d sweeps: the step made %d; setting "
+                    "warnings %ld\n",
+                    ask, st.iterations, w.count);
+        if (ask == 40) {
+            ENSURE(st.iterations == 40);
+            ENSURE(w.count == 0);
+        } else {
+            ENSURE(st.iterations == 10);
+            ENSURE(w.count == 5); // once per step
+            ENSURE(last_message.find("setOverrideNumSolverIterations") !=
+                   std::string::npos);
+        }
+        rf_bullet_detach(p);
+    }
+    return 0;
+}
+
 } // namespace
 
 int main()
@@ -680,5 +829,7 @@ int main()
     RUN_TEST(test_converged_bridge);
     RUN_TEST(test_converged_slope);
     RUN_TEST(test_warning_names_body);
+    RUN_TEST(test_point_settings);
+    RUN_TEST(test_joint_iterations);
     return TEST_SUMMARY();
 }

@@ -330,6 +330,11 @@ typedef enum rf_bullet_warning {
                                    (object) */
     RF_BULLET_WARN_RECORDING,   /* the recording could not be written (a
                                    full disk, ...): it was closed */
+    RF_BULLET_WARN_SETTING,     /* a setting of the world's solver info, a
+                                   joint or a point that changes stock's
+                                   physics and that the cone solver does
+                                   not honour (docs/bullet-fields.md lists
+                                   them) (constraint or manifold) */
     RF_BULLET_WARN_COUNT
 } rf_bullet_warning;
 
