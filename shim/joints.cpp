@@ -119,9 +119,9 @@ rf_row_desc ConeSolver::joint_row(btTypedConstraint *c, int j, int a, int b)
     // directions.  A relative compliance on the rows without bounds (the
     // ones such a set can drive without limit; a motor's or a limit's
     // bounded row stays stiff) bounds them: the Bridge's fastest plank at
-    // 1e-3 25 m/s, at 3e-3 11.8 m/s, at 1e-2 8.9 m/s (stock 8.9), while a
-    // hanging chain of ten links, which can be met, strays 0.5, 0.7 and
-    // 2.5 mm from its joints (test_bullet_joints asserts 1 mm):
+    // 2e-3 17 m/s, at 3e-3 11.8 m/s, at 1e-2 8.9 m/s (stock 8.9), while a
+    // hanging chain of ten links, which can be met, strays 0.49, 0.74 and
+    // 2.45 mm from its joints (test_bullet_joints asserts 1 mm):
     // RF_BULLET_CONVERGED_JOINT_CFM is 3e-3 (docs/bullet.md,
     // "Converged").
     const bool bilateral = d.lo == -INFINITY && d.hi == INFINITY;

@@ -11,7 +11,8 @@
 // large islands, Bullet's sequential task scheduler), as a program written
 // for Bullet's multithreaded world builds it.  With --multibody it only
 // builds a btMultiBodyDynamicsWorld, steps it once and prints
-// "multibody" (rollfric does not take such a world, and says so).
+// "multibody" (rollfric does not take such a world, and says so).  With
+// --bad-friction the ground's friction is -1 (a warning every step).
 #include <BulletDynamics/ConstraintSolver/btSequentialImpulseConstraintSolverMt.h>
 #include <BulletDynamics/Featherstone/btMultiBodyConstraintSolver.h>
 #include <BulletDynamics/Featherstone/btMultiBodyDynamicsWorld.h>
@@ -24,10 +25,11 @@
 
 int main(int argc, char **argv)
 {
-    bool cleanup = true, mt = false;
+    bool cleanup = true, mt = false, bad = false;
     for (int i = 1; i < argc; ++i) {
         cleanup = cleanup && std::strcmp(argv[i], "--no-cleanup") != 0;
         mt = mt || std::strcmp(argv[i], "--mt") == 0;
+        bad = bad || std::strcmp(argv[i], "--bad-friction") == 0;
     }
     btDefaultCollisionConfiguration config;
     btCollisionDispatcher dispatcher(&config);
@@ -63,7 +65,7 @@ int main(int argc, char **argv)
 
     btStaticPlaneShape plane(btVector3(0, 1, 0), 0);
     btRigidBody ground(0, nullptr, &plane);
-    ground.setFriction(1.0);
+    ground.setFriction(bad ? -1.0 : 1.0);
     world->addRigidBody(&ground);
 
     const btScalar R = 0.5, mass = 100;

@@ -71,6 +71,13 @@ check "ROLLFRIC_ITERATION=5: named, with ROLLFRIC_ITERATIONS" $?
 ROLLFRIC_VERBOSE=loud LD_PRELOAD="$pre" "$app" >/dev/null 2>/tmp/rf_preload_err.$$
 grep -q "ROLLFRIC_VERBOSE='loud' is not a switch" /tmp/rf_preload_err.$$
 check "ROLLFRIC_VERBOSE=loud: reported" $?
+# warnings name the body, and their counts are summed up at exit
+LD_PRELOAD="$pre" "$app" --bad-friction >/dev/null 2>/tmp/rf_preload_err.$$
+cat /tmp/rf_preload_err.$$
+grep -q "coefficient was used as 0: between body 0x[0-9a-f]* (SPHERE) and object 0x[0-9a-f]* (STATICPLANE)" /tmp/rf_preload_err.$$ &&
+    grep -q "^rollfric: warnings during this run:" /tmp/rf_preload_err.$$ &&
+    grep -q "^rollfric:   360 x coefficient used as 0" /tmp/rf_preload_err.$$
+check "warnings: the first names the bodies, the counts at exit" $?
 # a multibody world is not taken, and that is said
 mb=$(LD_PRELOAD="$pre" "$app" --multibody 2>/tmp/rf_preload_err.$$)
 cat /tmp/rf_preload_err.$$
