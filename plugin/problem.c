@@ -872,15 +872,13 @@ static rf_status set_axis_scales(rf_problem *p, const double *scales, int off,
 rf_status rf_problem_set_sliding_scales(rf_problem *p, const double *scales,
                                         rf_error *err)
 {
-    return set_axis_scales(p, scales, 0, "rf_problem_set_sliding_scales",
-                           err);
+    return set_axis_scales(p, scales, 0, "rf_problem_set_sliding_scales", err);
 }
 
 rf_status rf_problem_set_rolling_scales(rf_problem *p, const double *scales,
                                         rf_error *err)
 {
-    return set_axis_scales(p, scales, 2, "rf_problem_set_rolling_scales",
-                           err);
+    return set_axis_scales(p, scales, 2, "rf_problem_set_rolling_scales", err);
 }
 
 rf_status rf_problem_add_compliance(rf_problem *p, const double *c,
