@@ -349,15 +349,22 @@ rf_status Materials::load(const char *path, rf_error *err)
     rules_ = std::move(ps.rules);
     path_ = path;
     seen_.clear();
+    // a rule that names a shape other than the compound itself may match
+    // a compound's child
+    child_rules_ = false;
+    const unsigned compound = 1u << (kShapeCount - 1);
+    for (const MaterialRule &r : rules_) {
+        child_rules_ |= (r.shapes & ~compound) != 0;
+    }
     return RF_OK;
 }
 
-bool Materials::matches(const MaterialRule &r, const btCollisionObject *o) const
+bool Materials::matches(const MaterialRule &r, const btCollisionObject *o,
+                        const btCollisionShape *s) const
 {
     if (r.kinds != 0 && (r.kinds & kind_bit(o)) == 0) {
         return false;
     }
-    const btCollisionShape *s = o->getCollisionShape();
     if (r.shapes != 0 && (s == nullptr || (r.shapes & shape_bit(s)) == 0)) {
         return false;
     }
@@ -389,6 +396,39 @@ bool Materials::matches(const MaterialRule &r, const btCollisionObject *o) const
     return true;
 }
 
+MaterialValues Materials::values_for(const btCollisionObject *o,
+                                     const btCollisionShape *shape,
+                                     const MaterialSaved &app,
+                                     MaterialValues v) const
+{
+    // the application's values: those that differ from Bullet's defaults
+    const bool app_friction = app.friction != (btScalar)0.5;
+    const bool app_rolling = app.rolling != 0;
+    const bool app_spinning = app.spinning != 0;
+    const bool app_restitution = app.restitution != 0;
+    const double radius = shape != nullptr ? rolling_radius(shape) : 0.0;
+    for (const MaterialRule &r : rules_) {
+        if (!matches(r, o, shape)) {
+            continue;
+        }
+        if (r.friction >= 0 && (r.override_app || !app_friction)) {
+            v.friction = (btScalar)r.friction;
+        }
+        if (r.rolling >= 0 && (r.override_app || !app_rolling)) {
+            v.rolling =
+                (btScalar)(r.rolling_rel ? r.rolling * radius : r.rolling);
+        }
+        if (r.spinning >= 0 && (r.override_app || !app_spinning)) {
+            v.spinning =
+                (btScalar)(r.spinning_rel ? r.spinning * radius : r.spinning);
+        }
+        if (r.restitution >= 0 && (r.override_app || !app_restitution)) {
+            v.restitution = (btScalar)r.restitution;
+        }
+    }
+    return v;
+}
+
 void Materials::apply_to(btCollisionObject *o)
 {
     const btBroadphaseProxy *h = o->getBroadphaseHandle();
@@ -400,31 +440,93 @@ void Materials::apply_to(btCollisionObject *o)
     MaterialSaved was{o->getFriction(), o->getRollingFriction(),
                       o->getSpinningFriction(), o->getRestitution(), id};
     saved_[o] = was;
-    // the application's values: those that differ from Bullet's defaults
-    const bool app_friction = was.friction != (btScalar)0.5;
-    const bool app_rolling = was.rolling != 0;
-    const bool app_spinning = was.spinning != 0;
-    const bool app_restitution = was.restitution != 0;
-    const double radius = o->getCollisionShape() != nullptr
-                              ? rolling_radius(o->getCollisionShape())
-                              : 0.0;
-    for (const MaterialRule &r : rules_) {
-        if (!matches(r, o)) {
+    const MaterialValues v =
+        values_for(o, o->getCollisionShape(), was,
+                   {was.friction, was.rolling, was.spinning, was.restitution});
+    o->setFriction(v.friction);
+    o->setRollingFriction(v.rolling);
+    o->setSpinningFriction(v.spinning);
+    o->setRestitution(v.restitution);
+    compound_children(o, was);
+}
+
+// A compound body's children that some rule gives values other than the
+// body's own (children_), or none.
+void Materials::compound_children(const btCollisionObject *o,
+                                  const MaterialSaved &app)
+{
+    children_.erase(o);
+    const btCollisionShape *s = o->getCollisionShape();
+    if (!child_rules_ || s == nullptr || !s->isCompound()) {
+        return;
+    }
+    const auto *c = static_cast<const btCompoundShape *>(s);
+    const MaterialValues body{o->getFriction(), o->getRollingFriction(),
+                              o->getSpinningFriction(), o->getRestitution()};
+    std::vector<MaterialValues> v((size_t)c->getNumChildShapes(), body);
+    bool differs = false;
+    for (int k = 0; k < c->getNumChildShapes(); ++k) {
+        v[(size_t)k] = values_for(o, c->getChildShape(k), app, body);
+        const MaterialValues &x = v[(size_t)k];
+        differs |= x.friction != body.friction || x.rolling != body.rolling ||
+                   x.spinning != body.spinning ||
+                   x.restitution != body.restitution;
+    }
+    if (differs) {
+        children_[o] = std::move(v);
+    }
+}
+
+// The points on a compound body's children get the children's values,
+// combined with the other side's as Bullet combines two bodies' (its
+// gCalculateCombined* callbacks, called with the child's values on the
+// body for the moment), every step: new points included.
+void Materials::combine_children(btDiscreteDynamicsWorld *world)
+{
+    btDispatcher *d = world->getDispatcher();
+    for (int k = 0; k < d->getNumManifolds(); ++k) {
+        btPersistentManifold *m = d->getManifoldByIndexInternal(k);
+        const btCollisionObject *obj[2] = {m->getBody0(), m->getBody1()};
+        const std::vector<MaterialValues> *kids[2] = {nullptr, nullptr};
+        for (int s = 0; s < 2; ++s) {
+            const auto it = children_.find(obj[s]);
+            kids[s] = it != children_.end() ? &it->second : nullptr;
+        }
+        if (kids[0] == nullptr && kids[1] == nullptr) {
             continue;
         }
-        if (r.friction >= 0 && (r.override_app || !app_friction)) {
-            o->setFriction((btScalar)r.friction);
-        }
-        if (r.rolling >= 0 && (r.override_app || !app_rolling)) {
-            o->setRollingFriction(
-                (btScalar)(r.rolling_rel ? r.rolling * radius : r.rolling));
-        }
-        if (r.spinning >= 0 && (r.override_app || !app_spinning)) {
-            o->setSpinningFriction(
-                (btScalar)(r.spinning_rel ? r.spinning * radius : r.spinning));
-        }
-        if (r.restitution >= 0 && (r.override_app || !app_restitution)) {
-            o->setRestitution((btScalar)r.restitution);
+        for (int j = 0; j < m->getNumContacts(); ++j) {
+            btManifoldPoint &cp = m->getContactPoint(j);
+            const int index[2] = {cp.m_index0, cp.m_index1};
+            MaterialValues keep[2];
+            for (int s = 0; s < 2; ++s) {
+                auto *o = const_cast<btCollisionObject *>(obj[s]);
+                keep[s] = {o->getFriction(), o->getRollingFriction(),
+                           o->getSpinningFriction(), o->getRestitution()};
+                if (kids[s] != nullptr && index[s] >= 0 &&
+                    (size_t)index[s] < kids[s]->size()) {
+                    const MaterialValues &v = (*kids[s])[(size_t)index[s]];
+                    o->setFriction(v.friction);
+                    o->setRollingFriction(v.rolling);
+                    o->setSpinningFriction(v.spinning);
+                    o->setRestitution(v.restitution);
+                }
+            }
+            cp.m_combinedFriction =
+                gCalculateCombinedFrictionCallback(obj[0], obj[1]);
+            cp.m_combinedRestitution =
+                gCalculateCombinedRestitutionCallback(obj[0], obj[1]);
+            cp.m_combinedRollingFriction =
+                gCalculateCombinedRollingFrictionCallback(obj[0], obj[1]);
+            cp.m_combinedSpinningFriction =
+                gCalculateCombinedSpinningFrictionCallback(obj[0], obj[1]);
+            for (int s = 0; s < 2; ++s) {
+                auto *o = const_cast<btCollisionObject *>(obj[s]);
+                o->setFriction(keep[s].friction);
+                o->setRollingFriction(keep[s].rolling);
+                o->setSpinningFriction(keep[s].spinning);
+                o->setRestitution(keep[s].restitution);
+            }
         }
     }
 }
@@ -455,6 +557,9 @@ void Materials::apply(btDiscreteDynamicsWorld *world)
         }
     }
     recombine(world, changed);
+    if (!children_.empty()) {
+        combine_children(world);
+    }
 }
 
 // The points of the objects in changed (made before the objects' values
@@ -511,6 +616,7 @@ void Materials::restore(btDiscreteDynamicsWorld *world)
     recombine(world, changed);
     saved_.clear();
     seen_.clear();
+    children_.clear();
 }
 
 } // namespace rfshim

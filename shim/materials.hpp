@@ -19,6 +19,11 @@
 // names (a later one over an earlier one).  A value the application set is
 // one that differs from Bullet's default (friction 0.5, rolling,
 // spinning and restitution 0); it is kept unless the rule overrides.
+// The children of a compound body match as shapes of their own (kind,
+// mass and user index are the compound body's, size the child's): Bullet
+// keeps friction per collision object, so a child's values go to the
+// contact points on that child (their m_index0/1), combined with the
+// other body's as Bullet combines two bodies' values.
 #ifndef ROLLFRIC_SHIM_MATERIALS_HPP
 #define ROLLFRIC_SHIM_MATERIALS_HPP
 
@@ -53,6 +58,11 @@ struct MaterialSaved {
     int proxy_id;
 };
 
+// The values of one child of a compound body (MaterialRule order applied).
+struct MaterialValues {
+    btScalar friction, rolling, spinning, restitution;
+};
+
 class Materials {
   public:
     // Parses path into rules; on any error nothing is kept and err names
@@ -78,8 +88,18 @@ class Materials {
     void restore(btDiscreteDynamicsWorld *world);
 
   private:
-    bool matches(const MaterialRule &r, const btCollisionObject *o) const;
+    bool matches(const MaterialRule &r, const btCollisionObject *o,
+                 const btCollisionShape *shape) const;
     void apply_to(btCollisionObject *o);
+    // the values of o's rules for shape (o's own, or a child's), from
+    // start: what the application set is kept as in apply_to
+    MaterialValues values_for(const btCollisionObject *o,
+                              const btCollisionShape *shape,
+                              const MaterialSaved &app,
+                              MaterialValues start) const;
+    void compound_children(const btCollisionObject *o,
+                           const MaterialSaved &app);
+    void combine_children(btDiscreteDynamicsWorld *world);
     void
     recombine(btDiscreteDynamicsWorld *world,
               const std::unordered_set<const btCollisionObject *> &changed);
@@ -89,6 +109,12 @@ class Materials {
     // that differs is a body added since
     std::vector<std::pair<const btCollisionObject *, int>> seen_;
     std::unordered_map<const btCollisionObject *, MaterialSaved> saved_;
+    // compound bodies with a child some rule gives values of its own: the
+    // children's values, by child index
+    std::unordered_map<const btCollisionObject *, std::vector<MaterialValues>>
+        children_;
+    // any rule names a shape a compound's child can have
+    bool child_rules_ = false;
 };
 
 // The radius a body rolls on: a sphere's, capsule's, cylinder's or cone's

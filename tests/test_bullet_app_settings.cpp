@@ -286,6 +286,53 @@ int test_materials_file()
     return 0;
 }
 
+// A compound's child matches as a shape of its own: a ball made as a
+// compound of one sphere (R 0.5) gets rho = 0.072 r = 0.036 m from a rule
+// for spheres on the points of that child (the compound body itself,
+// shape "compound", matches no rule), and stops at v0^2 / 2a (1%); with
+// no file it rolls on.
+int test_materials_compound_child()
+{
+    const double R = 0.5;
+    const double d_ref = 4.0 / (2.0 * rolling_deceleration(0.036, kG, R, 0.4));
+    const std::string file = write_file(
+        "child.ini", "[spheres]\nshape = sphere\nrolling = 0.072 r\n");
+    double d[2], v[2];
+    for (int with = 0; with < 2; ++with) {
+        Scene s(kG);
+        s.ground(1.0);
+        auto *shape = new btCompoundShape();
+        btTransform xf;
+        xf.setIdentity();
+        shape->addChildShape(xf, s.own(new btSphereShape((btScalar)R)));
+        xf.setOrigin(btVector3(0, (btScalar)R, 0));
+        btRigidBody *b = s.add(shape, 1.0, xf, 0.9);
+        // the compound's inertia as its sphere's
+        b->setMassProps(1, btVector3(0.1f, 0.1f, 0.1f));
+        b->updateInertiaTensor();
+        b->setActivationState(DISABLE_DEACTIVATION);
+        b->setLinearVelocity(btVector3(2, 0, 0));
+        b->setAngularVelocity(btVector3(0, 0, (btScalar)(-2 / R)));
+        rf_plugin *p = attach(s, RF_BULLET_CONE);
+        if (with) {
+            ENSURE(rf_bullet_load_materials(p, file.c_str(), nullptr) == RF_OK);
+        }
+        s.step(1.0 / 60, 360);
+        d[with] = b->getCenterOfMassPosition().x();
+        v[with] = b->getLinearVelocity().length();
+        ENSURE(b->getRollingFriction() == 0); // the body itself: untouched
+        rf_bullet_detach(p);
+    }
+    std::printf("  compound ball: no file %.3f m at %.2f m/s | rule for its "
+                "sphere child %.4f m at %.1e m/s (analytic %.4f)\n",
+                d[0], v[0], d[1], v[1], d_ref);
+    ENSURE(v[0] > 1.9);
+    ENSURE_LE(std::fabs(d[1] / d_ref - 1), 0.01);
+    ENSURE_LE(v[1], 1e-3);
+    std::remove(file.c_str());
+    return 0;
+}
+
 // Bad files: one message naming the line and the key; nothing applied
 // (the balls roll on as with no file), and a file loaded before stays.
 int test_materials_bad_files()
@@ -822,6 +869,7 @@ int main()
     RUN_TEST(test_default_spinning_friction);
     RUN_TEST(test_default_friction_api);
     RUN_TEST(test_materials_file);
+    RUN_TEST(test_materials_compound_child);
     RUN_TEST(test_materials_bad_files);
     RUN_TEST(test_anisotropic_sliding_friction);
     RUN_TEST(test_anisotropic_rolling_friction);
