@@ -107,6 +107,21 @@ struct World : rfbullet::World<> {
     }
 };
 
+// Steps w for seconds at 1/60 s, calling each() after every step; the
+// step after which every body slept first, or -1.
+template <class F> int run_steps(World &w, double seconds, F each)
+{
+    int asleep = -1;
+    for (int k = 0; k < (int)(seconds * 60); ++k) {
+        w.step(1.0 / 60);
+        each();
+        if (asleep < 0 && w.all_asleep()) {
+            asleep = k + 1;
+        }
+    }
+    return asleep;
+}
+
 // The plugin for run r on w (nullptr for stock).
 rf_plugin *attach_run(World &w, Run r)
 {
@@ -213,13 +228,7 @@ Metrics multiple_boxes(Run r, double seconds)
                              World::at(0, 20 + 2 * i, 0)));
     }
     rf_plugin *p = attach_run(w, r);
-    int asleep = -1;
-    for (int k = 0; k < (int)(seconds * 60); ++k) {
-        w.step(1.0 / 60);
-        if (asleep < 0 && w.all_asleep()) {
-            asleep = k + 1;
-        }
-    }
+    const int asleep = run_steps(w, seconds, [] {});
     Metrics m;
     double lean = 0;
     int off = 0;
@@ -252,13 +261,7 @@ Metrics compound_boxes(Run r, double seconds)
     }
     btRigidBody *b = w.body(shape, 1, World::at(0, 10, 0));
     rf_plugin *p = attach_run(w, r);
-    int asleep = -1;
-    for (int k = 0; k < (int)(seconds * 60); ++k) {
-        w.step(1.0 / 60);
-        if (asleep < 0 && w.all_asleep()) {
-            asleep = k + 1;
-        }
-    }
+    const int asleep = run_steps(w, seconds, [] {});
     Metrics m;
     m["asleep_step"] = asleep;
     m["rest_height_m"] = b->getCenterOfMassPosition().y();
@@ -324,19 +327,14 @@ Metrics jointed(Run r, double seconds, bool bridge)
     }
     rf_plugin *p = attach_run(w, r);
     double vmax = 0, err = 0;
-    int asleep = -1;
-    for (int k = 0; k < (int)(seconds * 60); ++k) {
-        w.step(1.0 / 60);
+    const int asleep = run_steps(w, seconds, [&] {
         for (btRigidBody *x : b) {
             vmax = std::max(vmax, (double)x->getLinearVelocity().length());
         }
         for (btPoint2PointConstraint *j : js) {
             err = std::max(err, p2p_error(j));
         }
-        if (asleep < 0 && w.all_asleep()) {
-            asleep = k + 1;
-        }
-    }
+    });
     Metrics m;
     m["fastest_body_m_s"] = vmax;
     m["joint_error_max_m"] = err;

@@ -89,6 +89,22 @@ static void scene_free(scene *s)
     plDeletePhysicsSdk(s->sdk);
 }
 
+/* The scene's ball launched at v, turning at w, stepped 6 s (360 steps of
+   1/60 s); where it is and how fast it goes into p and vel. */
+static int roll_6s(scene *s, const plVector3 v, const plVector3 w, plVector3 p,
+                   plVector3 vel)
+{
+    ENSURE(plSetLinearVelocity(s->body, v) == PL_OK);
+    ENSURE(plSetAngularVelocity(s->body, w) == PL_OK);
+    for (int i = 0; i < 360; ++i) {
+        ENSURE(plStepSimulationFixed(s->world, 1.0f / 60, 1, 1.0f / 60) ==
+               PL_OK);
+    }
+    ENSURE(plGetPosition(s->body, p) == PL_OK);
+    ENSURE(plGetLinearVelocity(s->body, vel) == PL_OK);
+    return 0;
+}
+
 /* A ball rolled at 45 deg without slip at 2 m/s stops after v^2 / (2 a),
    a = rho g / (R (1 + 2/5)) (Tasora-Anitescu §6.1): combined rolling
    friction 0.036 x ground friction 1 = 0.036 m, so d = 3.964 m; semi-
@@ -105,15 +121,8 @@ static int test_rolling_distance(void)
         const double c = v0 / sqrt(2.0);
         const plVector3 v = {(plReal)c, 0, (plReal)c};
         const plVector3 w = {(plReal)(c / R), 0, (plReal)(-c / R)};
-        ENSURE(plSetLinearVelocity(s.body, v) == PL_OK);
-        ENSURE(plSetAngularVelocity(s.body, w) == PL_OK);
-        for (int i = 0; i < 360; ++i) {
-            ENSURE(plStepSimulationFixed(s.world, 1.0f / 60, 1, 1.0f / 60) ==
-                   PL_OK);
-        }
         plVector3 p, vel;
-        ENSURE(plGetPosition(s.body, p) == PL_OK);
-        ENSURE(plGetLinearVelocity(s.body, vel) == PL_OK);
+        ENSURE(roll_6s(&s, v, w, p, vel) == 0);
         const double d = sqrt((double)p[0] * p[0] + (double)p[2] * p[2]);
         rf_stats st;
         ENSURE(plGetSolverStats(s.world, &st) == PL_OK);
@@ -345,15 +354,8 @@ static int roll_default(int how, double *d, double *speed)
         remove(path);
     }
     const plVector3 v = {2, 0, 0}, w = {0, 0, -4};
-    ENSURE(plSetLinearVelocity(s.body, v) == PL_OK);
-    ENSURE(plSetAngularVelocity(s.body, w) == PL_OK);
-    for (int i = 0; i < 360; ++i) {
-        ENSURE(plStepSimulationFixed(s.world, 1.0f / 60, 1, 1.0f / 60) ==
-               PL_OK);
-    }
     plVector3 p, vel;
-    ENSURE(plGetPosition(s.body, p) == PL_OK);
-    ENSURE(plGetLinearVelocity(s.body, vel) == PL_OK);
+    ENSURE(roll_6s(&s, v, w, p, vel) == 0);
     *d = p[0];
     *speed = sqrt((double)vel[0] * vel[0] + (double)vel[2] * vel[2]);
     scene_free(&s);

@@ -40,14 +40,18 @@ check "no warning about anisotropic friction" $?
 awk -v l="$(field "$plain" light 2)" -v h="$(field "$plain" heavy 2)" \
     -v sl="$(field "$stock" light 2)" 'BEGIN { exit !(l > 1.9 && h > 1.9 && sl > 1.9) }'
 check "no rolling friction set: the balls roll on, as under stock" $?
-awk -v dl="$(field "$rolled" light 1)" -v dh="$(field "$rolled" heavy 1)" \
-    -v sl="$(field "$rolled" light 2)" -v sh="$(field "$rolled" heavy 2)" \
-    'BEGIN { ref = 3.9642
-             ok = sl < 1e-3 && sh < 1e-3
-             ok = ok && dl / ref - 1 < 0.01 && 1 - dl / ref < 0.01
-             ok = ok && dh / ref - 1 < 0.01 && 1 - dh / ref < 0.01
-             ok = ok && dh / dl - 1 < 0.01 && 1 - dh / dl < 0.01
-             exit !ok }'
+# both balls of an output line stopped at v0^2 / 2a and together (1%)
+both_stop() {
+    awk -v dl="$(field "$1" light 1)" -v dh="$(field "$1" heavy 1)" \
+        -v sl="$(field "$1" light 2)" -v sh="$(field "$1" heavy 2)" \
+        'BEGIN { ref = 3.9642
+                 ok = sl < 1e-3 && sh < 1e-3
+                 ok = ok && dl / ref - 1 < 0.01 && 1 - dl / ref < 0.01
+                 ok = ok && dh / ref - 1 < 0.01 && 1 - dh / ref < 0.01
+                 ok = ok && dh / dl - 1 < 0.01 && 1 - dh / dl < 0.01
+                 exit !ok }'
+}
+both_stop "$rolled"
 check "ROLLFRIC_ROLLING_FRICTION: 1 kg and 500 kg stop at v0^2/2a (1%)" $?
 grep -q "rolling friction 0.036 m" /tmp/rf_dropin_err.$$
 check "the attach line names the default" $?
@@ -59,13 +63,7 @@ printf '[balls]\nkind = dynamic\nshape = sphere\nrolling = 0.072 r\n' >"$mat"
 filed=$(ROLLFRIC_MATERIALS="$mat" LD_PRELOAD="$pre" "$app" 2>/tmp/rf_dropin_err.$$)
 echo "ROLLFRIC_MATERIALS:             $filed"
 cat /tmp/rf_dropin_err.$$
-awk -v dl="$(field "$filed" light 1)" -v dh="$(field "$filed" heavy 1)" \
-    -v sl="$(field "$filed" light 2)" -v sh="$(field "$filed" heavy 2)" \
-    'BEGIN { ref = 3.9642
-             ok = sl < 1e-3 && sh < 1e-3
-             ok = ok && dl / ref - 1 < 0.01 && 1 - dl / ref < 0.01
-             ok = ok && dh / dl - 1 < 0.01 && 1 - dh / dl < 0.01
-             exit !ok }' && grep -q "materials: 1 rule)" /tmp/rf_dropin_err.$$
+both_stop "$filed" && grep -q "materials: 1 rule)" /tmp/rf_dropin_err.$$
 check "ROLLFRIC_MATERIALS: both balls stop at v0^2/2a (1%), named at attach" $?
 # a bad file: one message with the line and the key, and stock's run
 printf '[balls]\nshape = sphere\nrolling = -1\n' >"$mat"
