@@ -566,15 +566,16 @@ RF_API plStatus plSetYield(plRigidBodyHandle body, plReal force);
  * the body's frame) of the friction directions, for mode
  * PL_ANISOTROPIC_FRICTION (sliding), PL_ANISOTROPIC_ROLLING_FRICTION
  * (rolling axes), both OR-ed, or 0 (off).  The stock solver scales its
- * friction rows' axes with it.  The cone solver models anisotropic
- * rolling along one body axis e (a scaling with one non-zero component,
- * as plGetAnisotropicRollingFrictionDirection gives for capsules, cones
- * and cylinders): rolling about e's projection on the contact plane is
- * resisted (|torque| <= rho gn), rolling about the other tangent is free
- * (RF_CONTACT_ROLL_T1).  Other rolling scalings and anisotropic sliding
- * are not modelled (the cone stays round; one message on stderr per
- * world).  Errors: PL_ERR_NULL, PL_ERR_HANDLE, PL_ERR_NONFINITE,
- * PL_ERR_INVALID (negative scaling, unknown mode). */
+ * friction rows' axes with it.  The cone solver uses the ellipse that
+ * scaling makes of its sliding (rolling) limit, exactly
+ * (rf_problem_set_sliding_scales, rf_problem_set_rolling_scales): a
+ * rolling scaling along one body axis e (as
+ * plGetAnisotropicRollingFrictionDirection gives for capsules, cones and
+ * cylinders) resists rolling about e's projection on the contact plane
+ * (|torque| <= rho gn) and leaves rolling about the other tangent free
+ * (RF_CONTACT_ROLL_T1); docs/bullet.md, "Anisotropic friction".  Errors:
+ * PL_ERR_NULL, PL_ERR_HANDLE, PL_ERR_NONFINITE, PL_ERR_INVALID (negative
+ * scaling, unknown mode). */
 #define PL_ANISOTROPIC_FRICTION 1
 #define PL_ANISOTROPIC_ROLLING_FRICTION 2
 RF_API plStatus plSetAnisotropicFriction(plRigidBodyHandle body,

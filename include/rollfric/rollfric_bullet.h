@@ -20,8 +20,9 @@
  * points within the manifold's contact processing threshold (pairs that
  * need a response) become one 6D contact each, with the point's combined
  * friction (mu), rolling friction (rho, a length in m) and spinning
- * friction (sigma, m) (anisotropic rolling friction along one body axis:
- * a rolling cone about that axis only, RF_CONTACT_ROLL_T1); every enabled joint
+ * friction (sigma, m) (anisotropic friction: the elliptic cones Bullet's
+ * scalings describe; defaults and materials for points Bullet gives no
+ * rolling friction); every enabled joint
  * (btTypedConstraint) gives its rows from getInfo1/getInfo2 as the stock solver
  * reads them (motors, limits, breaking thresholds included); contacts and joint
  * rows go into one cone complementarity problem per step, solved by the core
@@ -304,9 +305,10 @@ typedef enum rf_bullet_warning {
                                    friction or restitution coefficient, or
                                    contact CFM, was used as 0 (manifold) */
     RF_BULLET_WARN_ANISOTROPY,  /* anisotropic friction the cone does not
-                                   model (sliding; rolling other than about
-                                   one body axis, or with application-set
-                                   friction directions) (manifold) */
+                                   model: at a point with application-set
+                                   friction directions, or sliding and
+                                   rolling ellipses whose axes disagree
+                                   (manifold) */
     RF_BULLET_WARN_JOINT,       /* a joint was skipped for a non-finite
                                    Jacobian, error or bound, or a row's
                                    negative or non-finite cfm used as 0
