@@ -896,9 +896,17 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
        sixteenth round: 2 boxes 2.08x stock's step -> 1.64x, 5 boxes 2.06x
        -> 1.35x, 20 boxes 1.95x -> 1.08x; one box, 4 contacts, is faster
        uncoloured); joint rows gain nothing from it, so a ragdoll pile
-       keeps Bullet's order until it is large enough for threads. */
-    const int colored =
-        nitem > 512 || (staggered && ncon > (nrow > 0 ? 128 : 4));
+       keeps Bullet's order until it is large enough for threads.  With
+       spin or rolling friction the angular bundles cost more than they
+       gain up to about 20 contacts (one thread, per step: a box and a
+       rolling sphere on the ground, 5 contacts, 13.8 us coloured against
+       6.1 us; two boxes and a sphere 14.6 against 8.6; five boxes and a
+       sphere, 21 contacts, 17.5 against 16.9; five boxes and five
+       spheres 23.0 against 29.6; 5 to 20 rolling balls alone the same
+       either way; docs/performance.md, "Small scenes"). */
+    const int small =
+        nrow > 0 ? 128 : (ncon <= 20 && rf__si_angular_count(p) > 0 ? 20 : 4);
+    const int colored = nitem > 512 || (staggered && ncon > small);
     if (colored) {
         color_sweep(p);
         rf__si_wide_pack(p, staggered);
