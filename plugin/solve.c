@@ -131,6 +131,14 @@ static rf_status validate(const rf_config *cfg, rf_error *err)
         return rf__fail(err, RF_ERR_INVALID, "%s: threads = %d < 0", fn,
                         cfg->threads);
     }
+    /* libgomp ends the process when it cannot create the threads it was
+       asked for (at 50,000 here), or crashes: a count past any machine's
+       is refused before it reaches OpenMP */
+    if (cfg->threads > RF_MAX_THREADS) {
+        return rf__fail(err, RF_ERR_INVALID,
+                        "%s: threads = %d > RF_MAX_THREADS (%d)", fn,
+                        cfg->threads, RF_MAX_THREADS);
+    }
     if (cfg->warm_start != 0 && cfg->warm_start != 1) {
         return rf__fail(err, RF_ERR_INVALID, "%s: warm_start = %d not 0 or 1",
                         fn, cfg->warm_start);

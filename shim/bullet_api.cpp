@@ -159,7 +159,8 @@ rf_status env_solver_model(rf_config &c, rf_error *err)
 rf_status env_budget(rf_config &c, rf_error *err)
 {
     const char *v;
-    auto parse_int = [&](const char *name, int lo, int *out) -> rf_status {
+    auto parse_int = [&](const char *name, int lo, long hi,
+                         int *out) -> rf_status {
         const char *s = std::getenv(name);
         if (s == nullptr) {
             return RF_OK;
@@ -167,18 +168,18 @@ rf_status env_budget(rf_config &c, rf_error *err)
         char *end;
         errno = 0;
         long x = std::strtol(s, &end, 10);
-        if (*s == '\0' || *end != '\0' || errno != 0 || x < lo ||
-            x > 1000000000L) {
-            return fail(err, RF_ERR_INVALID, "%s='%s' is not an integer >= %d",
-                        name, s, lo);
+        if (*s == '\0' || *end != '\0' || errno != 0 || x < lo || x > hi) {
+            return fail(err, RF_ERR_INVALID,
+                        "%s='%.40s' is not an integer from %d to %ld", name, s,
+                        lo, hi);
         }
         *out = (int)x;
         return RF_OK;
     };
     int iters = -1;
-    rf_status st = parse_int("ROLLFRIC_ITERATIONS", 1, &iters);
+    rf_status st = parse_int("ROLLFRIC_ITERATIONS", 1, 1000000000L, &iters);
     if (st == RF_OK) {
-        st = parse_int("ROLLFRIC_THREADS", 0, &c.threads);
+        st = parse_int("ROLLFRIC_THREADS", 0, RF_MAX_THREADS, &c.threads);
     }
     if (st != RF_OK) {
         return st;

@@ -57,6 +57,9 @@ check "missing file: exit 2" $(( $? == 2 ? 0 : 1 ))
 check "unknown solver: exit 2" $(( $? == 2 ? 0 : 1 ))
 "$rfsolve" "$data/RFC3D_cube_1.dat" --tol -1 >"$tmp/out" 2>&1
 check "negative tolerance: exit 2" $(( $? == 2 ? 0 : 1 ))
+"$rfsolve" "$data/RFC3D_cube_1.dat" --threads 100000 >"$tmp/out" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q "threads = 100000 > RF_MAX_THREADS" "$tmp/out"
+check "100000 threads: refused before OpenMP, exit 2" $?
 "$rfsolve" >"$tmp/out" 2>&1
 check "no file: exit 2" $(( $? == 2 ? 0 : 1 ))
 

@@ -657,6 +657,11 @@ typedef enum rf_solver_kind {
                                  friction rounds (at most 2). */
 } rf_solver_kind;
 
+/* The most OpenMP threads a configuration may ask for (rf_config.threads):
+ * a larger count is refused by rf_config_validate and every call that
+ * validates a configuration. */
+#define RF_MAX_THREADS 1024
+
 typedef struct rf_config {
     rf_solver_kind solver; /* default RF_SOLVER_APGD */
     rf_model model;        /* default RF_MODEL_ASSOCIATED */
@@ -666,7 +671,10 @@ typedef struct rf_config {
     int warm_start;        /* 1: gamma passed to rf_solve is the start
                               (projected onto Y first); 0: start at 0.
                               default 1 */
-    int threads;           /* OpenMP threads, 0 = OpenMP's default; the
+    int threads;           /* OpenMP threads, 0 = OpenMP's default, at
+                              most RF_MAX_THREADS (RF_ERR_INVALID above:
+                              OpenMP ends the process when it cannot make
+                              them); the
                               Bullet shim also fills and writes back its
                               contacts on them (from 512 points on).  In
                               the Bullet shim 0 means its adaptive count:

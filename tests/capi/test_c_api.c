@@ -199,6 +199,13 @@ static int test_bad_input(void)
     cfg.max_iter = -1; /* 0 is RF_BULLET_WORLD_ITERATIONS */
     ENSURE(plSetSolverConfig(s.world, &cfg) == PL_ERR_INVALID);
     ENSURE(error_says("max_iter"));
+    /* a thread count past any machine's never reaches OpenMP */
+    rf_config_default(&cfg);
+    cfg.threads = 100000;
+    ENSURE(plSetSolverConfig(s.world, &cfg) == PL_ERR_INVALID);
+    ENSURE(error_says("threads = 100000 > RF_MAX_THREADS (1024)"));
+    cfg.threads = RF_MAX_THREADS;
+    ENSURE(plSetSolverConfig(s.world, &cfg) == PL_OK);
     ENSURE(plCreateRigidBody(NULL, -1, s.ball) == NULL);
     ENSURE(error_says("mass"));
     ENSURE(plCreateRigidBody(NULL, NAN, s.ball) == NULL);

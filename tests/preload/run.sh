@@ -79,6 +79,11 @@ grep -q "coefficient was used as 0: between body 0x[0-9a-f]* (SPHERE) and object
     awk '/^rollfric:   [0-9]+ x coefficient used as 0/ { n = $2 }
          END { exit !(n >= 360) }' /tmp/rf_preload_err.$$ # one a step at least
 check "warnings: the first names the bodies, the counts at exit" $?
+# a thread count past any machine's: named, and the world runs stock
+threads=$(ROLLFRIC_THREADS=100000 LD_PRELOAD="$pre" "$app" 2>/tmp/rf_preload_err.$$)
+[ "$threads" = "$stock" ] &&
+    grep -q "ROLLFRIC_THREADS='100000' is not an integer from 0 to 1024; the world goes on with Bullet's own solver" /tmp/rf_preload_err.$$
+check "ROLLFRIC_THREADS=100000: refused with the variable named, stock" $?
 # a multibody world is not taken, and that is said
 mb=$(LD_PRELOAD="$pre" "$app" --multibody 2>/tmp/rf_preload_err.$$)
 cat /tmp/rf_preload_err.$$
