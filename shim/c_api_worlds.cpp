@@ -211,6 +211,22 @@ plStatus plDeleteDynamicsWorld(plDynamicsWorldHandle world)
     });
 }
 
+// Bullet counts a step's substeps as int(local time / fixed step): past
+// INT_MAX the count overflows, and the world then never steps again.  A
+// dt of more than kMaxSubsteps fixed steps is refused (true, with the
+// error set).
+constexpr double kMaxSubsteps = 1e9;
+static bool too_many_substeps(const char *fn, double dt, double fixed_step)
+{
+    if (dt / fixed_step <= kMaxSubsteps) {
+        return false;
+    }
+    fail(PL_ERR_INVALID,
+         "%s: dt = %g is %g steps of %g s, more than Bullet counts (%g)", fn,
+         dt, dt / fixed_step, fixed_step, kMaxSubsteps);
+    return true;
+}
+
 plStatus plStepSimulationFixed(plDynamicsWorldHandle world, plReal dt,
                                int max_substeps, plReal fixed_step)
 {
@@ -226,6 +242,9 @@ plStatus plStepSimulationFixed(plDynamicsWorldHandle world, plReal dt,
                         "%s: dt = %g and fixed_step = %g must be > 0, "
                         "max_substeps = %d >= 1",
                         fn, (double)dt, (double)fixed_step, max_substeps);
+        }
+        if (too_many_substeps(fn, (double)dt, (double)fixed_step)) {
+            return PL_ERR_INVALID;
         }
         w->world.stepSimulation((btScalar)dt, max_substeps,
                                 (btScalar)fixed_step);
@@ -244,6 +263,9 @@ plStatus plStepSimulation(plDynamicsWorldHandle world, plReal dt)
         if (!(dt > 0)) {
             return fail(PL_ERR_INVALID, "%s: dt = %g must be > 0", fn,
                         (double)dt);
+        }
+        if (too_many_substeps(fn, (double)dt, 1.0 / 60)) {
+            return PL_ERR_INVALID;
         }
         // the classic call: stepSimulation(dt), i.e. at most one fixed step
         // of 1/60 s with interpolation

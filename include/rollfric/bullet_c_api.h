@@ -195,14 +195,16 @@ RF_API PL_CLASSIC_STATUS plDeleteDynamicsWorld(plDynamicsWorldHandle world);
  * (> 0, finite) with at most one fixed step of 1/60 s (interpolated
  * transforms in between).  For exact steps use plStepSimulationFixed(w,
  * dt, 1, dt).  Errors: PL_ERR_NULL, PL_ERR_HANDLE (world),
- * PL_ERR_NONFINITE (dt), PL_ERR_INVALID (dt <= 0). */
+ * PL_ERR_NONFINITE (dt), PL_ERR_INVALID (dt <= 0, or more than 1e9 fixed
+ * steps: Bullet's int count of them would overflow). */
 RF_API PL_CLASSIC_STATUS plStepSimulation(plDynamicsWorldHandle world,
                                           plReal dt);
 #ifndef PL_CLASSIC_API /* rollfric's own: hidden in classic mode */
 /* Bullet's stepSimulation(dt, max_substeps, fixed_step): advance by dt in
  * fixed steps of fixed_step, at most max_substeps of them (>= 1); s.
  * Errors: PL_ERR_NULL, PL_ERR_HANDLE (world), PL_ERR_NONFINITE (dt,
- * fixed_step), PL_ERR_INVALID (dt or fixed_step <= 0, max_substeps < 1). */
+ * fixed_step), PL_ERR_INVALID (dt or fixed_step <= 0, max_substeps < 1,
+ * dt more than 1e9 fixed steps: Bullet's int count would overflow). */
 RF_API plStatus plStepSimulationFixed(plDynamicsWorldHandle world, plReal dt,
                                       int max_substeps, plReal fixed_step);
 /* The world's gravity, m/s^2.  Errors: PL_ERR_NULL (world, g),

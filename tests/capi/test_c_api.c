@@ -233,6 +233,23 @@ static int test_bad_input(void)
     ENSURE(plGetLinearVelocity(s.body, v1) == PL_OK);
     ENSURE(memcmp(p0, p1, sizeof p0) == 0 && memcmp(v0, v1, sizeof v0) == 0);
 
+    /* a time step whose substep count overflows Bullet's int is refused,
+       and the world steps on afterwards */
+    ENSURE(plStepSimulationFixed(s.world, 3.6e7f, 1, 1.0f / 60) ==
+           PL_ERR_INVALID);
+    ENSURE(error_says("more than Bullet counts"));
+    ENSURE(plStepSimulation(s.world, 3.6e7f) == PL_ERR_INVALID);
+    {
+        plVector3 y0, y1;
+        const plVector3 up = {0, 2, 0};
+        ENSURE(plSetPosition(s.body, up) == PL_OK);
+        ENSURE(plGetPosition(s.body, y0) == PL_OK);
+        ENSURE(plStepSimulationFixed(s.world, 1.0f / 60, 1, 1.0f / 60) ==
+               PL_OK);
+        ENSURE(plGetPosition(s.body, y1) == PL_OK);
+        ENSURE(y1[1] < y0[1]); /* it still falls */
+    }
+
     /* stale handles after delete */
     plRigidBodyHandle b = plCreateRigidBody(NULL, 2, s.ball);
     ENSURE(b != NULL);
