@@ -2,6 +2,8 @@
 // mesh, compound, convex hull, scaling, deletion).
 #include "c_api_internal.hpp"
 
+#include <cstring>
+
 using namespace rfshim::capi;
 
 namespace {
@@ -43,8 +45,13 @@ plStatus check_sizes(const char *fn, plReal a, const char *na, plReal b,
         return fail(PL_ERR_NONFINITE, "%s: %s or %s is not finite", fn, na, nb);
     }
     if (!(a > 0) || !(b > 0)) {
-        return fail(PL_ERR_INVALID, "%s: %s = %g and %s = %g must be > 0", fn,
-                    na, (double)a, nb, (double)b);
+        // name what is wrong: one size, or both
+        if (!(a > 0) && !(b > 0) && std::strcmp(na, nb) != 0) {
+            return fail(PL_ERR_INVALID, "%s: %s = %g and %s = %g must be > 0",
+                        fn, na, (double)a, nb, (double)b);
+        }
+        return fail(PL_ERR_INVALID, "%s: %s = %g must be > 0", fn,
+                    a > 0 ? nb : na, (double)(a > 0 ? b : a));
     }
     return PL_OK;
 }

@@ -57,6 +57,17 @@ check "missing file: exit 2" $(( $? == 2 ? 0 : 1 ))
 check "unknown solver: exit 2" $(( $? == 2 ? 0 : 1 ))
 "$rfsolve" "$data/RFC3D_cube_1.dat" --tol -1 >"$tmp/out" 2>&1
 check "negative tolerance: exit 2" $(( $? == 2 ? 0 : 1 ))
+"$rfsolve" "$data/RFC3D_cube_1.dat" --bogus >"$tmp/out" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q "unknown option --bogus" "$tmp/out"
+check "an unknown last option: named as unknown, exit 2" $?
+# a finite coefficient so large the residual overflows: the JSON stays
+# JSON (null and a note, never nan)
+n=$(wc -l <"$data/RFC3D_cube_1.dat")
+sed "$((n - 1))s/.*/ 1e308 1e308/" "$data/RFC3D_cube_1.dat" >"$tmp/huge.dat"
+"$rfsolve" "$tmp/huge.dat" --max-iter 10 --quiet >"$tmp/out" 2>&1
+tail -n 1 "$tmp/out" | grep -q '"residual":null, "residual_note":"not finite' &&
+    ! tail -n 1 "$tmp/out" | grep -qi 'nan'
+check "mu = 1e308: residual null with a note, no nan in the JSON" $?
 "$rfsolve" "$data/RFC3D_cube_1.dat" --threads 100000 >"$tmp/out" 2>&1; rc=$?
 [ $rc -eq 2 ] && grep -q "threads = 100000 > RF_MAX_THREADS" "$tmp/out"
 check "100000 threads: refused before OpenMP, exit 2" $?

@@ -86,6 +86,21 @@ static int parse_int(const char *s, int *out)
 }
 
 /* Returns 0 ok, 1 --help, 2 error (message printed). */
+/* a, one of the options that take a value */
+static int is_option(const char *a)
+{
+    static const char *const with_value[] = {
+        "--model",      "--solver",     "--tol",
+        "--max-iter",   "--threads",    "--cohesion",
+        "--normal-max", "--compliance", "--write-solution"};
+    for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; ++k) {
+        if (strcmp(a, with_value[k]) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, options *o)
 {
     rf_config_default(&o->cfg);
@@ -105,7 +120,7 @@ static int parse_args(int argc, char **argv, options *o)
         } else if (strcmp(a, "--local-mdp") == 0) {
             o->cfg.local_mdp = 1;
             takes = 0;
-        } else if (a[0] == '-' && a[1] == '-' && val == NULL) {
+        } else if (val == NULL && is_option(a)) {
             fprintf(stderr, "rfsolve: %s needs a value\n", a);
             return 2;
         } else if (strcmp(a, "--model") == 0) {
@@ -273,13 +288,23 @@ int main(int argc, char **argv)
     if (o.solution != NULL) {
         ok = write_solution(o.solution, g, nc, dim);
     }
+    /* JSON has no NaN: a residual that could not be computed (a value so
+       large it overflows) is null, with the reason */
+    char residual[96];
+    if (isfinite(st.residual)) {
+        snprintf(residual, sizeof residual, "%.6e", st.residual);
+    } else {
+        snprintf(residual, sizeof residual,
+                 "null, \"residual_note\":\"not finite: a value of the "
+                 "problem overflows\"");
+    }
     printf("{\"contacts\":%d, \"dimension\":%d, \"solver\":\"%s\", "
-           "\"model\":\"%s\", \"iterations\":%d, \"residual\":%.6e, "
+           "\"model\":\"%s\", \"iterations\":%d, \"residual\":%s, "
            "\"converged\":%s, \"seconds\":%.6e, \"cohesion\":%.6e, "
            "\"compliance\":%.6e, \"normal_max\":%.6e, "
            "\"w_asymmetry\":%.6e}\n",
            nc, dim, SOLVERS[o.cfg.solver], MODELS[o.cfg.model], st.iterations,
-           st.residual, st.converged ? "true" : "false", st.seconds, o.cohesion,
+           residual, st.converged ? "true" : "false", st.seconds, o.cohesion,
            o.compliance, o.normal_max, rf_problem_w_asymmetry(p));
     free(g);
     rf_problem_destroy(p);

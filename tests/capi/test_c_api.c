@@ -212,7 +212,7 @@ static int test_bad_input(void)
     ENSURE(plCreateRigidBody(NULL, 1, s.plane) == NULL); /* dynamic plane */
     ENSURE(plCreateRigidBody(NULL, 1, NULL) == NULL);
     ENSURE(plNewSphereShape(-1) == NULL);
-    ENSURE(error_says("radius"));
+    ENSURE(error_says("plNewSphereShape: radius = -1 must be > 0"));
     ENSURE(plNewBoxShape(1, -1, 1) == NULL);
     ENSURE(plNewBoxShape(0, 0, 0) == NULL);
     plCollisionShapeHandle flat =
