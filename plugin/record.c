@@ -848,6 +848,8 @@ typedef struct reader {
     int pending;     /* the frame whose CONT is due, or -1 */
     uint64_t chunk;  /* offset of the chunk being parsed */
     const char *tag; /* its name, for messages */
+    int ends_whole;  /* the file's last bytes are an END chunk: a chunk
+                        that runs past the end has a corrupt length */
 } reader;
 
 /* RF_ERR_FORMAT with the chunk's offset and tag. */
@@ -1290,6 +1292,13 @@ static rf_status read_chunks(reader *d)
         } else {
             st = read_payload(d, len, &whole);
         }
+        if (st == RF_OK && !whole && d->ends_whole) {
+            /* not a recording cut short: it ends with its END chunk */
+            return malformed(d,
+                             "its length %lu runs past the end of a "
+                             "recording that ends whole: the length is corrupt",
+                             (unsigned long)len);
+        }
         if (st != RF_OK || !whole) {
             return st;
         }
@@ -1323,6 +1332,18 @@ static void drop_pending(reader *d)
     d->pending = -1;
 }
 
+/* Whether f's last CHUNK_HEADER bytes are an END chunk (tag, length 0);
+   f is left at its start. */
+static int ends_with_end(FILE *f)
+{
+    unsigned char h[CHUNK_HEADER];
+    int yes = fseek(f, -(long)CHUNK_HEADER, SEEK_END) == 0 &&
+              fread(h, 1, CHUNK_HEADER, f) == CHUNK_HEADER &&
+              memcmp(h, TAG_END, 4) == 0 && le32(h + 4) == 0;
+    rewind(f);
+    return yes;
+}
+
 rf_status rf_recording_read(const char *path, rf_recording **out, rf_error *err)
 {
     if (path == NULL || out == NULL) {
@@ -1346,6 +1367,7 @@ rf_status rf_recording_read(const char *path, rf_recording **out, rf_error *err)
                       path, errno ? strerror(errno) : "unknown error");
     }
     if (st == RF_OK) {
+        d.ends_whole = ends_with_end(d.f);
         st = read_header(&d);
     }
     if (st == RF_OK) {

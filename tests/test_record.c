@@ -728,6 +728,38 @@ static int refused(const unsigned char *b, size_t n, rf_status want,
     return 0;
 }
 
+/* A chunk length corrupted in a recording that ends whole (its END chunk
+   is there) is reported with the chunk's offset, not read as a recording
+   cut short; the same file cut short (no END) still reads as one. */
+static int test_corrupt_length(void)
+{
+    char path[512], cut[512];
+    tmp_path(path, "len.rec");
+    tmp_path(cut, "len-cut.rec");
+    ENSURE(write_scene(&SCENE, path, 1) == 0);
+    size_t n;
+    unsigned char *b = slurp(path, &n);
+    ENSURE(b != NULL);
+    /* the second chunk after the 32-byte header */
+    const size_t second = 32 + 8 + rd32(b + 32 + 4);
+    ENSURE(second + 8 <= n);
+    wr32(b + second + 4, 0x7ffffff0u);
+    char want[64];
+    snprintf(want, sizeof want, "offset %zu", second);
+    ENSURE(refused(b, n, RF_ERR_FORMAT, want) == 0);
+    ENSURE(refused(b, n, RF_ERR_FORMAT, "the length is corrupt") == 0);
+    /* without its END chunk it is a recording cut short */
+    ENSURE(spit(cut, b, n - 8) == 0);
+    rf_recording *r = NULL;
+    ENSURE(rf_recording_read(cut, &r, NULL) == RF_OK);
+    ENSURE(r->complete == 0 && r->nbody == 1);
+    rf_recording_free(r);
+    free(b);
+    unlink(cut);
+    unlink(path);
+    return 0;
+}
+
 /* Wrong magic, versions 0 and 2, and malformed chunks: RF_ERR_FORMAT
    naming the offset; a missing file or a directory: RF_ERR_IO. */
 static int test_bad_files(void)
@@ -1048,6 +1080,7 @@ int main(void)
     RUN_TEST(test_bad_files);
     RUN_TEST(test_bad_mesh_file);
     RUN_TEST(test_corrupt);
+    RUN_TEST(test_corrupt_length);
     RUN_TEST(test_bad_open);
     RUN_TEST(test_bad_bodies);
     RUN_TEST(test_bad_frames);

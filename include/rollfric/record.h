@@ -178,7 +178,8 @@ typedef struct rf_recording {
  * rf_recording_free).  Chunks of kinds this version does not know are
  * skipped.  Errors: RF_ERR_NULL, RF_ERR_IO (cannot open or read),
  * RF_ERR_FORMAT (not a recording or shorter than its 32-byte header, a
- * later version, a malformed chunk: the message names its offset),
+ * later version, a malformed chunk, a chunk length that runs past the end
+ * of a file that ends with its end mark: the message names its offset),
  * RF_ERR_NOMEM; *out is then untouched. */
 RF_API rf_status rf_recording_read(const char *path, rf_recording **out,
                                    rf_error *err);
