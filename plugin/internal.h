@@ -419,6 +419,11 @@ static inline double rf__clamp(double x, double lo, double hi)
 }
 
 /* --- errors (problem.c) --- */
+/* A path as messages show it: whole up to RF__SHOWN_PATH - 4 bytes,
+   else "..." and its tail, so that the reason after it still fits the
+   256 bytes of rf_error.message (problem.c). */
+#define RF__SHOWN_PATH 100
+void rf__shown_path(const char *path, char out[RF__SHOWN_PATH]);
 rf_status rf__fail(rf_error *err, rf_status status, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))

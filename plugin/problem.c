@@ -41,6 +41,17 @@ const char *rf_version(void)
     return "0.1.0";
 }
 
+void rf__shown_path(const char *path, char out[RF__SHOWN_PATH])
+{
+    const size_t len = strlen(path);
+    if (len < RF__SHOWN_PATH - 4) {
+        memcpy(out, path, len + 1);
+        return;
+    }
+    memcpy(out, "...", 3);
+    memcpy(out + 3, path + len - (RF__SHOWN_PATH - 4), RF__SHOWN_PATH - 4 + 1);
+}
+
 rf_status rf__fail(rf_error *err, rf_status status, const char *fmt, ...)
 {
     if (err != NULL) {

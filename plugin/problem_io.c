@@ -462,11 +462,13 @@ rf_status rf_problem_read(rf_problem *p, const char *path, int *dim,
                         p == NULL ? "p" : "path");
     }
     reader r = {0};
-    r.path = path;
+    char shown[RF__SHOWN_PATH];
+    rf__shown_path(path, shown);
+    r.path = shown;
     r.err = err;
     r.f = fopen(path, "r");
     if (r.f == NULL) {
-        return rf__fail(err, RF_ERR_IO, "%s: cannot open: %s", path,
+        return rf__fail(err, RF_ERR_IO, "%s: cannot open: %s", shown,
                         strerror(errno));
     }
     rf_status st = read_problem(&r, p, dim, err);
@@ -580,10 +582,12 @@ rf_status rf_problem_write(const rf_problem *p, const char *path, int dim,
                         "W coupling of a spin row is non-zero)",
                         fn);
     }
+    char shown[RF__SHOWN_PATH];
+    rf__shown_path(path, shown);
     FILE *f = fopen(path, "w");
     if (f == NULL) {
         free(W);
-        return rf__fail(err, RF_ERR_IO, "%s: cannot open %s: %s", fn, path,
+        return rf__fail(err, RF_ERR_IO, "%s: cannot open %s: %s", fn, shown,
                         strerror(errno));
     }
     const int nc = p->ncon, M = 6 * nc, m = dim * nc;
@@ -613,7 +617,7 @@ rf_status rf_problem_write(const rf_problem *p, const char *path, int dim,
     free(rows);
     free(W);
     if (bad) {
-        return rf__fail(err, RF_ERR_IO, "%s: error writing %s", fn, path);
+        return rf__fail(err, RF_ERR_IO, "%s: error writing %s", fn, shown);
     }
     rf__ok(err);
     return RF_OK;

@@ -411,33 +411,34 @@ rf_status rf_record_open(const char *path, double step, double frame_interval,
         return rf__fail(err, RF_ERR_NULL, "%s: %s is NULL", fn,
                         path == NULL ? "path" : "out");
     }
+    char shown[RF__SHOWN_PATH]; /* the path in messages */
+    rf__shown_path(path, shown);
     if (!(step >= 0.0 && step - step == 0.0) ||
         !(frame_interval >= 0.0 && frame_interval - frame_interval == 0.0) ||
         (contacts != 0 && contacts != 1)) {
         return rf__fail(err, RF_ERR_INVALID,
                         "%s: %s: step = %g, frame_interval = %g (both finite "
                         "and >= 0), contacts = %d (0 or 1)",
-                        fn, path, step, frame_interval, contacts);
+                        fn, shown, step, frame_interval, contacts);
     }
     rf_record_writer *w = calloc(1, sizeof *w);
-    const size_t len = strlen(path);
     if (w != NULL) {
-        w->path = malloc(len + 1);
+        w->path = malloc(RF__SHOWN_PATH);
     }
     if (w == NULL || w->path == NULL || !bytes_reserve(&w->buf, HEADER_SIZE)) {
         if (w != NULL) {
             writer_free(w);
         }
-        return rf__fail(err, RF_ERR_NOMEM, "%s: %s: out of memory", fn, path);
+        return rf__fail(err, RF_ERR_NOMEM, "%s: %s: out of memory", fn, shown);
     }
-    memcpy(w->path, path, len + 1);
+    memcpy(w->path, shown, RF__SHOWN_PATH);
     w->contacts = contacts;
     w->interval = frame_interval;
     errno = 0;
     w->f = fopen(path, "wb");
     if (w->f == NULL) {
         rf_status st =
-            rf__fail(err, RF_ERR_IO, "%s: cannot create %s: %s", fn, path,
+            rf__fail(err, RF_ERR_IO, "%s: cannot create %s: %s", fn, shown,
                      errno ? strerror(errno) : "unknown error");
         writer_free(w);
         return st;
@@ -1352,7 +1353,9 @@ rf_status rf_recording_read(const char *path, rf_recording **out, rf_error *err)
     }
     reader d;
     memset(&d, 0, sizeof d);
-    d.path = path;
+    char shown[RF__SHOWN_PATH];
+    rf__shown_path(path, shown);
+    d.path = shown;
     d.err = err;
     d.pending = -1;
     d.r = calloc(1, sizeof *d.r);
@@ -1364,7 +1367,7 @@ rf_status rf_recording_read(const char *path, rf_recording **out, rf_error *err)
     rf_status st = RF_OK;
     if (d.f == NULL) {
         st = rf__fail(err, RF_ERR_IO, "rf_recording_read: cannot open %s: %s",
-                      path, errno ? strerror(errno) : "unknown error");
+                      shown, errno ? strerror(errno) : "unknown error");
     }
     if (st == RF_OK) {
         d.ends_whole = ends_with_end(d.f);

@@ -135,7 +135,7 @@ rf_status env_solver_model(rf_config &c, rf_error *err)
         }
         if (!found) {
             return fail(err, RF_ERR_INVALID,
-                        "ROLLFRIC_SOLVER='%s' is not one of jacobi, gs, "
+                        "ROLLFRIC_SOLVER='%.40s' is not one of jacobi, gs, "
                         "gs_colored, apgd, si",
                         v);
         }
@@ -147,7 +147,7 @@ rf_status env_solver_model(rf_config &c, rf_error *err)
             c.model = RF_MODEL_DESAXCE;
         } else {
             return fail(err, RF_ERR_INVALID,
-                        "ROLLFRIC_MODEL='%s' is not one of associated, "
+                        "ROLLFRIC_MODEL='%.40s' is not one of associated, "
                         "desaxce",
                         v);
         }
@@ -193,7 +193,7 @@ rf_status env_budget(rf_config &c, rf_error *err)
         double t = std::strtod(v, &end);
         if (*v == '\0' || *end != '\0' || !(t >= 0.0) || !std::isfinite(t)) {
             return fail(err, RF_ERR_INVALID,
-                        "ROLLFRIC_TOLERANCE='%s' is not a number >= 0", v);
+                        "ROLLFRIC_TOLERANCE='%.40s' is not a number >= 0", v);
         }
         c.tol = t; // ... unless a tolerance is given too
     }

@@ -264,6 +264,30 @@ static int test_malformed(void)
 }
 
 /* dimension-5 <-> 6D component maps */
+/* A long path keeps the reason in the message (the path's tail is shown
+   after "..."): 300 bytes of directories that do not exist. */
+static int test_long_path(void)
+{
+    char path[400];
+    memset(path, 'd', sizeof path);
+    for (int k = 1; k < 300; k += 10) {
+        path[k] = '/';
+    }
+    path[0] = '/';
+    snprintf(path + 300, sizeof path - 300, "/problem.dat");
+    rf_problem *p;
+    ENSURE(rf_problem_create(&p, NULL) == RF_OK);
+    rf_error err;
+    int dim = 0;
+    ENSURE(rf_problem_read(p, path, &dim, &err) == RF_ERR_IO);
+    ENSURE(strstr(err.message, "cannot open") != NULL);
+    ENSURE(strstr(err.message, "...") != NULL);
+    ENSURE(strstr(err.message, "problem.dat") != NULL);
+    ENSURE(strlen(err.message) < sizeof err.message - 1); /* not cut */
+    rf_problem_destroy(p);
+    return 0;
+}
+
 static int test_dim5_maps(void)
 {
     const double in5[5] = {1, 2, 3, 4, 5};
@@ -288,6 +312,7 @@ int main(void)
     RUN_TEST(test_read_dim6);
     RUN_TEST(test_malformed);
     RUN_TEST(test_dim5_maps);
+    RUN_TEST(test_long_path);
     const char *names[] = {"rt.dat", "d6.dat", "x.dat", "bad.dat", "w.dat"};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k) {
         unlink(tmp_path(names[k]));
