@@ -820,7 +820,8 @@ rf_status rf_bullet_describe(const rf_plugin *p, char *buf, size_t size)
     }
     char threads[48];
     if (c.threads > 0) {
-        std::snprintf(threads, sizeof threads, "%d threads", c.threads);
+        std::snprintf(threads, sizeof threads, "%d thread%s", c.threads,
+                      c.threads == 1 ? "" : "s");
     } else {
         std::snprintf(threads, sizeof threads, "threads chosen per step");
     }

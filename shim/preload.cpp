@@ -280,6 +280,13 @@ void attach(void *world, void *real_ctor)
         say_once(std::string(err.message) + "; " + kOwnSolver);
         return;
     }
+    if (cfg.max_iter > RF_MANY_ITERATIONS && cfg.tol == 0.0) {
+        say_once("ROLLFRIC_ITERATIONS=" + std::to_string(cfg.max_iter) +
+                 " with no tolerance: every step runs all of them (more "
+                 "than " +
+                 std::to_string(RF_MANY_ITERATIONS) +
+                 "); give ROLLFRIC_TOLERANCE to stop sooner");
+    }
     if (cfg.max_iter == RF_BULLET_WORLD_ITERATIONS &&
         (cfg.solver == RF_SOLVER_JACOBI || cfg.solver == RF_SOLVER_APGD)) {
         // rf_bullet_attach refuses it in C-API terms: say it in the

@@ -68,6 +68,9 @@ sed "$((n - 1))s/.*/ 1e308 1e308/" "$data/RFC3D_cube_1.dat" >"$tmp/huge.dat"
 tail -n 1 "$tmp/out" | grep -q '"residual":null, "residual_note":"not finite' &&
     ! tail -n 1 "$tmp/out" | grep -qi 'nan'
 check "mu = 1e308: residual null with a note, no nan in the JSON" $?
+"$rfsolve" "$data/RFC3D_cube_1.dat" --max-iter 200000 --tol 0 --solver gs --quiet >"$tmp/out" 2>&1
+grep -q "warning: --max-iter 200000 with --tol 0 runs all of them" "$tmp/out"
+check "200000 iterations and no tolerance: warned" $?
 "$rfsolve" "$data/RFC3D_cube_1.dat" --threads 100000 >"$tmp/out" 2>&1; rc=$?
 [ $rc -eq 2 ] && grep -q "threads = 100000 > RF_MAX_THREADS" "$tmp/out"
 check "100000 threads: refused before OpenMP, exit 2" $?

@@ -171,6 +171,12 @@ static int parse_args(int argc, char **argv, options *o)
     if (o->cfg.local_mdp && o->cfg.solver != RF_SOLVER_GS_COLORED) {
         o->cfg.solver = RF_SOLVER_GS;
     }
+    if (o->cfg.max_iter > RF_MANY_ITERATIONS && o->cfg.tol == 0.0) {
+        fprintf(stderr,
+                "rfsolve: warning: --max-iter %d with --tol 0 runs all of "
+                "them (more than %d)\n",
+                o->cfg.max_iter, RF_MANY_ITERATIONS);
+    }
     rf_error err;
     if (rf_config_validate(&o->cfg, &err) != RF_OK) {
         fprintf(stderr, "rfsolve: %s\n", err.message);

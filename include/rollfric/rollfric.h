@@ -662,6 +662,12 @@ typedef enum rf_solver_kind {
  * validates a configuration. */
 #define RF_MAX_THREADS 1024
 
+/* An iteration budget above which rollfric's tools and the LD_PRELOAD
+ * library warn when no tolerance can end the solve sooner (tol 0): every
+ * solve then takes all of them (at about 1 us per contact and sweep, a
+ * thousand contacts 100 ms a step at this count). */
+#define RF_MANY_ITERATIONS 100000
+
 typedef struct rf_config {
     rf_solver_kind solver; /* default RF_SOLVER_APGD */
     rf_model model;        /* default RF_MODEL_ASSOCIATED */

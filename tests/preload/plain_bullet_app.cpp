@@ -12,7 +12,8 @@
 // for Bullet's multithreaded world builds it.  With --multibody it only
 // builds a btMultiBodyDynamicsWorld, steps it once and prints
 // "multibody" (rollfric does not take such a world, and says so).  With
-// --bad-friction the ground's friction is -1 (a warning every step).
+// --bad-friction the ground's friction is -1 (a warning every step), with
+// --steps N it steps N times instead of 360.
 #include <BulletDynamics/ConstraintSolver/btSequentialImpulseConstraintSolverMt.h>
 #include <BulletDynamics/Featherstone/btMultiBodyConstraintSolver.h>
 #include <BulletDynamics/Featherstone/btMultiBodyDynamicsWorld.h>
@@ -21,12 +22,17 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 int main(int argc, char **argv)
 {
     bool cleanup = true, mt = false, bad = false;
+    int steps = 360;
     for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--steps") == 0 && i + 1 < argc) {
+            steps = std::atoi(argv[i + 1]);
+        }
         cleanup = cleanup && std::strcmp(argv[i], "--no-cleanup") != 0;
         mt = mt || std::strcmp(argv[i], "--mt") == 0;
         bad = bad || std::strcmp(argv[i], "--bad-friction") == 0;
@@ -83,7 +89,7 @@ int main(int argc, char **argv)
     ball.setAngularVelocity(btVector3(v.z() / R, 0, -v.x() / R));
     world->addRigidBody(&ball);
 
-    for (int i = 0; i < 360; ++i) {
+    for (int i = 0; i < steps; ++i) {
         world->stepSimulation(1.0 / 60, 1, 1.0 / 60);
     }
     const btVector3 x = ball.getCenterOfMassPosition();

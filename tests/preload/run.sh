@@ -84,6 +84,10 @@ threads=$(ROLLFRIC_THREADS=100000 LD_PRELOAD="$pre" "$app" 2>/tmp/rf_preload_err
 [ "$threads" = "$stock" ] &&
     grep -q "ROLLFRIC_THREADS='100000' is not an integer from 0 to 1024; the world goes on with Bullet's own solver" /tmp/rf_preload_err.$$
 check "ROLLFRIC_THREADS=100000: refused with the variable named, stock" $?
+# a budget no tolerance ends: warned, naming the variable to set
+ROLLFRIC_ITERATIONS=1000000 LD_PRELOAD="$pre" "$app" --steps 1 >/dev/null 2>/tmp/rf_preload_err.$$
+grep -q "ROLLFRIC_ITERATIONS=1000000 with no tolerance: every step runs all of them .*ROLLFRIC_TOLERANCE" /tmp/rf_preload_err.$$
+check "ROLLFRIC_ITERATIONS=1000000: warned, with ROLLFRIC_TOLERANCE named" $?
 # a multibody world is not taken, and that is said
 mb=$(LD_PRELOAD="$pre" "$app" --multibody 2>/tmp/rf_preload_err.$$)
 cat /tmp/rf_preload_err.$$
