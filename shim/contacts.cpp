@@ -247,9 +247,10 @@ bool ConeSolver::sliding_anisotropy(const btCollisionObject *o0,
 // too (rolled_frame: RF_CONTACT_ROLL_T1, or rolling scales, its t1 along
 // the rolling ellipse's axis) keeps that frame when the sliding
 // ellipse's axes lie along it or across it (the scales then in that
-// order); otherwise the frame cannot serve both, and the sliding cone
-// stays round with mu times the ellipse's mean radius sqrt(s_u s_w) (its
-// area), with a warning.
+// order), or when the sliding ellipse is within 1% of a circle (then the
+// circle of its mean radius); otherwise the frame cannot serve both, and
+// the sliding cone stays round with mu times the ellipse's mean radius
+// sqrt(s_u s_w) (its area), with a warning.
 void ConeSolver::sliding_frame(const btCollisionObject *o0,
                                const btCollisionObject *o1,
                                const btPersistentManifold *m, bool rolled_frame,
@@ -263,6 +264,13 @@ void ConeSolver::sliding_frame(const btCollisionObject *o0,
     double s[2] = {1.0, 1.0};
     sliding_anisotropy(o0, o1, e, s);
     c.mu = e.mu; // 0 when both scales vanished
+    if (std::fabs(s[0] - s[1]) <= 1e-2 * std::fmax(s[0], s[1])) {
+        // within 1% a circle (a scaling round in the ground's plane meets
+        // a contact whose normal leans a little off it): the circle of
+        // its mean radius, in any frame
+        slide[0] = slide[1] = std::sqrt(s[0] * s[1]);
+        return;
+    }
     const double along = std::fabs(dot3(e.t1, c.t1));
     if (along >= 1.0 - 1e-9) {
         slide[0] = s[0];

@@ -502,6 +502,45 @@ int test_anisotropic_rolling_friction()
     return 0;
 }
 
+// Both kinds at one point: a capsule (rolling friction about its own axis
+// only, as Bullet's capsules declare it) rolling on a ground whose sliding
+// friction is scaled (0.3, 1, 0.3): a round sliding limit shares any frame,
+// so there is no warning, and the capsule rolls on (stock's ground
+// friction 0.3 still holds it from sliding).
+int test_anisotropy_both_kinds()
+{
+    Scene s(kG);
+    btTransform gx;   // a ground box turned about its normal: the scaled
+    gx.setIdentity(); // axes lie at 0.7 rad to the capsule's
+    gx.setRotation(btQuaternion(btVector3(0, 1, 0), 0.7f));
+    gx.setOrigin(btVector3(0, -1, 0));
+    btRigidBody *g = s.box(btVector3(20, 1, 20), 0.0, gx, 1.0);
+    g->setAnisotropicFriction(btVector3(0.3f, 1, 0.3f),
+                              btCollisionObject::CF_ANISOTROPIC_FRICTION);
+    btTransform xf;
+    xf.setIdentity();
+    xf.setRotation(btQuaternion(btVector3(0, 0, 1), SIMD_HALF_PI)); // along x
+    xf.setOrigin(btVector3(0, 0.25f, 0));
+    btRigidBody *c = s.add(new btCapsuleShape(0.25f, 1.0f), 1.0, xf, 1.0, 0.05);
+    c->setAnisotropicFriction(
+        c->getCollisionShape()->getAnisotropicRollingFrictionDirection(),
+        btCollisionObject::CF_ANISOTROPIC_ROLLING_FRICTION);
+    c->setActivationState(DISABLE_DEACTIVATION);
+    c->setLinearVelocity(btVector3(0, 0, 1));
+    c->setAngularVelocity(btVector3(4, 0, 0)); // rolling without slip
+    rf_plugin *p = attach(s, RF_BULLET_CONE);
+    s.step(1.0 / 60, 60);
+    rf_bullet_warning_info w;
+    ENSURE(rf_bullet_get_warning(p, RF_BULLET_WARN_ANISOTROPY, &w) == RF_OK);
+    std::printf("  capsule on a scaled ground: %ld anisotropy warnings, "
+                "rolled %.3f m\n",
+                w.count, (double)c->getCenterOfMassPosition().z());
+    ENSURE(w.count == 0);
+    ENSURE(c->getCenterOfMassPosition().z() > 0.3);
+    rf_bullet_detach(p);
+    return 0;
+}
+
 // Bullet's SimpleJoint tutorial (ExtendedTutorials/SimpleJoint.cpp,
 // 3.24): a 1 kg box (half extent 1) at y = 10 joined by a point-to-point
 // constraint, pivot (0, 3, 0) on the box, to a static box at y = 20
@@ -873,6 +912,7 @@ int main()
     RUN_TEST(test_materials_bad_files);
     RUN_TEST(test_anisotropic_sliding_friction);
     RUN_TEST(test_anisotropic_rolling_friction);
+    RUN_TEST(test_anisotropy_both_kinds);
     RUN_TEST(test_point2point_damping);
     RUN_TEST(test_converged_bridge);
     RUN_TEST(test_converged_slope);
