@@ -44,8 +44,7 @@ struct ObjectForce {
     // the proxy id of obj now (kUnbound: not in a world)
     static int id_of(const btCollisionObject *obj)
     {
-        const btBroadphaseProxy *h = obj->getBroadphaseHandle();
-        return h != nullptr ? h->m_uniqueId : kUnbound;
+        return proxy_id_of(obj); // kUnbound when in no world
     }
     // whether the entry was set for the object obj is now (live obj)
     bool same_object(const btCollisionObject *obj) const

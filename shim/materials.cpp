@@ -3,6 +3,7 @@
 #include "materials.hpp"
 
 #include "env.hpp"
+#include "shim_util.hpp"
 
 #include <BulletCollision/CollisionDispatch/btManifoldResult.h>
 
@@ -19,6 +20,39 @@
 namespace rfshim {
 
 namespace {
+
+MaterialValues values_of(const btCollisionObject *o)
+{
+    return {o->getFriction(), o->getRollingFriction(), o->getSpinningFriction(),
+            o->getRestitution()};
+}
+
+void set_values(btCollisionObject *o, const MaterialValues &v)
+{
+    o->setFriction(v.friction);
+    o->setRollingFriction(v.rolling);
+    o->setSpinningFriction(v.spinning);
+    o->setRestitution(v.restitution);
+}
+
+bool same_values(const MaterialValues &a, const MaterialValues &b)
+{
+    return a.friction == b.friction && a.rolling == b.rolling &&
+           a.spinning == b.spinning && a.restitution == b.restitution;
+}
+
+// The values Bullet gives a new point between a and b
+// (btManifoldResult::addContactPoint: its gCalculateCombined* callbacks).
+void combine_point(btManifoldPoint &cp, const btCollisionObject *a,
+                   const btCollisionObject *b)
+{
+    cp.m_combinedFriction = gCalculateCombinedFrictionCallback(a, b);
+    cp.m_combinedRestitution = gCalculateCombinedRestitutionCallback(a, b);
+    cp.m_combinedRollingFriction =
+        gCalculateCombinedRollingFrictionCallback(a, b);
+    cp.m_combinedSpinningFriction =
+        gCalculateCombinedSpinningFrictionCallback(a, b);
+}
 
 enum Kind { kStatic = 1, kDynamic = 2, kKinematic = 4 };
 
@@ -398,7 +432,7 @@ bool Materials::matches(const MaterialRule &r, const btCollisionObject *o,
 
 MaterialValues Materials::values_for(const btCollisionObject *o,
                                      const btCollisionShape *shape,
-                                     const MaterialSaved &app,
+                                     const MaterialValues &app,
                                      MaterialValues v) const
 {
     // the application's values: those that differ from Bullet's defaults
@@ -431,29 +465,21 @@ MaterialValues Materials::values_for(const btCollisionObject *o,
 
 void Materials::apply_to(btCollisionObject *o)
 {
-    const btBroadphaseProxy *h = o->getBroadphaseHandle();
-    const int id = h != nullptr ? h->m_uniqueId : -1;
+    const int id = proxy_id_of(o);
     const auto it = saved_.find(o);
     if (it != saved_.end() && it->second.proxy_id == id) {
         return; // this stay of the body was given its materials
     }
-    MaterialSaved was{o->getFriction(), o->getRollingFriction(),
-                      o->getSpinningFriction(), o->getRestitution(), id};
-    saved_[o] = was;
-    const MaterialValues v =
-        values_for(o, o->getCollisionShape(), was,
-                   {was.friction, was.rolling, was.spinning, was.restitution});
-    o->setFriction(v.friction);
-    o->setRollingFriction(v.rolling);
-    o->setSpinningFriction(v.spinning);
-    o->setRestitution(v.restitution);
+    const MaterialValues was = values_of(o);
+    saved_[o] = {was, id};
+    set_values(o, values_for(o, o->getCollisionShape(), was, was));
     compound_children(o, was);
 }
 
 // A compound body's children that some rule gives values other than the
 // body's own (children_), or none.
 void Materials::compound_children(const btCollisionObject *o,
-                                  const MaterialSaved &app)
+                                  const MaterialValues &app)
 {
     children_.erase(o);
     const btCollisionShape *s = o->getCollisionShape();
@@ -461,16 +487,12 @@ void Materials::compound_children(const btCollisionObject *o,
         return;
     }
     const auto *c = static_cast<const btCompoundShape *>(s);
-    const MaterialValues body{o->getFriction(), o->getRollingFriction(),
-                              o->getSpinningFriction(), o->getRestitution()};
+    const MaterialValues body = values_of(o);
     std::vector<MaterialValues> v((size_t)c->getNumChildShapes(), body);
     bool differs = false;
     for (int k = 0; k < c->getNumChildShapes(); ++k) {
         v[(size_t)k] = values_for(o, c->getChildShape(k), app, body);
-        const MaterialValues &x = v[(size_t)k];
-        differs |= x.friction != body.friction || x.rolling != body.rolling ||
-                   x.spinning != body.spinning ||
-                   x.restitution != body.restitution;
+        differs |= !same_values(v[(size_t)k], body);
     }
     if (differs) {
         children_[o] = std::move(v);
@@ -501,31 +523,15 @@ void Materials::combine_children(btDiscreteDynamicsWorld *world)
             MaterialValues keep[2];
             for (int s = 0; s < 2; ++s) {
                 auto *o = const_cast<btCollisionObject *>(obj[s]);
-                keep[s] = {o->getFriction(), o->getRollingFriction(),
-                           o->getSpinningFriction(), o->getRestitution()};
+                keep[s] = values_of(o);
                 if (kids[s] != nullptr && index[s] >= 0 &&
                     (size_t)index[s] < kids[s]->size()) {
-                    const MaterialValues &v = (*kids[s])[(size_t)index[s]];
-                    o->setFriction(v.friction);
-                    o->setRollingFriction(v.rolling);
-                    o->setSpinningFriction(v.spinning);
-                    o->setRestitution(v.restitution);
+                    set_values(o, (*kids[s])[(size_t)index[s]]);
                 }
             }
-            cp.m_combinedFriction =
-                gCalculateCombinedFrictionCallback(obj[0], obj[1]);
-            cp.m_combinedRestitution =
-                gCalculateCombinedRestitutionCallback(obj[0], obj[1]);
-            cp.m_combinedRollingFriction =
-                gCalculateCombinedRollingFrictionCallback(obj[0], obj[1]);
-            cp.m_combinedSpinningFriction =
-                gCalculateCombinedSpinningFrictionCallback(obj[0], obj[1]);
+            combine_point(cp, obj[0], obj[1]);
             for (int s = 0; s < 2; ++s) {
-                auto *o = const_cast<btCollisionObject *>(obj[s]);
-                o->setFriction(keep[s].friction);
-                o->setRollingFriction(keep[s].rolling);
-                o->setSpinningFriction(keep[s].spinning);
-                o->setRestitution(keep[s].restitution);
+                set_values(const_cast<btCollisionObject *>(obj[s]), keep[s]);
             }
         }
     }
@@ -542,17 +548,14 @@ void Materials::apply(btDiscreteDynamicsWorld *world)
     seen_.resize((size_t)n, {nullptr, -1});
     for (int i = 0; i < n; ++i) {
         btCollisionObject *o = objs[i];
-        const btBroadphaseProxy *h = o->getBroadphaseHandle();
-        const int id = h != nullptr ? h->m_uniqueId : -1;
+        const int id = proxy_id_of(o);
         if (seen_[(size_t)i].first == o && seen_[(size_t)i].second == id) {
             continue;
         }
         seen_[(size_t)i] = {o, id};
-        const btScalar f = o->getFriction(), r = o->getRollingFriction(),
-                       s = o->getSpinningFriction(), e = o->getRestitution();
+        const MaterialValues before = values_of(o);
         apply_to(o);
-        if (o->getFriction() != f || o->getRollingFriction() != r ||
-            o->getSpinningFriction() != s || o->getRestitution() != e) {
+        if (!same_values(values_of(o), before)) {
             changed.insert(o);
         }
     }
@@ -580,14 +583,7 @@ void Materials::recombine(
             continue;
         }
         for (int j = 0; j < m->getNumContacts(); ++j) {
-            btManifoldPoint &cp = m->getContactPoint(j);
-            cp.m_combinedFriction = gCalculateCombinedFrictionCallback(a, b);
-            cp.m_combinedRestitution =
-                gCalculateCombinedRestitutionCallback(a, b);
-            cp.m_combinedRollingFriction =
-                gCalculateCombinedRollingFrictionCallback(a, b);
-            cp.m_combinedSpinningFriction =
-                gCalculateCombinedSpinningFrictionCallback(a, b);
+            combine_point(m->getContactPoint(j), a, b);
         }
     }
 }
@@ -602,15 +598,11 @@ void Materials::restore(btDiscreteDynamicsWorld *world)
     for (int i = 0; i < objs.size(); ++i) {
         btCollisionObject *o = objs[i];
         const auto it = saved_.find(o);
-        const btBroadphaseProxy *h = o->getBroadphaseHandle();
-        if (it == saved_.end() || h == nullptr ||
-            h->m_uniqueId != it->second.proxy_id) {
+        if (it == saved_.end() || o->getBroadphaseHandle() == nullptr ||
+            proxy_id_of(o) != it->second.proxy_id) {
             continue;
         }
-        o->setFriction(it->second.friction);
-        o->setRollingFriction(it->second.rolling);
-        o->setSpinningFriction(it->second.spinning);
-        o->setRestitution(it->second.restitution);
+        set_values(o, it->second.app);
         changed.insert(o);
     }
     recombine(world, changed);

@@ -52,15 +52,16 @@ struct MaterialRule {
     bool override_app = false;
 };
 
-// What a body had before the materials touched it (restored at detach).
-struct MaterialSaved {
-    btScalar friction, rolling, spinning, restitution;
-    int proxy_id;
-};
-
-// The values of one child of a compound body (MaterialRule order applied).
+// A body's (or one compound child's) friction, rolling and spinning
+// friction and restitution.
 struct MaterialValues {
     btScalar friction, rolling, spinning, restitution;
+};
+
+// What a body had before the materials touched it (restored at detach).
+struct MaterialSaved {
+    MaterialValues app;
+    int proxy_id;
 };
 
 class Materials {
@@ -95,10 +96,10 @@ class Materials {
     // start: what the application set is kept as in apply_to
     MaterialValues values_for(const btCollisionObject *o,
                               const btCollisionShape *shape,
-                              const MaterialSaved &app,
+                              const MaterialValues &app,
                               MaterialValues start) const;
     void compound_children(const btCollisionObject *o,
-                           const MaterialSaved &app);
+                           const MaterialValues &app);
     void combine_children(btDiscreteDynamicsWorld *world);
     void
     recombine(btDiscreteDynamicsWorld *world,

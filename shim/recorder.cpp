@@ -221,12 +221,6 @@ rf_status name_error(rf_error *err, rf_status st, const char *fmt, ...)
     return st;
 }
 
-int proxy_id(const btCollisionObject *obj)
-{
-    const btBroadphaseProxy *px = obj->getBroadphaseHandle();
-    return px != nullptr ? px->m_uniqueId : -1;
-}
-
 } // namespace
 
 Recorder *Recorder::open(btDiscreteDynamicsWorld *world, const BodyNames *names,
@@ -278,7 +272,7 @@ bool Recorder::sync_bodies()
     for (int i = 0; i < objs.size(); ++i) {
         const btCollisionObject *o = objs[i];
         auto it = known_.find(o);
-        if (it != known_.end() && it->second.proxy_id != proxy_id(o)) {
+        if (it != known_.end() && it->second.proxy_id != proxy_id_of(o)) {
             if (it->second.id >= 0 &&
                 rf_record_remove_body(writer_, it->second.id, &error_) !=
                     RF_OK) {
@@ -296,7 +290,7 @@ bool Recorder::sync_bodies()
             } else if (st != RF_OK) {
                 return false;
             }
-            it = known_.emplace(o, Known{id, proxy_id(o), false}).first;
+            it = known_.emplace(o, Known{id, proxy_id_of(o), false}).first;
         } else if (it->second.renamed) { // the same id, now with its name
             it->second.renamed = false;
             if (rf_record_remove_body(writer_, it->second.id, &error_) !=
@@ -348,7 +342,7 @@ void Recorder::renamed(const btCollisionObject *obj)
 {
     auto k = known_.find(obj);
     if (k != known_.end() && k->second.id >= 0 &&
-        k->second.proxy_id == proxy_id(obj)) {
+        k->second.proxy_id == proxy_id_of(obj)) {
         k->second.renamed = true;
     }
 }
@@ -377,7 +371,7 @@ rf_status BodyNames::set(const btDiscreteDynamicsWorld *world,
     if (names_.size() >= 2 * (size_t)objs.size() + 64) {
         prune(world); // bounded by the world's size, whatever comes and goes
     }
-    const int px = proxy_id(obj);
+    const int px = proxy_id_of(obj);
     auto n = names_.find(obj);
     const bool had = n != names_.end() && n->second.proxy_id == px;
     if (had ? n->second.text != name : len > 0) {
@@ -398,7 +392,7 @@ rf_status BodyNames::set(const btDiscreteDynamicsWorld *world,
 const char *BodyNames::of(const btCollisionObject *obj) const
 {
     auto n = names_.find(obj);
-    return n != names_.end() && n->second.proxy_id == proxy_id(obj)
+    return n != names_.end() && n->second.proxy_id == proxy_id_of(obj)
                ? n->second.text.c_str()
                : nullptr;
 }
@@ -409,7 +403,7 @@ void BodyNames::prune(const btDiscreteDynamicsWorld *world)
     std::unordered_map<const btCollisionObject *, Name> kept;
     for (int i = 0; i < objs.size(); ++i) {
         auto n = names_.find(objs[i]);
-        if (n != names_.end() && n->second.proxy_id == proxy_id(objs[i])) {
+        if (n != names_.end() && n->second.proxy_id == proxy_id_of(objs[i])) {
             kept.emplace(n->first, n->second);
         }
     }

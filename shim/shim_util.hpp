@@ -4,6 +4,7 @@
 #ifndef ROLLFRIC_SHIM_SHIM_UTIL_HPP
 #define ROLLFRIC_SHIM_SHIM_UTIL_HPP
 
+#include "ptr_index.hpp" // prefetch_read, prefetch_write
 #include "rollfric/rollfric.h"
 
 #include <btBulletDynamicsCommon.h>
@@ -193,6 +194,15 @@ inline Kind classify(const btCollisionObject *obj, btRigidBody **rb_out)
         return Kind::kDynamic;
     }
     return im == 0.0 ? Kind::kFixed : Kind::kBad;
+}
+
+// The object's broadphase proxy m_uniqueId (a fresh one for every
+// addition to a world), or -1 while it is in none: with the object's
+// address, what tells a body from a later one at the same address.
+inline int proxy_id_of(const btCollisionObject *obj)
+{
+    const btBroadphaseProxy *h = obj->getBroadphaseHandle();
+    return h != nullptr ? h->m_uniqueId : -1;
 }
 
 inline bool finite3(const double v[3])
