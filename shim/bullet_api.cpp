@@ -40,6 +40,16 @@ rf_status fail(rf_error *err, rf_status st, const char *fmt, ...)
     return st;
 }
 
+// err (when given) cleared: the call succeeded.
+rf_status succeed(rf_error *err)
+{
+    if (err) {
+        err->status = RF_OK;
+        err->message[0] = '\0';
+    }
+    return RF_OK;
+}
+
 // cfg, or the defaults for NULL, validated as rf_solve would, into *out.
 // The caller's rf_config of size bytes as it was compiled (rollfric.h,
 // "Binary compatibility") over the Bullet defaults: fields the caller
@@ -355,10 +365,7 @@ rf_plugin *rf_bullet_attach_checked(btDiscreteDynamicsWorld *world,
     if (p == nullptr) {
         return nullptr;
     }
-    if (err) {
-        err->status = RF_OK;
-        err->message[0] = '\0';
-    }
+    succeed(err);
     return p;
 }
 
@@ -399,10 +406,7 @@ rf_status finish_recording(rf_plugin *p, bool last_frame, const char *fn,
     if (p == nullptr) {
         return fail(err, RF_ERR_NULL, "%s: p is NULL", fn);
     }
-    if (err) {
-        err->status = RF_OK;
-        err->message[0] = '\0';
-    }
+    succeed(err);
     if (p->recorder == nullptr) {
         return RF_OK;
     }
@@ -891,11 +895,7 @@ rf_status rf_bullet_load_materials(rf_plugin *p, const char *path,
     // the last file's values leave the bodies before the new file's come
     p->solver->materials.restore(p->solver->world);
     p->solver->materials = std::move(m);
-    if (err) {
-        err->status = RF_OK;
-        err->message[0] = '\0';
-    }
-    return RF_OK;
+    return succeed(err);
 }
 
 rf_status rf_bullet_apply_env(rf_plugin *p, rf_error *err)
@@ -923,11 +923,7 @@ rf_status rf_bullet_apply_env(rf_plugin *p, rf_error *err)
     }
     p->solver->default_rolling = rolling;
     p->solver->default_spinning = spinning;
-    if (err) {
-        err->status = RF_OK;
-        err->message[0] = '\0';
-    }
-    return RF_OK;
+    return succeed(err);
 }
 
 rf_status rf_bullet_config_from_env_sized(rf_config *cfg, size_t size,
@@ -959,11 +955,7 @@ rf_status rf_bullet_config_from_env_sized(rf_config *cfg, size_t size,
         return st;
     }
     std::memcpy(cfg, &c, size);
-    if (err) {
-        err->status = RF_OK;
-        err->message[0] = '\0';
-    }
-    return RF_OK;
+    return succeed(err);
 }
 
 } // extern "C"

@@ -354,7 +354,6 @@ void detach(void *world)
 
 using ctor_fn = void (*)(void *, void *, void *, void *, void *);
 using ctor_mt_fn = void (*)(void *, void *, void *, void *, void *, void *);
-using ctor_mb_fn = void (*)(void *, void *, void *, void *, void *);
 using set_solver_fn = void (*)(void *, void *);
 using dtor_fn = void (*)(void *);
 
@@ -386,7 +385,7 @@ __attribute__((visibility("default"))) void
 RF_CTOR_MB_C1(void *self, void *dispatcher, void *pairs, void *solver,
               void *config)
 {
-    static ctor_mb_fn real = (ctor_mb_fn)real_symbol(RF_STR(RF_CTOR_MB_C1));
+    static ctor_fn real = (ctor_fn)real_symbol(RF_STR(RF_CTOR_MB_C1));
     real(self, dispatcher, pairs, solver, config);
     check_environment();
     if (!env_off()) {
