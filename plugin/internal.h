@@ -808,7 +808,10 @@ typedef struct rf_solve_out {
 /* Convergence tracking shared by the solvers: keeps the iterate of least
    residual in work.best when tol > 0; with tol == 0 (a fixed iteration
    count) it keeps nothing and rf__tracker_finish returns the last
-   iterate. */
+   iterate.  Only iterates after a sweep are measured, never the start:
+   the start (zero, or a warm start) may already meet a loose tolerance,
+   and returning it would apply no contact impulse at all, so every solve
+   sweeps at least once. */
 typedef struct rf_tracker {
     const double *scale; /* part scaling of the iterates, or NULL */
     const double *r;     /* r in the iterates' variables */
@@ -817,22 +820,23 @@ typedef struct rf_tracker {
     int threads;
     int track;     /* tol > 0 */
     int converged; /* last residual <= tol */
+    int kept;      /* an iterate is in work.best */
     double best_res;
 } rf_tracker;
 
 /* scale: the iterates' part scaling (NULL: original variables); r: the r
    of the iterates' problem.  Residuals are measured in the original
    variables either way. */
-void rf__tracker_init(rf_tracker *tr, rf_problem *p, const rf_config *cfg,
-                      const double *scale, const double *r, const double *g,
-                      const double *u, int threads);
-/* g the current iterate, u = N g + r (in the iterates' variables). */
+void rf__tracker_init(rf_tracker *tr, const rf_config *cfg, const double *scale,
+                      const double *r, int threads);
+/* g the iterate after a sweep, u = N g + r (in the iterates' variables). */
 void rf__tracker_update(rf_tracker *tr, rf_problem *p, const double *g,
                         const double *u);
 /* Copy the result to gamma and fill out (residual, iterations, converged).
    u_g: N g + r of the last iterate g (iterates' variables) where the
-   solver has it, else NULL (formed here).  When tol == 0 work.u3 receives
-   u of the returned gamma in the original variables (out->u_valid). */
+   solver has it, else NULL (formed here).  When no iterate was kept
+   (tol == 0) work.u3 receives u of the returned gamma in the original
+   variables (out->u_valid). */
 void rf__tracker_finish(rf_tracker *tr, rf_problem *p, double *gamma,
                         const double *g, const double *u_g, int it,
                         rf_solve_out *out);

@@ -107,6 +107,14 @@ static rf_status validate(const rf_config *cfg, rf_error *err)
     if (cfg->tol < 0.0) {
         return rf__fail(err, RF_ERR_INVALID, "%s: tol = %g < 0", fn, cfg->tol);
     }
+    if (cfg->tol >= 1.0) {
+        return rf__fail(err, RF_ERR_INVALID,
+                        "%s: tol = %g >= 1 ends no solve sooner than one "
+                        "sweep (the residual and SI's sweep change are "
+                        "relative: zero impulses meet 1); use tol = 0 for a "
+                        "fixed iteration count",
+                        fn, cfg->tol);
+    }
     if (cfg->omega < 0.0) {
         return rf__fail(err, RF_ERR_INVALID, "%s: omega = %g < 0", fn,
                         cfg->omega);
@@ -163,9 +171,8 @@ rf_status rf_config_validate_sized(const rf_config *cfg, size_t size,
 /* Shared solver pieces                                                */
 /* ------------------------------------------------------------------ */
 
-void rf__tracker_init(rf_tracker *tr, rf_problem *p, const rf_config *cfg,
-                      const double *scale, const double *r, const double *g,
-                      const double *u, int threads)
+void rf__tracker_init(rf_tracker *tr, const rf_config *cfg, const double *scale,
+                      const double *r, int threads)
 {
     tr->scale = scale;
     tr->r = r;
@@ -174,10 +181,8 @@ void rf__tracker_init(rf_tracker *tr, rf_problem *p, const rf_config *cfg,
     tr->threads = threads;
     tr->track = cfg->tol > 0.0;
     tr->converged = 0;
+    tr->kept = 0;
     tr->best_res = INFINITY;
-    if (tr->track) {
-        rf__tracker_update(tr, p, g, u);
-    }
 }
 
 void rf__tracker_update(rf_tracker *tr, rf_problem *p, const double *g,
@@ -188,8 +193,9 @@ void rf__tracker_update(rf_tracker *tr, rf_problem *p, const double *g,
     }
     double res =
         rf__residual(p, tr->model, g, u, tr->r, tr->scale, tr->threads);
-    if (res < tr->best_res || !isfinite(tr->best_res)) {
+    if (!tr->kept || res < tr->best_res || !isfinite(tr->best_res)) {
         tr->best_res = res;
+        tr->kept = 1;
         memcpy(p->work.best, g, (size_t)rf__ndof(p) * sizeof(double));
     }
     tr->converged = res <= tr->tol;
@@ -200,11 +206,12 @@ void rf__tracker_finish(rf_tracker *tr, rf_problem *p, double *gamma,
                         rf_solve_out *out)
 {
     const size_t bytes = (size_t)rf__ndof(p) * sizeof(double);
-    if (tr->track) {
+    if (tr->kept) {
         memcpy(gamma, p->work.best, bytes);
         out->residual = tr->best_res;
     } else {
-        /* Fixed iteration count: the last iterate, its residual once. */
+        /* A fixed iteration count (or no sweep accepted): the last
+           iterate, its residual once. */
         memcpy(gamma, g, bytes);
         double *u = p->work.u3;
         if (u_g == NULL) {
@@ -733,7 +740,14 @@ static rf_status solve_full(rf_problem *p, const rf_config *cfg_in,
         cfg->model == RF_MODEL_PYRAMID) {
         rf__free_velocity(p, w->r, threads);
     }
-    if (cfg->model == RF_MODEL_PYRAMID) {
+    if (ndof == 0) {
+        /* nothing touches: no sweep, residual 0; the carried step
+           constants stay what they were */
+        out.converged = cfg->tol > 0.0;
+        out.lipschitz = cfg->solver == RF_SOLVER_APGD ? cfg->apgd_lipschitz
+                        : cfg->omega == 0.0           ? cfg->jacobi_lambda_max
+                                                      : 0.0;
+    } else if (cfg->model == RF_MODEL_PYRAMID) {
         rf__solve_pyramid(p, cfg, threads, g, &out, err, &st);
         if (st != RF_OK) {
             if (cohesive) {

@@ -15,7 +15,8 @@
  *   restart (y = x, theta = 1) when g^T (x_{k+1} - x_k) > 0
  *   L <- 0.9 L after each iteration; keep the iterate of least residual
  *   (with tol > 0; a fixed iteration count keeps the iterate of least
- *   gradient mapping, or the start if its residual is smaller: apgd()).
+ *   gradient mapping: apgd()).  A solve iterates at least once and
+ *   never returns its start, which a loose tol may accept as it is.
  *
  * The first L is rf_config.apgd_lipschitz when given (the previous time
  * step's rf_stats.apgd_lipschitz, 0.9 x its largest accepted L), else Mazhar's
@@ -63,8 +64,12 @@ typedef struct apgd_run {
     double tol;          /* on the associated residual of (N, rr) */
     int max_iter;
     int threads;
-    double L0;   /* the step constant to start from; 0: estimate it */
-    double Lmax; /* out: the largest step constant accepted so far */
+    int must_iterate; /* 1: at least one iteration, and the start is not
+                         a candidate for the result (it may be zero, or
+                         a warm start that already meets a loose tol:
+                         returning it would apply no impulse) */
+    double L0;        /* the step constant to start from; 0: estimate it */
+    double Lmax;      /* out: the largest step constant accepted so far */
 } apgd_run;
 
 /* out = S N S x + rr (rr may be NULL). */
@@ -172,9 +177,10 @@ static double initial_L(const apgd_run *run, const double *x0)
 
 /* One APGD solve of (N, run->rr) from gamma (in Y).  Returns iterations;
    gamma receives the kept iterate (least residual when tol > 0; least
-   gradient mapping, or the start, when tol = 0), *res its associated
-   residual, *u_kept the work array holding its S N S gamma + rr, or NULL
-   where that was not kept (tol > 0, or the start returned). */
+   gradient mapping, or the start, when tol = 0; never the start when
+   run->must_iterate), *res its associated residual, *u_kept the work
+   array holding its S N S gamma + rr, or NULL where that was not kept
+   (tol > 0, or the start returned). */
 static int apgd(apgd_run *run, double *gamma, double *res,
                 const double **u_kept)
 {
@@ -208,11 +214,15 @@ static int apgd(apgd_run *run, double *gamma, double *res,
     memcpy(x, gamma, bytes);
     apply_op(run, x, rr, Ux);
     /* the start's residual: with tol > 0 the first kept iterate; with tol
-       = 0 the start stays a candidate (gamma holds it until the end) */
-    double best = rf__residual(p, RF_MODEL_ASSOCIATED, x, Ux, rr, run->scale,
-                               run->threads);
+       = 0 the start stays a candidate (gamma holds it until the end).
+       Neither when the run must iterate: the first iterate is then kept
+       whatever its residual. */
+    const int start_counts = !run->must_iterate;
+    double best = start_counts ? rf__residual(p, RF_MODEL_ASSOCIATED, x, Ux, rr,
+                                              run->scale, run->threads)
+                               : INFINITY;
     const double start_res = best;
-    if (track) {
+    if (track && start_counts) {
         memcpy(w->best, x, bytes);
     }
     memcpy(y, x, bytes);
@@ -228,6 +238,7 @@ static int apgd(apgd_run *run, double *gamma, double *res,
        and skipped after the last. */
     int pending = 0;
     while (it < run->max_iter && !(track && best <= run->tol)) {
+        /* best is infinite until an iterate is kept (must_iterate) */
         double s[4];
         for (int bt = 0; bt < 60; ++bt) {
             if (pending) { /* y, Uy and the first trial in one sweep */
@@ -261,7 +272,7 @@ static int apgd(apgd_run *run, double *gamma, double *res,
         if (track) {
             double r = rf__residual(p, RF_MODEL_ASSOCIATED, xn, Uxn, rr,
                                     run->scale, run->threads);
-            if (r < best) {
+            if (r < best || (it == 1 && !start_counts)) {
                 best = r;
                 memcpy(w->best, xn, bytes);
             }
@@ -300,7 +311,7 @@ static int apgd(apgd_run *run, double *gamma, double *res,
         }
         best = rf__residual(p, RF_MODEL_ASSOCIATED, kept, Ux, rr, run->scale,
                             run->threads);
-        if (best < start_res) {
+        if (best < start_res || !start_counts) {
             memcpy(gamma, kept, bytes);
             *u_kept = Ux;
         } else {
@@ -349,9 +360,9 @@ void rf__solve_apgd(rf_problem *p, const rf_config *cfg, int threads,
     rf__part_scaling(p, w->wscale, NULL, threads);
     rf__scale_vec(p, w->wscale, 1, w->r, w->rs, threads);
     rf__scale_vec(p, w->wscale, -1, gamma, gamma, threads);
-    apgd_run run = {
-        p,       w->wscale,           w->rs, cfg->tol, cfg->max_iter,
-        threads, cfg->apgd_lipschitz, 0.0};
+    apgd_run run = {p,        w->wscale,           w->rs,
+                    cfg->tol, cfg->max_iter,       threads,
+                    1,        cfg->apgd_lipschitz, 0.0};
     double res = 0.0;
     const double *u_kept = NULL;
     if (cfg->model == RF_MODEL_ASSOCIATED) {
@@ -368,14 +379,24 @@ void rf__solve_apgd(rf_problem *p, const rf_config *cfg, int threads,
         double scale = 0.1, theta = 1.0;
         memset(w->step, 0, (size_t)p->ncon * sizeof(double));
         double dres = shift_r(&run, gamma, 1.0);
-        while (total < cfg->max_iter && !(cfg->tol > 0.0 && dres <= cfg->tol)) {
+        /* The first inner solve always runs and iterates (the shifted
+           start may meet a loose tol: it would return the start); later
+           ones may keep their start, an earlier solve's iterate.  A start
+           that meets tol gets that one iteration and no more. */
+        const int start_met = cfg->tol > 0.0 && dres <= cfg->tol;
+        while (total < cfg->max_iter &&
+               !(total > 0 && cfg->tol > 0.0 && dres <= cfg->tol)) {
             run.rr = w->u3;
             run.tol = cfg->tol > 0.0 ? fmax(0.5 * cfg->tol, scale * dres) : 0.0;
             run.max_iter = cfg->max_iter - total;
             if (cfg->tol == 0.0 && run.max_iter > 25) {
                 run.max_iter = 25; /* fixed budget: re-shift regularly */
             }
+            if (start_met && total == 0) {
+                run.max_iter = 1;
+            }
             int n = apgd(&run, gamma, &res, &u_kept);
+            run.must_iterate = 0;
             if (run.Lmax > 0.0) { /* the next inner solve starts here */
                 run.L0 = 0.9 * run.Lmax;
             }

@@ -413,9 +413,8 @@ void rf__solve_gs(rf_problem *p, const rf_config *cfg, int threads,
     if (p->kind == RF_KIND_BODY) {
         rf__body_velocity(p, g, vel, threads);
     }
-    rf__apply_N(p, g, u, 1, threads);
     rf_tracker tr;
-    rf__tracker_init(&tr, p, cfg, NULL, w->r, g, u, threads);
+    rf__tracker_init(&tr, cfg, NULL, w->r, threads);
 
     int it = 0;
     while (it < cfg->max_iter && !tr.converged) {

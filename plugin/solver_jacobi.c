@@ -175,7 +175,7 @@ void rf__solve_jacobi(rf_problem *p, const rf_config *cfg, int threads,
         rf__apply_scaled(p, scale, g, rs, u, threads);
     }
     rf_tracker tr;
-    rf__tracker_init(&tr, p, cfg, scale, rs, g, u, threads);
+    rf__tracker_init(&tr, cfg, scale, rs, threads);
 
     /* Body form: the sweep and the product in one parallel region per
        iteration (one fork instead of three; the product's first pass

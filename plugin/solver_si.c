@@ -992,7 +992,7 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
     rf_config fixed = *cfg;
     fixed.tol = 0.0; /* finish: the last iterate, its residual once */
     rf_tracker tr;
-    rf__tracker_init(&tr, p, &fixed, NULL, w->r, g, w->u3, threads);
+    rf__tracker_init(&tr, &fixed, NULL, w->r, threads);
     rf__tracker_finish(&tr, p, gamma, g, w->u3, it, out);
     out->converged = converged;
     out->colors = colored ? w->ncolor : 0;

@@ -201,9 +201,11 @@ rf_status env_budget(rf_config &c, rf_error *err)
     if ((v = std::getenv("ROLLFRIC_TOLERANCE")) != nullptr) {
         char *end;
         double t = std::strtod(v, &end);
-        if (*v == '\0' || *end != '\0' || !(t >= 0.0) || !std::isfinite(t)) {
+        if (*v == '\0' || *end != '\0' || !(t >= 0.0 && t < 1.0)) {
+            // 1 and more: relative, met by zero impulses (rf_config.tol)
             return fail(err, RF_ERR_INVALID,
-                        "ROLLFRIC_TOLERANCE='%.40s' is not a number >= 0", v);
+                        "ROLLFRIC_TOLERANCE='%.40s' is not a number in [0, 1)",
+                        v);
         }
         c.tol = t; // ... unless a tolerance is given too
     }

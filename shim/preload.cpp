@@ -287,6 +287,15 @@ void attach(void *world, void *real_ctor)
                  std::to_string(RF_MANY_ITERATIONS) +
                  "); give ROLLFRIC_TOLERANCE to stop sooner");
     }
+    if (cfg.tol > RF_LOOSE_TOL) {
+        char loose[96];
+        std::snprintf(loose, sizeof loose,
+                      "ROLLFRIC_TOLERANCE=%g is loose (above %g)", cfg.tol,
+                      RF_LOOSE_TOL);
+        say_once(std::string(loose) +
+                 ": rolling and spinning torques, a few percent of the "
+                 "normal impulse, may be left out");
+    }
     if (cfg.max_iter == RF_BULLET_WORLD_ITERATIONS &&
         (cfg.solver == RF_SOLVER_JACOBI || cfg.solver == RF_SOLVER_APGD)) {
         // rf_bullet_attach refuses it in C-API terms: say it in the

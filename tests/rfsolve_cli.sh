@@ -71,6 +71,12 @@ check "mu = 1e308: residual null with a note, no nan in the JSON" $?
 "$rfsolve" "$data/RFC3D_cube_1.dat" --max-iter 200000 --tol 0 --solver gs --quiet >"$tmp/out" 2>&1
 grep -q "warning: --max-iter 200000 with --tol 0 runs all of them" "$tmp/out"
 check "200000 iterations and no tolerance: warned" $?
+"$rfsolve" "$data/RFC3D_cube_1.dat" --tol 1 >"$tmp/out" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q "tol = 1 >= 1 ends no solve sooner than one sweep" "$tmp/out"
+check "tol 1: refused, exit 2" $?
+"$rfsolve" "$data/RFC3D_cube_1.dat" --tol 0.1 --quiet >"$tmp/out" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q "warning: --tol 0.1 is loose (above 0.01)" "$tmp/out"
+check "tol 0.1: solved, warned as loose" $?
 "$rfsolve" "$data/RFC3D_cube_1.dat" --threads 100000 >"$tmp/out" 2>&1; rc=$?
 [ $rc -eq 2 ] && grep -q "threads = 100000 > RF_MAX_THREADS" "$tmp/out"
 check "100000 threads: refused before OpenMP, exit 2" $?

@@ -547,6 +547,89 @@ int test_bad_dt()
 // still holds its manifold's entries and a joint's rows: nothing of it is
 // touched again (ASan would see it), and a body created afterwards (its
 // memory possibly at the same address) starts clean.
+// A loose tolerance still applies the contacts (rf_solve's doc: every
+// solver sweeps at least once and never returns its start).  Before, at
+// tol 1 Jacobi, GS and APGD met the tolerance with zero impulses: a box
+// stack fell through the ground (top box at y = -12 m after 300 steps),
+// and at tol 0.1 a ball with rolling friction never stopped.
+//   - Three 1 m boxes stacked on the ground, 300 steps at tol 0.99 (the
+//     loosest rf_config_validate takes): GS, coloured GS and APGD keep
+//     the top box's centre at 2.5 m (0.1 m: the stack may settle, not
+//     sink a box's height); Jacobi's one short step per sweep lets the
+//     boxes sink into each other (0.38 m measured), but the ground still
+//     holds the stack: y > 0.
+//   - A sphere (R = 0.5 m, rho = 0.02 m) kept awake, rolled at 2 m/s, tol
+//     RF_LOOSE_TOL: it stops (under 1 mm/s after 600 steps, 10 s; the
+//     analytic stop is at 7.1 s) within 10% of the analytic distance
+//     v0^2 / 2a, a = rho g / (R (1 + 2/5)) (Tasora-Anitescu §6.1; 10%: a
+//     solve stopped at a 1% relative residual).
+//   - rf_config_validate refuses tol = 1.
+int test_loose_tolerance()
+{
+    const rf_solver_kind solvers[4] = {RF_SOLVER_GS, RF_SOLVER_GS_COLORED,
+                                       RF_SOLVER_JACOBI, RF_SOLVER_APGD};
+    const char *names[4] = {"gs", "gs_colored", "jacobi", "apgd"};
+    const double v0 = 2.0, rho = 0.02;
+    const double d_ref =
+        v0 * v0 / (2 * rolling_deceleration(rho, 9.81, kR, 0.4));
+    for (int k = 0; k < 4; ++k) {
+        rf_config cfg;
+        rf_config_default(&cfg);
+        cfg.solver = solvers[k];
+        cfg.tol = 0.99;
+        {
+            Scene s;
+            s.ground();
+            btRigidBody *top = nullptr;
+            for (int i = 0; i < 3; ++i) {
+                btTransform xf;
+                xf.setIdentity();
+                xf.setOrigin(btVector3(0, (btScalar)(0.5 + i), 0));
+                top = s.box(btVector3(0.5, 0.5, 0.5), 1.0, xf);
+            }
+            rf_plugin *p = rf_bullet_attach(&s.world, &cfg);
+            ENSURE(p != nullptr);
+            s.step(kDt, 300);
+            rf_bullet_detach(p);
+            const double y = top->getWorldTransform().getOrigin().y();
+            printf("  %-10s tol 0.99: top box at y = %.4f m\n", names[k], y);
+            if (solvers[k] == RF_SOLVER_JACOBI) {
+                ENSURE(y > 0.0);
+            } else {
+                ENSURE_SMALL(y - 2.5, 0.1);
+            }
+        }
+        cfg.tol = RF_LOOSE_TOL;
+        {
+            Scene s;
+            s.ground();
+            btRigidBody *ball =
+                s.sphere(kR, 1.0, btVector3(0, kR, 0), 1.0, rho);
+            ball->setActivationState(DISABLE_DEACTIVATION);
+            ball->setLinearVelocity(btVector3((btScalar)v0, 0, 0));
+            ball->setAngularVelocity(btVector3(0, 0, (btScalar)(-v0 / kR)));
+            rf_plugin *p = rf_bullet_attach(&s.world, &cfg);
+            ENSURE(p != nullptr);
+            s.step(kDt, 600);
+            rf_bullet_detach(p);
+            const double d = ball->getWorldTransform().getOrigin().x();
+            const double v = ball->getLinearVelocity().length();
+            printf("  %-10s tol %g: ball stopped at %.4f m (analytic %.4f), "
+                   "speed %.2e m/s\n",
+                   names[k], RF_LOOSE_TOL, d, d_ref, v);
+            ENSURE_LE(v, 1e-3);
+            ENSURE_SMALL(d / d_ref - 1.0, 0.1);
+        }
+    }
+    rf_config cfg;
+    rf_config_default(&cfg);
+    cfg.tol = 1.0;
+    rf_error err;
+    ENSURE(rf_config_validate(&cfg, &err) == RF_ERR_INVALID);
+    ENSURE(std::strstr(err.message, "tol = 1 >= 1") != nullptr);
+    return 0;
+}
+
 int test_removed_body()
 {
     Rig r;
@@ -677,6 +760,7 @@ int main()
     RUN_TEST(test_bad_joint);
     RUN_TEST(test_bad_dt);
     RUN_TEST(test_warning_counters);
+    RUN_TEST(test_loose_tolerance);
     RUN_TEST(test_removed_body);
     RUN_TEST(test_world_deleted);
     RUN_TEST(test_detach_mid_run);

@@ -182,6 +182,13 @@ static int parse_args(int argc, char **argv, options *o)
         fprintf(stderr, "rfsolve: %s\n", err.message);
         return 2;
     }
+    if (o->cfg.tol > RF_LOOSE_TOL) {
+        fprintf(stderr,
+                "rfsolve: warning: --tol %g is loose (above %g): rolling and "
+                "spinning torques, a few percent of the normal impulse, may "
+                "be left out\n",
+                o->cfg.tol, RF_LOOSE_TOL);
+    }
     return 0;
 }
 

@@ -833,7 +833,16 @@ static void solve_and_check(rf_problem *p, const rf_config *cfg, double *gamma,
     FUZZ_CHECK(isfinite(stats.apgd_lipschitz) && stats.apgd_lipschitz >= 0.0);
     FUZZ_CHECK(isfinite(stats.jacobi_lambda_max) &&
                stats.jacobi_lambda_max >= 0.0);
-    if (!pyramid) { /* (Lemke's method is none of the solvers) */
+    if (!pyramid && stats.rows == 0) {
+        /* nothing to solve: no sweep, and the carried constants stay */
+        FUZZ_CHECK(stats.iterations == 0);
+        FUZZ_CHECK(stats.apgd_lipschitz ==
+                   (cfg->solver == RF_SOLVER_APGD ? cfg->apgd_lipschitz : 0.0));
+        FUZZ_CHECK(stats.jacobi_lambda_max ==
+                   (cfg->solver == RF_SOLVER_JACOBI && cfg->omega == 0.0
+                        ? cfg->jacobi_lambda_max
+                        : 0.0));
+    } else if (!pyramid) { /* (Lemke's method is none of the solvers) */
         /* APGD: its step constant once it iterated; Jacobi with
            automatic omega: its lambda (0 only where a carried one
            overflowed on raising); else 0 */

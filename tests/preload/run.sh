@@ -88,6 +88,14 @@ check "ROLLFRIC_THREADS=100000: refused with the variable named, stock" $?
 ROLLFRIC_ITERATIONS=1000000 LD_PRELOAD="$pre" "$app" --steps 1 >/dev/null 2>/tmp/rf_preload_err.$$
 grep -q "ROLLFRIC_ITERATIONS=1000000 with no tolerance: every step runs all of them .*ROLLFRIC_TOLERANCE" /tmp/rf_preload_err.$$
 check "ROLLFRIC_ITERATIONS=1000000: warned, with ROLLFRIC_TOLERANCE named" $?
+# a tolerance zero impulses meet: refused, stock; a loose one: warned
+tol1=$(ROLLFRIC_TOLERANCE=1 LD_PRELOAD="$pre" "$app" 2>/tmp/rf_preload_err.$$)
+[ "$tol1" = "$stock" ] &&
+    grep -q "ROLLFRIC_TOLERANCE='1' is not a number in \[0, 1); the world goes on with Bullet's own solver" /tmp/rf_preload_err.$$
+check "ROLLFRIC_TOLERANCE=1: refused with the variable named, stock" $?
+ROLLFRIC_TOLERANCE=0.1 LD_PRELOAD="$pre" "$app" --steps 1 >/dev/null 2>/tmp/rf_preload_err.$$
+grep -q "ROLLFRIC_TOLERANCE=0.1 is loose (above 0.01): rolling and spinning torques" /tmp/rf_preload_err.$$
+check "ROLLFRIC_TOLERANCE=0.1: warned as loose" $?
 # a multibody world is not taken, and that is said
 mb=$(LD_PRELOAD="$pre" "$app" --multibody 2>/tmp/rf_preload_err.$$)
 cat /tmp/rf_preload_err.$$
