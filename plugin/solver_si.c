@@ -538,12 +538,21 @@ static double guard_energy(rf_problem *p, double *g, double *vel, int threads,
 }
 
 /* scale_excess's contacts: those whose free normal velocity separates
-   scaled by alpha (worksharing: in a region or called alone). */
-static void scale_separating(const rf_problem *p, double *g, double alpha)
+   and that touch no body a joint row holds (held: per body non-zero when
+   a row holds it, or NULL when there are no rows), scaled by alpha
+   (worksharing: in a region or called alone). */
+static void scale_separating(const rf_problem *p, double *g, double alpha,
+                             const uint64_t *held)
 {
     const int ncon = p->ncon;
 #pragma omp for schedule(static)
     for (int i = 0; i < ncon; ++i) {
+        if (held != NULL) {
+            const int a = p->con_body[2 * i], b = p->con_body[2 * i + 1];
+            if ((a >= 0 && held[a]) || (b >= 0 && held[b])) {
+                continue;
+            }
+        }
         /* the normal component alone (a third of the 6D velocity's work;
            scaling runs in most steps of a pile that is still landing) */
         if (rf__contact_normal_velocity(p, i, p->body_vel) > 0.0) {
@@ -559,33 +568,41 @@ static void scale_separating(const rf_problem *p, double *g, double alpha)
    rest kept.  They are
    - a contact whose free normal velocity separates (u_n = D_n^T v* + b_n
      > 0: it needs no impulse, so its start only pushes; last step's
-     impact impulses, which now throw bodies apart);
+     impact impulses, which now throw bodies apart), unless it touches a
+     body that a joint row holds;
    - the joint rows.
-   Until the eleventh benchmark round the contacts on a body that a row
-   holds were scaled too: the Bullet shim started SI's rows cold and the
-   contacts warm, so a jointed body's contacts carried their joints'
-   share and the start was in excess at nearly every step of a ragdoll
-   pile, and scaling those contacts every step let the piles creep (5 of 8
-   perturbed copies of the full ragdolls never fell asleep).  With those
-   contacts kept whole, the shim's rows start cold again, as stock's (the
-   seventeenth round: 10 of 16 copies asleep, stock's 11 of 16).
-   Scaling the whole start instead took the warm start off every contact
-   of the scene whenever one was in excess: the full pyramid's lower
-   layers sank twice as deep as stock's while the layers above landed,
-   and the next layer fell through them (deepest point 60 mm, stock 36
-   mm).  Keeping the separating contacts' starts too let more of the
-   quick falling boxes' dropped columns topple after landing (asleep
-   after step 245 in 11 of 24 perturbed runs, scaling the whole start 4,
-   stock 1). */
+   Joint rows start cold, as Bullet's, and contacts warm, so a jointed
+   body's contacts carry their joints' share of last step's impulse and
+   the start measures as in excess though the rows' first visit takes it
+   back: a 350 kg load on a 5 kg fork that a slider motor lifts was "in
+   excess" by 100-800 J in 117 steps of 120, and scaling its separating
+   points by alpha (about 0.02) let the load sink 0.23 m where stock
+   lifts it 0.62 m (rfbench_tutorials, forklift).  So contacts on held
+   bodies are kept whole, as the other contacts are.  Scaling every
+   contact instead took the warm start off the whole scene whenever one
+   part was in excess (the full pyramid's lower layers sank twice as deep
+   as stock's); keeping the separating contacts' starts too let more
+   dropped columns topple after landing (docs/bullet-scenes.md). */
 static void scale_excess(rf_problem *p, double *g, double alpha, int threads)
 {
     const int ncon = p->ncon, m6 = 6 * ncon;
+    uint64_t *held = NULL;
+    if (p->nrow > 0) { /* the colouring's masks are free again */
+        held = p->work.si_mask;
+        memset(held, 0, (size_t)p->nbody * sizeof(uint64_t));
+    }
     for (int j = 0; j < p->nrow; ++j) {
         g[m6 + j] *= alpha; /* alpha < 1: every row holds 0 (guard_energy) */
+        for (int s = 0; s < 2; ++s) {
+            const int b = p->row_body[2 * j + s];
+            if (b >= 0) {
+                held[b] = 1;
+            }
+        }
     }
     /* each contact on its own (the full falling boxes scale in 7 steps of
        10: serial, it was 1% of a two-thread step) */
-    RF__PASS(threads, ncon > 512, scale_separating(p, g, alpha));
+    RF__PASS(threads, ncon > 512, scale_separating(p, g, alpha, held));
 }
 
 /* The coloured sweep's unit, a group: a run of consecutive items on the
