@@ -97,7 +97,7 @@ struct WarningTally {
     }
     static const char *kind_name(int k)
     {
-        static const char *const names[RF_BULLET_WARN_COUNT] = {
+        static const char *const names[] = {
             "body held out",
             "point skipped",
             "coefficient used as 0",
@@ -109,6 +109,9 @@ struct WarningTally {
             "internal",
             "recording stopped",
             "setting not honoured"};
+        // a kind added to rf_bullet_warning_kind needs its name here
+        static_assert(sizeof names / sizeof names[0] == RF_BULLET_WARN_COUNT,
+                      "a name per rf_bullet_warning_kind");
         return names[k];
     }
     static bool quiet()
