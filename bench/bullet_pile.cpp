@@ -917,15 +917,17 @@ int main(int argc, char **argv)
                 "hardware threads)\n",
                 o.load_start, o.load_end, std::thread::hardware_concurrency());
     const std::vector<TargetCheck> cs = check_targets(results);
-    std::printf("issue #6 target 1 (cone %d it vs stock, piles 5k/20k):\n",
+    // figures against their goals: a benchmark reports, the tests judge
+    std::printf("the piles' goal (cone at %d iterations against stock, 5k "
+                "and 20k spheres):\n",
                 o.iterations);
     for (const TargetCheck &c : cs) {
         if (c.measured) {
-            std::printf("  %5d spheres %d thread%s: best %s %.3fx (limit "
-                        "%.1fx) %s\n",
+            std::printf("  %5d spheres %d thread%s: best %s %.3fx stock's step "
+                        "(goal: at most %.1fx, %s)\n",
                         c.spheres, c.threads, c.threads > 1 ? "s" : " ",
                         c.best.c_str(), c.best_ratio, c.limit,
-                        c.best_ratio <= c.limit ? "pass" : "FAIL");
+                        c.best_ratio <= c.limit ? "within it" : "above it");
         } else {
             std::printf("  %5d spheres %d thread%s: not measured\n", c.spheres,
                         c.threads, c.threads > 1 ? "s" : " ");
