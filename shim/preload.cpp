@@ -97,18 +97,17 @@ struct WarningTally {
     }
     static const char *kind_name(int k)
     {
-        static const char *const names[] = {
-            "body held out",
-            "point skipped",
-            "coefficient used as 0",
-            "anisotropy not modelled",
-            "joint or row skipped",
-            "bad time step",
-            "step solved by stock",
-            "point state not kept",
-            "internal",
-            "recording stopped",
-            "setting not honoured"};
+        static const char *const names[] = {"body held out",
+                                            "point skipped",
+                                            "coefficient used as 0",
+                                            "anisotropy not modelled",
+                                            "joint or row skipped",
+                                            "bad time step",
+                                            "step solved by stock",
+                                            "point state not kept",
+                                            "internal",
+                                            "recording stopped",
+                                            "setting not honoured"};
         // a kind added to rf_bullet_warning_kind needs its name here
         static_assert(sizeof names / sizeof names[0] == RF_BULLET_WARN_COUNT,
                       "a name per rf_bullet_warning_kind");

@@ -453,7 +453,7 @@ void Recorder::gather_contacts(const rf_plugin *plugin, double h)
     }
 }
 
-bool Recorder::write_frame(const rf_plugin *plugin, bool force)
+bool Recorder::write_frame(const rf_plugin *plugin, bool force, bool last)
 {
     if (!sync_bodies()) {
         return false;
@@ -479,6 +479,11 @@ bool Recorder::write_frame(const rf_plugin *plugin, bool force)
                      (double)t.getOrigin().z()});
         quat_.insert(quat_.end(), {(double)q.x(), (double)q.y(), (double)q.z(),
                                    (double)q.w()});
+    }
+    if (last && ids_.empty()) {
+        // the application removed its bodies before the world went (as
+        // Bullet's HelloWorld does): the frames before show them
+        return true;
     }
     if (contacts_) {
         gather_contacts(plugin, last_h_);
@@ -517,7 +522,7 @@ bool Recorder::after_step(const rf_plugin *plugin, double h)
 rf_status Recorder::close(const rf_plugin *plugin, rf_error *err)
 {
     rf_status st = RF_OK;
-    if (!failed_ && !write_frame(plugin, true)) {
+    if (!failed_ && !write_frame(plugin, true, true)) {
         st = error_.status != RF_OK ? error_.status : RF_ERR_IO;
         if (err) {
             *err = error_;

@@ -83,7 +83,10 @@ class Recorder {
     };
     bool sync_bodies();
     rf_status declare(const btCollisionObject *obj, int id);
-    bool write_frame(const rf_plugin *plugin, bool force);
+    // The world's state as a frame (force: whatever the interval; last:
+    // the closing frame, left out when no body is left, so a recording
+    // ends on the last frame that had bodies).
+    bool write_frame(const rf_plugin *plugin, bool force, bool last = false);
     void gather_contacts(const rf_plugin *plugin, double h);
 
     btDiscreteDynamicsWorld *world_ = nullptr;

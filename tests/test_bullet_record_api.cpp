@@ -215,6 +215,37 @@ int test_come_and_go()
     return 0;
 }
 
+// An application that removes its bodies before the recording stops (as
+// Bullet's HelloWorld does before deleting the world): the recording ends
+// on the last frame that had them, not on an empty world.  10 steps at
+// interval 0: a frame per step, and no closing frame (it would be empty).
+int test_ends_with_bodies()
+{
+    Scene s;
+    btRigidBody *ground = s.ground();
+    btRigidBody *a = s.sphere(0.5, 1.0, btVector3(0, 2, 0), 0.5, 0.0);
+    rf_plugin *p = attach(s, RF_BULLET_CONE);
+    ENSURE(p != nullptr);
+    const std::string path = temp_path("ends_with_bodies");
+    rf_error err;
+    ENSURE(rf_bullet_record_start(p, path.c_str(), 0.0, 0, &err) == RF_OK);
+    s.step(1.0 / 60, 10);
+    s.world.removeRigidBody(a);
+    s.world.removeRigidBody(ground);
+    ENSURE(rf_bullet_record_stop(p, &err) == RF_OK);
+    s.world.addRigidBody(ground); // back, so the scene tears down as built
+    s.world.addRigidBody(a);
+    rf_recording *r = nullptr;
+    ENSURE(rf_recording_read(path.c_str(), &r, &err) == RF_OK);
+    std::printf("  %d frames, the last with %d bodies\n", r->nframe,
+                r->nframe > 0 ? r->frames[r->nframe - 1].n : -1);
+    ENSURE(r->nframe == 10);
+    ENSURE(r->frames[r->nframe - 1].n == 2);
+    rf_recording_free(r);
+    rf_bullet_detach(p);
+    return 0;
+}
+
 // Names (rf_bullet_record_name): a body named before its declaration
 // (before the recording, too) is declared with its name; one named after
 // is declared again at the next frame, with the same id and the name (two
@@ -316,6 +347,7 @@ int main()
         fails += test_contact_force(m);
     }
     fails += test_come_and_go();
+    fails += test_ends_with_bodies();
     fails += test_names();
     fails += test_errors();
     for (const std::string &f : g_files) {

@@ -382,7 +382,11 @@ RF_API void rf_bullet_set_verbose(rf_plugin *p, int verbose);
  * each frame's contact points with their normal force and rolling torque.
  * The frames are the states at the start of each step (time 0, h, 2h,
  * ...) and, at rf_bullet_record_stop (or rf_bullet_detach, or the world's
- * deletion), the last one.  One recording per plugin at a time.  The
+ * deletion), the last one, unless the world then has no body left (an
+ * application that removes its bodies before deleting the world, as
+ * Bullet's HelloWorld): the recording then ends on the last step's
+ * start, the last frame that had bodies.  One recording per plugin at a
+ * time.  The
  * environment variable ROLLFRIC_RECORD=FILE makes the LD_PRELOAD library
  * record every world it attaches to (ROLLFRIC=off then records stock).
  * Errors: RF_ERR_NULL (p, path), RF_ERR_STATE (already recording, or the
@@ -391,9 +395,9 @@ RF_API void rf_bullet_set_verbose(rf_plugin *p, int verbose);
 RF_API rf_status rf_bullet_record_start(rf_plugin *p, const char *path,
                                         double frame_interval, int contacts,
                                         rf_error *err);
-/* Writes the last frame and closes the recording; RF_OK when none is
- * open.  Errors: RF_ERR_NULL (p), RF_ERR_IO (the file could not be
- * completed; it is closed anyway). */
+/* Writes the last frame (none when no body is left) and closes the
+ * recording; RF_OK when none is open.  Errors: RF_ERR_NULL (p), RF_ERR_IO
+ * (the file could not be completed; it is closed anyway). */
 RF_API rf_status rf_bullet_record_stop(rf_plugin *p, rf_error *err);
 /* Ends p's open recording without a last frame: writes the end mark and
  * closes the file, reading nothing from the world or its bodies.  For

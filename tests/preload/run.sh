@@ -161,9 +161,12 @@ for side in cone stock; do
     echo "$side recording:    $info"
     # "version 1 bodies B frames F time T contacts C complete 1": the
     # ground and the ball; 360 steps of 1/60 s at 60 frames per simulated
-    # second: each step's start and the last state, 361 frames, to 6 s
-    echo "$info" | awk '{ exit !($4 == 2 && $6 == 361 && $8 > 5.999 &&
-                                 $8 < 6.001 && $12 == 1) }'
+    # second: each step's start, 360 frames, to 359/60 s.  The app removes
+    # its bodies before deleting the world, so the closing frame (the
+    # state after the last step) would be empty and is left out: the
+    # recording ends on the last frame that had bodies
+    echo "$info" | awk '{ exit !($4 == 2 && $6 == 360 && $8 > 5.983 &&
+                                 $8 < 5.984 && $12 == 1) }'
     check "ROLLFRIC_RECORD: $side recording complete, bodies and frames" $?
 done
 "$rfrecord" info $rec/cone.rec | awk '{ exit !($10 > 0) }'
