@@ -27,7 +27,8 @@ for f in "$prefix/include/rollfric/rollfric.h" "$libdir/librollfric.a" \
          "$libdir/cmake/rollfric/rollfricConfig.cmake" \
          "$libdir/cmake/rollfric/rollfricConfigVersion.cmake" \
          "$libdir/cmake/rollfric/rollfricTargets.cmake" \
-         "$prefix/bin/rfsolve" "$prefix/bin/rfbench"; do
+         "$prefix/bin/rfsolve" "$prefix/bin/rfbench" \
+         "$prefix/bin/rollfric" "$prefix/bin/rfdemo"; do
     [ -e "$f" ] || { echo "not installed: ${f#"$prefix"/}"; exit 1; }
 done
 # Private headers stay private.
@@ -39,6 +40,17 @@ echo "[ OK ] installed files"
 # The installed tool finds the installed library through its RPATH.
 env -u LD_LIBRARY_PATH "$prefix/bin/rfsolve" --help >/dev/null
 echo "[ OK ] installed rfsolve runs"
+
+# The installed launcher finds the installed preload library and rfdemo:
+# run, and ab with its viewer page, on the build's plain Bullet program.
+out=$(env -u LD_LIBRARY_PATH "$prefix/bin/rollfric" run --quiet -- \
+    "$build/plain_bullet_app" --steps 30)
+case "$out" in distance*) ;; *) echo "installed rollfric run: '$out'"; exit 1 ;; esac
+env -u LD_LIBRARY_PATH "$prefix/bin/rollfric" ab --quiet --out "$work/ab" -- \
+    "$build/plain_bullet_app" --steps 30 >/dev/null
+[ -s "$work/ab/view.html" ] && [ -s "$work/ab/cone.rec" ] ||
+    { echo "installed rollfric ab wrote no viewer page"; exit 1; }
+echo "[ OK ] installed rollfric runs and A/Bs an application"
 
 # Quiet configure and build; on failure show what was said.
 quietly() {

@@ -13,7 +13,8 @@
 // builds a btMultiBodyDynamicsWorld, steps it once and prints
 // "multibody" (rollfric does not take such a world, and says so).  With
 // --bad-friction the ground's friction is -1 (a warning every step), with
-// --steps N it steps N times instead of 360.
+// --steps N it steps N times instead of 360, with --exit-status N it
+// returns N (the launcher's test of a failing application).
 #include <BulletDynamics/ConstraintSolver/btSequentialImpulseConstraintSolverMt.h>
 #include <BulletDynamics/Featherstone/btMultiBodyConstraintSolver.h>
 #include <BulletDynamics/Featherstone/btMultiBodyDynamicsWorld.h>
@@ -28,10 +29,13 @@
 int main(int argc, char **argv)
 {
     bool cleanup = true, mt = false, bad = false;
-    int steps = 360;
+    int steps = 360, status = 0;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--steps") == 0 && i + 1 < argc) {
             steps = std::atoi(argv[i + 1]);
+        }
+        if (std::strcmp(argv[i], "--exit-status") == 0 && i + 1 < argc) {
+            status = std::atoi(argv[i + 1]);
         }
         cleanup = cleanup && std::strcmp(argv[i], "--no-cleanup") != 0;
         mt = mt || std::strcmp(argv[i], "--mt") == 0;
@@ -104,5 +108,5 @@ int main(int argc, char **argv)
         delete solver_mt;
         delete pool_mt;
     }
-    return 0;
+    return status;
 }
