@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define DASH "\xe2\x80\x94"  /* U+2014, for "no value" */
 #define MINUS "\xe2\x88\x92" /* U+2212 */
@@ -111,6 +112,38 @@ static const char *nz(const char *s)
 static const char *plot_name(const demo_plot *pl)
 {
     return pl->name != NULL ? pl->name : "(unnamed)";
+}
+
+int rfd_make_dir(const char *dir, char **err)
+{
+    char *p = rfd_strf("%s", dir);
+    if (p == NULL) {
+        *err = NULL;
+        return -1;
+    }
+    for (char *q = p + 1; *q; ++q) {
+        if (*q != '/') {
+            continue;
+        }
+        *q = '\0';
+        if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+            *err = rfd_strf("cannot create folder %s: %s", p, strerror(errno));
+            free(p);
+            return -1;
+        }
+        *q = '/';
+    }
+    free(p);
+    struct stat st;
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        *err = rfd_strf("cannot create folder %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        *err = rfd_strf("%s is not a folder", dir);
+        return -1;
+    }
+    return 0;
 }
 
 void rfd_scene_out_free(rfd_scene_out *s)

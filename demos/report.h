@@ -28,6 +28,9 @@ FILE *rfd_open_out(const char *dir, const char *name, char **path, char **err);
 /* Closes f, opened by rfd_open_out as path (freed here): 0, or -1 with
  * *err when a write failed.  bad: the caller's own writing failed. */
 int rfd_close_out(FILE *f, char *path, int bad, char **err);
+/* Creates folder dir and its parents (those that exist are fine): 0, or
+ * -1 with *err (malloc'ed; NULL when out of memory). */
+int rfd_make_dir(const char *dir, char **err);
 /* 1 when name is usable as a file name stem: [A-Za-z0-9_.-]+, not
  * starting with '.'. */
 int rfd_safe_name(const char *name);
@@ -93,6 +96,13 @@ int rfd_plot_scene(rfd_report *rep, rfd_scene_out *s);
 /* Writes <dir>/report.md and <dir>/report.html.  0, or -1 with a
  * malloc'ed message in *err (NULL when out of memory). */
 int rfd_write_report(const rfd_report *rep, char **err);
+
+/* rfdemo report STOCK.rec CONE.rec --out DIR [--title TEXT]: the A/B
+ * report of two recordings of any application (demos/report_rec.c):
+ * plots of time for its moving bodies (speed, height, energy per kg;
+ * named bodies first), their travel and end speed, and the 3D viewer.
+ * Returns the exit status (0, 1 a file or plot failed, 2 bad use). */
+int rfd_report_main(int argc, char **argv);
 
 /* Releases what a scene's runs and plots hold (not s itself). */
 void rfd_scene_out_free(rfd_scene_out *s);

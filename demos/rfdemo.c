@@ -7,6 +7,7 @@
  * associated|desaxce|pyramid]
  *             [--steps N] [--dt H] [--set KEY=VALUE]...
  *   rfdemo view A.rec B.rec --out DIR [--labels A,B] [--title TEXT]
+ *   rfdemo report STOCK.rec CONE.rec --out DIR [--title TEXT]
  *
  * `run` is demo_main on the scene (the same options and output: the JSON
  * line last) with a progress bar; `ab` runs each scene with Bullet's
@@ -155,6 +156,7 @@ static void usage(FILE *f)
           "                 [--steps N] [--dt H] [--set KEY=VALUE]...\n"
           "       rfdemo view A.rec B.rec --out DIR [--labels A,B] [--title "
           "TEXT]\n"
+          "       rfdemo report STOCK.rec CONE.rec --out DIR [--title TEXT]\n"
           "\n"
           "list   every scene with its description; --verbose: its --set "
           "parameters,\n"
@@ -179,6 +181,10 @@ static void usage(FILE *f)
           "view   DIR/view.html: two recordings side by side in 3D, labelled "
           "with --labels\n"
           "       (default: their file names)\n"
+          "report DIR/report.html and DIR/view.html from two recordings of any "
+          "application\n"
+          "       in DIR (rollfric ab): its moving bodies' speed, height and "
+          "energy per kg\n"
           "\n"
           "Environment: RFDEMO_GNUPLOT (default gnuplot), "
           "RFDEMO_PROGRESS_AFTER\n"
@@ -401,38 +407,6 @@ static int cmd_run(int argc, char **argv)
 /* ---- ab ---- */
 
 /* mkdir -p; 0, or -1 with *err malloc'ed. */
-static int make_dir(const char *dir, char **err)
-{
-    char *p = rfd_strf("%s", dir);
-    if (p == NULL) {
-        *err = NULL;
-        return -1;
-    }
-    for (char *q = p + 1; *q; ++q) {
-        if (*q != '/') {
-            continue;
-        }
-        *q = '\0';
-        if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-            *err = rfd_strf("cannot create folder %s: %s", p, strerror(errno));
-            free(p);
-            return -1;
-        }
-        *q = '/';
-    }
-    free(p);
-    struct stat st;
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        *err = rfd_strf("cannot create folder %s: %s", dir, strerror(errno));
-        return -1;
-    }
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        *err = rfd_strf("%s is not a folder", dir);
-        return -1;
-    }
-    return 0;
-}
-
 /* The command line, for the report (arguments with odd characters in
  * single quotes). */
 static char *command_line(int argc, char **argv)
@@ -715,7 +689,7 @@ static int cmd_ab(int argc, char **argv)
         return rc < 0 ? 0 : rc;
     }
     char *err = NULL;
-    if (make_dir(a.out, &err) != 0) {
+    if (rfd_make_dir(a.out, &err) != 0) {
         fprintf(stderr, "rfdemo ab: %s\n", err != NULL ? err : "out of memory");
         free(err);
         free(a.scenes);
@@ -862,5 +836,8 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "view") == 0) {
         return rfv_main(argc - 1, argv + 1);
     }
-    return bad("unknown command \"%s\" (list, run, ab or view)", cmd);
+    if (strcmp(cmd, "report") == 0) {
+        return rfd_report_main(argc - 1, argv + 1);
+    }
+    return bad("unknown command \"%s\" (list, run, ab, view or report)", cmd);
 }

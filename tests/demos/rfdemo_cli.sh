@@ -125,6 +125,15 @@ expect2 "ab --set without =" "sphere_rolling" \
     ab inclined_plane --out "$d" --set sphere_rolling
 expect2 "ab, a scene twice" "twice" ab hello_world hello_world --out "$d"
 expect2 "ab --frob" "--frob" ab hello_world --out "$d" --frob
+expect2 "report with one recording" "two recordings" report a.rec --out "$d"
+expect2 "report without --out" "--out" report a.rec b.rec
+expect2 "report --frob" "--frob" report a.rec b.rec --out "$d" --frob
 [ ! -e "$d" ]; check "ab with a bad argument creates nothing" $?
+printf 'not a recording' >"$work/bad.rec"
+"$rfdemo" report "$work/bad.rec" "$work/bad.rec" --out "$work/r" >"$work/out" 2>&1
+rc=$?
+cat "$work/out"
+[ $rc -eq 1 ] && grep -q "bad.rec" "$work/out"
+check "report of a file that is no recording: exit 1, the file named" $?
 
 check_summary

@@ -59,6 +59,22 @@ awk '/^distance/ { d = $2 } END { exit !(d > 3.964 * 1.1) }' "$tmp/ab/stock.out"
 grep -q "stock.rec" "$tmp/ab/view-data.js" && grep -q "cone.rec" "$tmp/ab/view-data.js" &&
     [ -s "$tmp/ab/view.html" ] && grep -q "view.html" "$tmp/ab.log" || ok=1
 check "ab: both runs recorded to the last step, cone stops the ball at 3.964 m (1%), stock past it, view.html" $ok
+# the report: the ball (the one moving body) plotted, its travel per run
+# as the app printed it (the recording's last frame is the last step's
+# start: within 2 cm of the printed distance after 6 s)
+ok=0
+for png in app-speed.png app-height.png app-energy.png; do
+    [ -s "$tmp/ab/$png" ] && grep -q "$png" "$tmp/ab/report.html" || ok=1
+done
+for side in stock cone; do
+    col=$([ $side = stock ] && echo 3 || echo 4)
+    travel=$(awk -F'|' -v c="$col" '/travel_body/ { gsub(/ /, "", $c); print $c }' "$tmp/ab/report.md" | head -1)
+    printed=$(awk '/^distance/ { print $2 }' "$tmp/ab/$side.out")
+    echo "$side: travel in the report $travel m, printed $printed m"
+    awk -v t="$travel" -v p="$printed" 'BEGIN { exit !(t != "" && t - p < 0.02 && p - t < 0.05) }' || ok=1
+done
+grep -q "rollfric: A/B report: $tmp/ab/report.html" "$tmp/ab.log" || ok=1
+check "ab: report.html plots the ball's speed, height, energy; its travel as printed" $ok
 "$rollfric" ab --quiet --out "$tmp/ab64" -- "$app64" >/dev/null 2>&1 &&
     awk '/^distance/ { d = $2 } END { exit !(d > 3.964 * 0.99 && d < 3.964 * 1.01) }' "$tmp/ab64/cone.out" &&
     [ -s "$tmp/ab64/view.html" ]
