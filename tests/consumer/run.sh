@@ -82,8 +82,10 @@ echo "pkg-config: rollfric $(pkg-config --modversion rollfric)"
 # shellcheck disable=SC2046  # pkg-config output is meant to be split
 cc -std=c11 "$src/main.c" $(pkg-config --cflags --libs rollfric) -lm \
     -o "$work/pc-consumer"
-LD_LIBRARY_PATH="$libdir" "$work/pc-consumer"
-echo "[ OK ] pkg-config consumer, shared"
+# the .pc's Libs carry an rpath to its libdir: no LD_LIBRARY_PATH, no
+# ldconfig needed to run what was built against it
+env -u LD_LIBRARY_PATH "$work/pc-consumer"
+echo "[ OK ] pkg-config consumer, shared, runs without LD_LIBRARY_PATH"
 # Static: Libs.private must carry what librollfric.a needs (-fopenmp -lm).
 # -l:librollfric.a picks the archive where -lrollfric would take the .so.
 static_libs=$(pkg-config --static --libs rollfric | sed 's/-lrollfric/-l:librollfric.a/')
