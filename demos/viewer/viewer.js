@@ -785,6 +785,8 @@
                                (userData.body) and instanced meshes
                                (userData.group) */
         this.arrows = null;
+        this.paths = [];  /* {body, line, n}: buildPaths */
+        this.edges = 0;   /* boxes drawn with their edges */
         if (this.tip) {
             this.tip.style.display = 'none';
         }
@@ -884,7 +886,64 @@
             self.bodyObjects.push(obj);
         });
         this.buildArrows(world);
+        this.buildPaths();
         this.label.title = rec.notes.join('; ');
+    };
+
+    var PATH_MAX = 64; /* bodies whose paths are drawn, at most */
+
+    /* Each moving body's path over the whole run, a line in its colour
+       through its recorded positions: named bodies first, then those that
+       go farthest from where they appear (more than 1 mm), at most
+       PATH_MAX.  Shown with the 'paths' box (show.paths). */
+    View.prototype.buildPaths = function () {
+        var rec = this.track.rec, pts = rec.bodies.map(function () {
+            return [];
+        });
+        rec.frames.forEach(function (fr) {
+            for (var k = 0; k < fr.n; ++k) {
+                var p = pts[fr.body[k]];
+                p.push(fr.tf[7 * k], fr.tf[7 * k + 1], fr.tf[7 * k + 2]);
+            }
+        });
+        var cand = [];
+        rec.bodies.forEach(function (body, i) {
+            var p = pts[i], far = 0;
+            if (body.isStatic || p.length < 6) {
+                return;
+            }
+            for (var j = 3; j < p.length; j += 3) {
+                var dx = p[j] - p[0], dy = p[j + 1] - p[1], dz = p[j + 2] - p[2];
+                far = Math.max(far, dx * dx + dy * dy + dz * dz);
+            }
+            if (far > 1e-6) {
+                cand.push({i: i, named: body.name !== '', far: far});
+            }
+        });
+        cand.sort(function (a, b) {
+            return a.named !== b.named ? (a.named ? -1 : 1) :
+                b.far - a.far || a.i - b.i;
+        });
+        var self = this;
+        cand.slice(0, PATH_MAX).forEach(function (c) {
+            var body = rec.bodies[c.i], p = pts[c.i];
+            var kind = body.parts.length ? body.parts[0].kind : SHAPE.OTHER;
+            var g = self.keep(new THREE.BufferGeometry());
+            g.setAttribute('position', new THREE.BufferAttribute(
+                new Float32Array(p), 3));
+            var color = new THREE.Color(KIND_COLOR[kind]).multiplyScalar(0.7);
+            var line = new THREE.Line(g, self.keep(new THREE.LineBasicMaterial({
+                color: color})));
+            line.visible = show.paths;
+            self.scene.add(line);
+            self.paths.push({body: c.i, line: line, n: p.length / 3});
+        });
+    };
+
+    View.prototype.showPaths = function (on) {
+        this.paths.forEach(function (p) {
+            p.line.visible = on;
+        });
     };
 
     /* A part drawn alone: a moving one in its kind's colour with the
@@ -908,6 +967,14 @@
             obj = new THREE.Mesh(this.keep(shape.geom), this.material(color,
                 shape.textured, {shaded: shape.shaded,
                     wire: part.kind === SHAPE.OTHER}));
+        }
+        if (part.kind === SHAPE.BOX && !shape.points) {
+            /* its edges, so that boxes stacked face to face read as
+               boxes, not as one column */
+            obj.add(new THREE.LineSegments(
+                this.keep(new THREE.EdgesGeometry(shape.geom)),
+                this.keep(new THREE.LineBasicMaterial({color: 0x303030}))));
+            this.edges++;
         }
         obj.position.set(part.pos[0], part.pos[1], part.pos[2]);
         obj.quaternion.set(part.quat[0], part.quat[1], part.quat[2],
@@ -1415,7 +1482,7 @@
     var camera = null, controls = [], target = null;
     var world = null;        /* the shown pair's extent and scales */
     var clock = {t: 0, t0: 0, t1: 0, playing: false, last: 0};
-    var show = {forces: false, torques: false, world: null};
+    var show = {forces: false, torques: false, paths: true, world: null};
     var current = -1;        /* index of the shown pair in data.scenes */
     var plots = [];          /* the shown pair's plots: {title, png,
                                 plot: a Plot, or null for a PNG} */
@@ -1582,6 +1649,24 @@
         });
         target.copy(world.centre);
         camera.position.copy(first);
+        camera.lookAt(target);
+        controls.forEach(function (c) {
+            c.update();
+        });
+        renderNow();
+    }
+
+    /* The view from above: along the up axis (a hair off it, which the
+       orbit controls need), the whole run in sight. */
+    function topCamera() {
+        var up = camera.up.clone().normalize();
+        var any = Math.abs(up.x) < 0.9 ? new THREE.Vector3(1, 0, 0) :
+            new THREE.Vector3(0, 0, 1);
+        var side = any.addScaledVector(up, -any.dot(up)).normalize();
+        var dir = up.clone().addScaledVector(side, 1e-3).normalize();
+        target.copy(world.centre);
+        camera.position.copy(world.centre).addScaledVector(dir,
+            fitDistance(dir, up));
         camera.lookAt(target);
         controls.forEach(function (c) {
             c.update();
@@ -2003,6 +2088,14 @@
             resetCamera();
         });
         button('reset', resetCamera);
+        button('top', topCamera);
+        $('paths').addEventListener('change', function () {
+            show.paths = $('paths').checked;
+            views.forEach(function (v) {
+                v.showPaths(show.paths);
+            });
+            renderNow();
+        });
         /* the keys (on the slider too, instead of its own steps) */
         document.addEventListener('keydown', function (e) {
             if (e.target.tagName === 'SELECT' || e.altKey || e.ctrlKey ||
@@ -2204,6 +2297,32 @@
 
     window.rfViewer = {
         errors: errors,
+        /* View side's drawn paths: each body's id, name, number of points
+           and last point (world), and whether shown. */
+        paths: function (side) {
+            var v = views[side];
+            if (!v || v.track === null) {
+                return [];
+            }
+            return v.paths.map(function (p) {
+                var a = p.line.geometry.getAttribute('position').array;
+                var body = v.track.rec.bodies[p.body];
+                return {id: body.id, name: body.name, points: p.n,
+                    last: [a[a.length - 3], a[a.length - 2], a[a.length - 1]],
+                    shown: p.line.visible};
+            });
+        },
+        /* View side's boxes drawn with their edges. */
+        edges: function (side) {
+            return views[side] ? views[side].edges : 0;
+        },
+        /* The top view (the 'top' button); returns how nearly the camera
+           looks along the up axis (1: exactly). */
+        top: function () {
+            topCamera();
+            var d = camera.position.clone().sub(target).normalize();
+            return d.dot(camera.up.clone().normalize());
+        },
         whenReady: whenReady,
         isReady: function () {
             return ready;

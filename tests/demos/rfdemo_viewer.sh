@@ -152,8 +152,9 @@ end1=$(pos last "$ab/roll_direction-cone.rec")
     [ -n "$end0" ] && [ -n "$end1" ]
 check "rfrecord: $name starts at $start in both runs, ends at $end0 and $end1" $?
 
-browse() { # folder, name, plots: loads folder/view.html with the check
+browse() { # folder, name, plots[, query]: loads folder/view.html with the check
     local dir=$1 page=$2 plots=$3
+    local query=${4:-name=$name&start=$start&end0=$end0&end1=$end1&plots=$plots}
     cp "$here/view_check.js" "$dir/" &&
         sed 's|</body>|<script src="view_check.js"></script>\n</body>|' \
             "$dir/view.html" >"$dir/view-check.html" || return 1
@@ -163,7 +164,7 @@ browse() { # folder, name, plots: loads folder/view.html with the check
         --use-angle=swiftshader --enable-unsafe-swiftshader \
         --user-data-dir="$work/profile-$page" --window-size=1200,800 \
         --virtual-time-budget=30000 --dump-dom \
-        "file://$dir/view-check.html?name=$name&start=$start&end0=$end0&end1=$end1&plots=$plots" \
+        "file://$dir/view-check.html?$query" \
         >"$work/$page.dom" 2>"$work/$page.chromium"
     sed -n '/<pre id="rf-check">/,/<\/pre>/p' "$work/$page.dom" |
         sed 's/<[^>]*>//g; s/^/    /'
@@ -174,6 +175,15 @@ browse "$(cd "$ab" && pwd)" ab spin_down
 check "ab's view.html in headless $browser: the checks above" $?
 browse "$(cd "$view" && pwd)" view none
 check "view's view.html in headless $browser: the checks above" $?
+# boxes: inclined_plane's ground, ramp and box, each drawn with its edges;
+# the box's path; the top view
+ip="$work/ip"
+"$rfdemo" ab inclined_plane --quick --out "$ip" >/dev/null 2>&1
+boxes=$("$rfrecord" first "$ip/inclined_plane-cone.rec" | awk '$2 == "box" { n++ } END { print n + 0 }')
+[ "$boxes" = 3 ]
+check "ab inclined_plane --quick: its recording holds 3 boxes ($boxes)" $?
+browse "$(cd "$ip" && pwd)" ip none "mode=boxes&edges=$boxes&name=box"
+check "inclined_plane's view.html in headless $browser: edges, path, top view" $?
 echo "    (browser runs: $(($(date +%s) - t0)) s)"
 
 check_summary

@@ -163,6 +163,18 @@
             last[0].screen[1] - last[1].screen[1]);
         check('the two runs end apart', apart > 0.5 && apartPx > 20,
             apart.toFixed(3) + ' m, ' + apartPx.toFixed(1) + ' px on screen');
+        /* its path over the whole run, drawn, ending where it ends */
+        for (k = 0; k < 2; ++k) {
+            var path = V.paths(k).filter(function (p) {
+                return p.name === name;
+            })[0];
+            check('view ' + k + ': the path of "' + name + '" drawn to its ' +
+                'recorded end', path !== undefined && path.shown &&
+                path.points > 10 && dist(path.last, end[k]) < tol,
+                path === undefined ? 'no path (' + V.paths(k).length +
+                ' paths)' : path.points + ' points, the last ' +
+                fmt(path.last));
+        }
 
         V.seek(r[0]); /* backwards again */
         var again = V.bodyByName(1, name);
@@ -235,6 +247,32 @@
             Math.abs(c2 - a.right) <= 2, 'cursor at x = ' + c2 + ' px');
     }
 
+    /* A scene of boxes (?mode=boxes&edges=N&name=NAME): every box drawn
+       with its edges (N, the boxes the recording holds), NAME's path
+       drawn, and the top view looking down the up axis with NAME in
+       sight. */
+    function runBoxes() {
+        var V = window.rfViewer, want = Number(param('edges')),
+            name = param('name');
+        for (var k = 0; k < 2; ++k) {
+            check('view ' + k + ': the boxes drawn with their edges',
+                V.edges(k) === want, V.edges(k) + ' (the recording holds ' +
+                want + ' boxes)');
+            var path = V.paths(k).filter(function (p) {
+                return p.name === name;
+            })[0];
+            check('view ' + k + ': the path of "' + name + '"',
+                path !== undefined && path.shown && path.points > 10,
+                path === undefined ? 'none' : path.points + ' points');
+        }
+        var up = V.top();
+        var b = V.bodyByName(0, name);
+        check('the top view looks down the up axis at the whole run',
+            up > 0.999 && b !== null && b.inView, 'direction . up = ' +
+            up.toFixed(6) + (b !== null && b.inView ? ', "' + name +
+                '" in sight' : ', "' + name + '" out of sight'));
+    }
+
     function finish() {
         var V = window.rfViewer;
         check('no console error', V.errors.length === 0,
@@ -251,6 +289,11 @@
     }
 
     function go() {
+        if (param('mode') === 'boxes') {
+            attempt(runBoxes);
+            finish();
+            return;
+        }
         attempt(run);
         var scene = param('plots');
         if (scene === null || scene === 'none') {
