@@ -18,12 +18,17 @@
 #     plot of time is drawn by the page with both runs, its cursor at the
 #     left edge at t = 0 and following the slider; no console error.
 # Label browser; exit 77 (skipped) without chromium or libjs-three.
-# usage: rfdemo_viewer.sh RFDEMO RFRECORD TESTS_DEMOS_DIR WORK_DIR
+# With ROLLFRIC and APP (the launcher and a plain Bullet program), also
+# `rollfric ab` on APP: its page, at the last frame, still shows the
+# program's moving body, and its path.
+# usage: rfdemo_viewer.sh RFDEMO RFRECORD TESTS_DEMOS_DIR WORK_DIR [ROLLFRIC APP]
 set -u
 rfdemo=$1
 rfrecord=$2
 here=$3
 work=$4
+launcher=${5:-}
+plain_app=${6:-}
 rm -rf "$work"
 mkdir -p "$work" || exit 1
 . "$(dirname "${BASH_SOURCE[0]}")/check.sh" # check, check_summary
@@ -184,6 +189,12 @@ boxes=$("$rfrecord" first "$ip/inclined_plane-cone.rec" | awk '$2 == "box" { n++
 check "ab inclined_plane --quick: its recording holds 3 boxes ($boxes)" $?
 browse "$(cd "$ip" && pwd)" ip none "mode=boxes&edges=$boxes&name=box"
 check "inclined_plane's view.html in headless $browser: edges, path, top view" $?
+if [ -n "$launcher" ]; then
+    "$launcher" ab --quiet --out "$work/launch" -- "$plain_app" >/dev/null 2>&1
+    check "rollfric ab on a plain Bullet program: exit 0" $?
+    browse "$(cd "$work/launch" && pwd)" launch none "mode=app"
+    check "rollfric ab's view.html in headless $browser: the body at the end, its path" $?
+fi
 echo "    (browser runs: $(($(date +%s) - t0)) s)"
 
 check_summary

@@ -273,6 +273,28 @@
                 '" in sight' : ', "' + name + '" out of sight'));
     }
 
+    /* A launcher's page (?mode=app, rollfric ab on a program that names
+       no body): at the last frame each view still draws the program's
+       moving body (a recording does not end on an empty world), and its
+       path. */
+    function runApp() {
+        var V = window.rfViewer;
+        slide(Number(V.slider().max));
+        for (var k = 0; k < 2; ++k) {
+            var paths = V.paths(k), px = V.pixels(k);
+            check('view ' + k + ': a path drawn', paths.length > 0 &&
+                paths[0].shown && paths[0].points > 10, paths.length +
+                ' paths' + (paths.length ? ', ' + paths[0].points +
+                    ' points' : ''));
+            var b = paths.length ? V.body(k, paths[0].id) : null;
+            check('view ' + k + ': the moving body in the last frame',
+                b !== null && b.visible && px.nonBackground > 0.05,
+                b === null ? 'none' : 'id ' + b.id + ' at ' + fmt(b.world) +
+                ', ' + (100 * px.nonBackground).toFixed(1) +
+                '% not background');
+        }
+    }
+
     function finish() {
         var V = window.rfViewer;
         check('no console error', V.errors.length === 0,
@@ -289,8 +311,8 @@
     }
 
     function go() {
-        if (param('mode') === 'boxes') {
-            attempt(runBoxes);
+        if (param('mode') === 'boxes' || param('mode') === 'app') {
+            attempt(param('mode') === 'app' ? runApp : runBoxes);
             finish();
             return;
         }
