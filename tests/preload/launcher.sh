@@ -11,7 +11,7 @@
 #     stock's does not (the A/B is the two laws); view.html names both
 #     recordings;
 #   - bad use: no '--', an unknown option, a program that is not a Bullet
-#     application, an app that exits non-zero, an unwritable --out: a
+#     application, an app that exits non-zero or crashes, an unwritable --out: a
 #     message naming what is wrong and a non-zero exit.
 # usage: launcher.sh ROLLFRIC APP APP64 PRELOAD PRELOAD64 RFRECORD
 set -u
@@ -97,6 +97,9 @@ bad "no such program" "is not a program that can be run" "$rollfric" run -- /non
 bad "ab without --out" "ab needs --out DIR" "$rollfric" ab -- "$app"
 bad "ab: the app exits non-zero" "the stock run of .* exited with status 3" \
     "$rollfric" ab --quiet --out "$tmp/ab3" -- "$app" --steps 5 --exit-status 3
+# (any signal: under AddressSanitizer the SEGV ends in its abort)
+bad "ab: the app crashes" "the stock run of .* crashed \\(signal [0-9]+: [A-Z]+\\)" \
+    "$rollfric" ab --quiet --out "$tmp/abc" -- "$app" --steps 5 --crash
 bad "ab: an unwritable --out" "cannot write to --out '/proc/rf_nowhere'" \
     "$rollfric" ab --out /proc/rf_nowhere -- "$app"
 exit $fail

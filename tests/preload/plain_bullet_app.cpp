@@ -14,7 +14,8 @@
 // "multibody" (rollfric does not take such a world, and says so).  With
 // --bad-friction the ground's friction is -1 (a warning every step), with
 // --steps N it steps N times instead of 360, with --exit-status N it
-// returns N (the launcher's test of a failing application).
+// returns N and with --crash it ends on SIGSEGV after its steps (the
+// launcher's tests of a failing application).
 #include <BulletDynamics/ConstraintSolver/btSequentialImpulseConstraintSolverMt.h>
 #include <BulletDynamics/Featherstone/btMultiBodyConstraintSolver.h>
 #include <BulletDynamics/Featherstone/btMultiBodyDynamicsWorld.h>
@@ -22,13 +23,14 @@
 #include <btBulletDynamicsCommon.h>
 
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
 int main(int argc, char **argv)
 {
-    bool cleanup = true, mt = false, bad = false;
+    bool cleanup = true, mt = false, bad = false, crash = false;
     int steps = 360, status = 0;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--steps") == 0 && i + 1 < argc) {
@@ -40,6 +42,7 @@ int main(int argc, char **argv)
         cleanup = cleanup && std::strcmp(argv[i], "--no-cleanup") != 0;
         mt = mt || std::strcmp(argv[i], "--mt") == 0;
         bad = bad || std::strcmp(argv[i], "--bad-friction") == 0;
+        crash = crash || std::strcmp(argv[i], "--crash") == 0;
     }
     btDefaultCollisionConfiguration config;
     btCollisionDispatcher dispatcher(&config);
@@ -95,6 +98,10 @@ int main(int argc, char **argv)
 
     for (int i = 0; i < steps; ++i) {
         world->stepSimulation(1.0 / 60, 1, 1.0 / 60);
+    }
+    if (crash) {
+        std::fflush(stdout);
+        std::raise(SIGSEGV);
     }
     const btVector3 x = ball.getCenterOfMassPosition();
     std::printf("distance %.6f speed %.6f heading %.4f\n",
