@@ -1,4 +1,4 @@
-// rfbench_bullet: Bullet scene benchmark (issue #6).  Each scene is one
+// rfbench_bullet: Bullet scene benchmark.  Each scene is one
 // Bullet world stepped by the stock solver (btSequentialImpulseConstraint-
 // Solver, its default 10 iterations, with its rolling and spinning rows)
 // and by the cone solver (rollfric, full 6D cone model, associated) at the
@@ -6,7 +6,7 @@
 // 1e-4, at most 1000 iterations), OpenMP threads 1 and 2, interleaved on
 // the same world; ms per step, medians, ratios cone / stock, the cone step
 // split into contact build, solve and write-back; JSON out, table on
-// stdout, and issue #6's target 1 checked.
+// stdout, and the piles' goal checked.
 //
 //   rfbench_bullet [--quick] [--scenes pile,wall,chain]
 //                  [--spheres 1000,5000,20000,50000] [--chains C]
@@ -594,7 +594,7 @@ SceneResult run_scene(Scene &s, const Options &o)
     return res;
 }
 
-// Issue #6 target 1: cone at K iterations <= 1.0x stock on 1 thread and
+// The piles' goal: cone at K iterations <= 1.0x stock on 1 thread and
 // <= 0.6x on 2 threads, piles of 5k and 20k spheres.
 struct TargetCheck {
     int spheres, threads;
@@ -727,7 +727,7 @@ bool write_json(const char *path, const Options &o,
         all_pass = all_pass && c.measured && c.best_ratio <= c.limit;
     }
     std::fprintf(f,
-                 "  ],\n  \"targets\": {\n    \"target\": \"issue #6 target 1: "
+                 "  ],\n  \"targets\": {\n    \"target\": \"the piles' goal: "
                  "cone solver at %d iterations <= 1.0x stock step time on 1 "
                  "thread and <= 0.6x on 2 threads, piles of 5k and 20k "
                  "spheres (best solver per check)\",\n"

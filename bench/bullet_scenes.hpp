@@ -832,7 +832,7 @@ struct SceneEntry {
     int quick_steps, full_steps;
 };
 // Step counts cover 1.5 times stock's sleep step where stock sleeps, so
-// that issue #22's target (asleep by stock's step + 20%) can be read off
+// that the target (asleep by stock's step + 20%) can be read off
 // every run.
 const SceneEntry kScenes[] = {
     {"falling_boxes", build_falling_boxes, 320, 600}, // quick sleeps 204

@@ -29,7 +29,7 @@
 /* "jacobi", "gs", "gs-colored", "apgd": by rf_solver_kind (rfbench_util.c) */
 extern const char *SOLVER_NAMES[];
 
-/* Convergence: Jacobi, Gauss-Seidel and APGD (issue #6). */
+/* Convergence: Jacobi, Gauss-Seidel and APGD. */
 extern const int CONV_SOLVERS[];
 #define NCONV 3
 /* The issue's convergence mark, and the residual below which a solver's

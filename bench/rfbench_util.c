@@ -9,7 +9,7 @@
 
 const char *SOLVER_NAMES[] = {"jacobi", "gs", "gs-colored", "apgd"};
 
-/* Convergence: Jacobi, Gauss-Seidel and APGD (issue #6). */
+/* Convergence: Jacobi, Gauss-Seidel and APGD. */
 const int CONV_SOLVERS[] = {RF_SOLVER_JACOBI, RF_SOLVER_GS, RF_SOLVER_APGD};
 
 double now_seconds(void)

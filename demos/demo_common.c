@@ -840,7 +840,7 @@ int demo_main(int argc, char **argv, const demo_scene *scene)
         } else if (strcmp(a, "--quiet") == 0) {
             o.quiet = 1;
         } else if (strcmp(a, "--local-mdp") == 0) {
-            /* Gauss-Seidel with Preclik's MDP local step (issue #8) */
+            /* Gauss-Seidel with Preclik's MDP local step */
             cfg.solver = RF_SOLVER_GS;
             cfg.local_mdp = 1;
             o.config = &cfg;

@@ -1,5 +1,5 @@
 /*
- * Cohesion (issue #8, item 2; Tasora-Anitescu slides, section 3: the
+ * Cohesion (Tasora-Anitescu slides, section 3: the
  * normal yield set shifted to gamma_n >= -c h, the friction cone shifted
  * with it).  Blocks (0.4 m cubes, 1 kg) hang under a static ceiling slab,
  * their top faces on its bottom face, gravity pulling them away; each

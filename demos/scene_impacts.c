@@ -1,5 +1,5 @@
 /*
- * Impacts (issue #8, items 4 and 5): balls (R = 0.1 m, 1 kg) dropped from
+ * Impacts: balls (R = 0.1 m, 1 kg) dropped from
  * H = 2 m on the ground, h = 1e-4 s by default (the rebound's error is
  * about 1.25 v h of the rise, see test_bounce_height: 0.4% of e = 0.25's
  * 12.5 cm).
@@ -178,7 +178,7 @@ static const demo_plot impacts_plots[] = {
 
 const demo_scene demo_impacts = {
     .name = "impacts",
-    .description = "Impacts (issue #8): Newton restitution (rise e^2 H) and "
+    .description = "Impacts: Newton restitution (rise e^2 H) and "
                    "an elasto-plastic ground keeping its dent",
     .default_steps = 30000,
     .quick_steps = 30000,

@@ -1,5 +1,5 @@
 /*
- * Compliant contacts (issue #8, item 1; Tasora-Anitescu section 6.2,
+ * Compliant contacts (Tasora-Anitescu section 6.2,
  * Tikhonov regularisation N - E; slides section 3 "Damping and VI": E =
  * -diag(1 / (h^2 K + h R))).  Spheres (R = 0.1 m, 1 kg) on the ground,
  * each with its own contact stiffness K and damping D

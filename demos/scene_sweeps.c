@@ -1,5 +1,5 @@
 /*
- * The Bullet shim's physical cases as sweeps (issue #5, item 3): a ball
+ * The Bullet shim's physical cases as sweeps: a ball
  * R = 0.5 m on a static plane (friction 1), ball friction 0.9, rolling
  * friction 0.036 m, so the combined (Bullet: rho_ball x mu_ground) rolling
  * length is 0.036 m; g = 9.81.  Each sweep point is its own ball (several

@@ -7,7 +7,7 @@
  * number of threads (STYLE: "combine per-thread partial sums in a fixed
  * order instead of reduction clauses").
  *
- * Residual (Siconos' measure, issue #2 / DESIGN §4):
+ * Residual (Siconos' measure):
  *   sqrt(sum_i |gamma_i - Proj_Y(gamma_i - u_hat_i)|^2)
  *     / max(|r|, |gamma|, |u|)
  * with u_hat = u for the associated model and u_hat = u + (mu|u_t| +

@@ -256,7 +256,7 @@ static int in_scaled_cone(const double g[6], const rf__cone *c)
            fabs(g[3]) <= c->sigma * g[0];
 }
 
-/* The energy guard (issue #22: no energy from nowhere at any budget).
+/* The energy guard (no energy from nowhere at any budget).
    With F(g) = 1/2 g.(N + C) g + r.g and B(g) = g.b (b the biases), the
    impulses change the kinetic energy by at most E = F - B (rf_solve's
    energy check, solve.c), which may not exceed A = max(0, -B): the work

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The benchmark suite (issue #6): install what is missing
+# The benchmark suite: install what is missing
 # (scripts/deps.sh), build build/release (Release), run
 #   1. rfbench: the solvers alone on synthetic sphere packs: contact-
 #      iterations per second per solver and thread count, a STREAM-like

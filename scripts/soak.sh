@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The soak run (issue #7, "Reliability"): install what is missing
+# The soak run ("Reliability"): install what is missing
 # (scripts/deps.sh), build build/release (Release) target soak only, and
 # run tests/soak/soak.cpp: a closed box (2.4 x 3 x 2.4 m) shaken
 # sinusoidally (4 cm at 2 Hz sideways, 2 cm at 4 Hz up and down: 0.71 m/s,

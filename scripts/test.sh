@@ -113,7 +113,7 @@ echo "== build/tsan: ThreadSanitizer (clang-14, libomp + Archer), -Werror"
 # parallel loops (contact slots and write-back, cone_solver.cpp) on 2 and
 # 4 threads: test_bullet_determinism_api, test_bullet_faults_api.
 # A race makes TSan report and the test exit with status 66 (checked
-# once with a deliberately racy test, see issue #7).
+# once with a deliberately racy test).
 # OMP_WAIT_POLICY=passive (set above) matters even more here: libomp's
 # idle threads otherwise spin for 200 ms (KMP_BLOCKTIME) after each
 # parallel region, starving the working threads under TSan.

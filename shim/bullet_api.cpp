@@ -92,7 +92,7 @@ rf_status resolve_config(const char *fn, const rf_config *cfg, rf_config *out,
         if (rf_config_validate(&check, &e) != RF_OK) {
             return fail(err, e.status, "%s: %s", fn, e.message);
         }
-        // Issue #22 item 6: the first-order solvers at Bullet's budget
+        // The first-order solvers at Bullet's budget
         // (5-10 iterations) do not carry stacks (Jacobi at 5 let 21 of the
         // 184 boxes of BenchmarkDemo's pyramid scene fall; APGD kept them
         // up but never let them sleep): refused, with what to do instead.

@@ -628,7 +628,7 @@ double ConeSolver::normal_bias(const btManifoldPoint &cp,
     point_compliance(cp, m, info, c, &erp, &spring);
     double depth =
         (double)cp.getDistance() + (double)info.m_linearSlop + plastic;
-    // Split impulse (issue #22), as stock's setupContactConstraint: with
+    // Split impulse, as stock's setupContactConstraint: with
     // info.m_splitImpulse on, a point deeper than
     // m_splitImpulsePenetrationThreshold (-0.04 m by default) recovers on
     // pseudo-velocities (rf_solve_split after the solve), which move
@@ -678,7 +678,7 @@ void ConeSolver::point_compliance(const btManifoldPoint &cp,
                                   bool *spring_out)
 {
     const double h = info.m_timeStep;
-    // Compliance (Tasora 6.2's Tikhonov term; issue #8): as stock's
+    // Compliance (Tasora 6.2's Tikhonov term): as stock's
     // setupContactConstraint, a point with contact stiffness K and damping
     // D (setContactStiffnessAndDamping) is the spring-damper cfm = 1 /
     // (h K + D), erp = h K / (h K + D); otherwise the point's own CFM/ERP

@@ -1,4 +1,4 @@
-// Recording a world's run (issue #25): the Bullet side of
+// Recording a world's run: the Bullet side of
 // include/rollfric/record.h.  After each step the plugin hands the world to
 // its recorder, which declares the collision objects it has not seen (their
 // shapes translated into the format's parts), drops those that left, and

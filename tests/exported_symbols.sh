@@ -5,7 +5,7 @@
 # include/rollfric/*.h.  Before shim/exports.map, libstdc++'s
 # std::vector instantiations and OpenMP's named critical-section lock
 # (.gomp_critical_user_*) leaked out.
-# And the other way (issue #26): every function a public header declares
+# And the other way: every function a public header declares
 # with RF_API is exported, so that a binding can load it by name
 # (plNewBulletSdk, which the header maps to its precision's name, under
 # both names).

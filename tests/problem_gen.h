@@ -2,7 +2,7 @@
  * Problem generators shared by the tests: random bodies and contacts, and
  * problems with planted solutions.
  *
- * Planting (issue #2): pick z, set gamma* = Proj_Y(z) and u_hat* =
+ * Planting: pick z, set gamma* = Proj_Y(z) and u_hat* =
  * gamma* - z.  By Moreau's decomposition gamma* in Y, u_hat* in Y* and
  * <gamma*, u_hat*> = 0, so gamma* solves the CCP whose velocity at gamma*
  * is u*: u* = u_hat* for the associated model, and for De Saxce u* has

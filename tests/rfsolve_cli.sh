@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# rfsolve command-line contract (issue #2): JSON summary last, exit codes
+# rfsolve command-line contract: JSON summary last, exit codes
 # 0 converged / 1 not converged / 2 bad input, solution file layout.
 # usage: rfsolve_cli.sh RFSOLVE DATA_DIR
 set -u
@@ -29,7 +29,7 @@ check "reported residual <= 1e-10 ($res)" $?
 [ "$(wc -l <"$tmp/sol")" -eq 1 ] && [ "$(awk '{print NF}' "$tmp/sol")" -eq 5 ]
 check "solution: 1 line of 5 numbers for a dimension-5 file" $?
 
-# W symmetric to round-off (issue #23): a 1x1-contact file whose W has
+# W symmetric to round-off: a 1x1-contact file whose W has
 # W(1,2) = 1 + 2e-5, W(2,1) = 1 - 2e-5 (largest entry 3): accepted, the
 # figure 4e-5 / 3 in the report and the JSON
 printf '5\n1\n0\n5\n5\n5\t5\n3 0 0 0 0\n0 3 1.00002 0 0\n0 0.99998 3 0 0\n0 0 0 1 0\n0 0 0 0 1\n-1 0 0 0 0\n0.5\n0.1\n' >"$tmp/asym.dat"
@@ -83,7 +83,7 @@ check "100000 threads: refused before OpenMP, exit 2" $?
 "$rfsolve" >"$tmp/out" 2>&1
 check "no file: exit 2" $(( $? == 2 ? 0 : 1 ))
 
-# --cohesion C (issue #8): every normal impulse >= -C (gamma + C e_n in the
+# --cohesion C: every normal impulse >= -C (gamma + C e_n in the
 # cone), and the cube's first contact, separating without cohesion
 # (gamma = 0), now pulls with all of it (-C: the solver's tolerance 1e-10
 # on a unit-size problem, 1e-8 here)
@@ -97,7 +97,7 @@ check "--cohesion: gamma_n >= -C everywhere, the separating contact pulls with -
 "$rfsolve" "$data/RFC3D_cube_1.dat" --cohesion -1 >"$tmp/out" 2>&1
 check "negative cohesion: exit 2" $(( $? == 2 ? 0 : 1 ))
 
-# --compliance C (issue #8, Tasora 6.2's Tikhonov term): the sphere file's
+# --compliance C (Tasora 6.2's Tikhonov term): the sphere file's
 # normal row of W is (1, 0, 0, 0, 0), so its normal impulse solves
 # (1 + C) gamma_n = -q_n: with C = 1 it is half the rigid one (1e-9: the
 # solver's tolerance 1e-10 on a unit-size problem)
@@ -109,7 +109,7 @@ check "--compliance 1: gamma_n = rigid gamma_n / 2" $?
 "$rfsolve" "$data/RFC3D_cube_1.dat" --compliance -1 >"$tmp/out" 2>&1
 check "negative compliance: exit 2" $(( $? == 2 ? 0 : 1 ))
 
-# --model pyramid (issue #8, Pang-Trinkle's LCP by Lemke's method): the
+# --model pyramid (Pang-Trinkle's LCP by Lemke's method): the
 # sphere file's single contact (W_nn = 1, normal row decoupled): the normal
 # impulse is -q_n as in the cone models (1e-9), and the LCP residual ~0
 "$rfsolve" "$data/RFC3D_sphere_1.dat" --model pyramid --write-solution "$tmp/pyr" >"$tmp/out" 2>&1; rc=$?
@@ -119,7 +119,7 @@ check "--model pyramid in the JSON summary" $?
 awk 'NR == FNR { r = $1; next } { d = $1 - r; exit !(d < 1e-9 && d > -1e-9) }' "$tmp/rigid" "$tmp/pyr"
 check "--model pyramid: the sphere's normal impulse as the cone's" $?
 
-# --normal-max C (issue #8, the yield cap): the sphere file's rigid normal
+# --normal-max C (the yield cap): the sphere file's rigid normal
 # impulse 8.92 capped at 4 exactly (the projection onto the cap's plane)
 "$rfsolve" "$data/RFC3D_sphere_1.dat" --normal-max 4 --write-solution "$tmp/cap" >"$tmp/out" 2>&1; rc=$?
 check "--normal-max 4 converges (exit 0)" $rc
@@ -128,7 +128,7 @@ check "--normal-max 4: gamma_n = 4" $?
 "$rfsolve" "$data/RFC3D_cube_1.dat" --normal-max -1 >"$tmp/out" 2>&1
 check "negative normal-max: exit 2" $(( $? == 2 ? 0 : 1 ))
 
-# --local-mdp (issue #8): Gauss-Seidel with Preclik's local step; the
+# --local-mdp: Gauss-Seidel with Preclik's local step; the
 # sphere file's contact has rolling friction, so it keeps the cone's
 # local solve: the same normal impulse (1e-9)
 "$rfsolve" "$data/RFC3D_sphere_1.dat" --local-mdp --write-solution "$tmp/mdp" >"$tmp/out" 2>&1; rc=$?

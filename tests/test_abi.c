@@ -1,5 +1,5 @@
 /*
- * rf_config and rf_stats can grow (issue #24 item 6; rollfric.h, "Binary
+ * rf_config and rf_stats can grow (rollfric.h, "Binary
  * compatibility"): the library reads and writes only the sizes the caller
  * was compiled with.  A program built against an older header is
  * simulated by sizes that end before the last fields (rf_config before

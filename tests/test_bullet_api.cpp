@@ -1,4 +1,4 @@
-// The Bullet shim's contract (issue #3): attach/detach, stock/cone switch,
+// The Bullet shim's contract: attach/detach, stock/cone switch,
 // precision check, parity with the stock solver where the model does not
 // differ (free motion, gyroscopic term, restitution, kinematic bodies,
 // no-response objects, linear factors), impulses readable afterwards, warm
@@ -73,7 +73,7 @@ int test_attach_detach()
     ENSURE(err.status == RF_ERR_INVALID);
     ENSURE(std::strstr(err.message, "max_iter") != nullptr);
     // Jacobi and APGD at the world's budget are refused with what to use
-    // instead (issue #22 item 6); with their own max_iter they attach
+    // instead; with their own max_iter they attach
     rf_config first_order;
     rf_bullet_config_default(&first_order);
     first_order.solver = RF_SOLVER_JACOBI;
@@ -326,8 +326,8 @@ int test_precision_mismatch()
     return 0;
 }
 
-// rf_config and rf_stats can grow (rollfric.h, "Binary compatibility";
-// issue #24 item 6): the plugin reads and writes the sizes the caller was
+// rf_config and rf_stats can grow (rollfric.h, "Binary compatibility"):
+// the plugin reads and writes the sizes the caller was
 // compiled with.  An older caller (sizes ending before rf_config's
 // residual and rf_stats' skipped_bodies) gets its fields and the
 // defaults for the rest, and its bytes beyond are not written; a newer
@@ -523,7 +523,7 @@ void tumbling_boxes(Scene *sc[2], int flags, btRigidBody *box[2])
     }
 }
 
-// Every gyroscopic flag is stock's (issue #23 item 6): the tumbling box
+// Every gyroscopic flag is stock's: the tumbling box
 // of test_free_motion_parity with BT_ENABLE_GYROSCOPIC_FORCE_EXPLICIT (its
 // torque clamped by the world's m_maxGyroscopicForce, 0.5 N m here, which
 // binds: |w x I w| is about 2 N m), IMPLICIT_WORLD and IMPLICIT_BODY, one
@@ -633,8 +633,8 @@ int test_restitution()
 
 // Newton restitution (Acary eq. (8)-(9): v_n+ = -e v_n- at an impact): a
 // ball dropped from H with e = 0.5 (ball 0.5 x ground 1.0, Bullet's
-// product) rises again to e^2 H = 25% of H, within 1% of that (issue #8
-// item 4).  Heights of the ball's lowest point above the ground.  The
+// product) rises again to e^2 H = 25% of H, within 1% of that.
+// Heights of the ball's lowest point above the ground.  The
 // step's share of the error: the impact happens somewhere inside a step
 // (the gap then, at most v h, is neither fallen nor risen) and the
 // rebound step moves the ball by h e v, half of which the apex of
@@ -678,7 +678,7 @@ int test_bounce_height()
     return 0;
 }
 
-// Cohesion in a Bullet scene (issue #8 item 2; slides section 3): a 1 kg
+// Cohesion in a Bullet scene (slides section 3): a 1 kg
 // block (0.4 m cube) under a static ceiling, its top face on the
 // ceiling's, gravity pulling it away.  The pair holds with the smaller of
 // the two cohesion forces c (the ceiling's is large), shared by the
@@ -803,7 +803,7 @@ int test_cohesion_ceiling()
     return 0;
 }
 
-// Contact stiffness and damping (issue #8 item 1; Tasora 6.2's Tikhonov
+// Contact stiffness and damping (Tasora 6.2's Tikhonov
 // term, the slides' N - E with E = -diag(1 / (h^2 K + h R))): a 1 kg
 // sphere (R = 0.1 m) on the ground with setContactStiffnessAndDamping
 // (K = 1000 N/m on the sphere, the ground 1e12 N/m: Bullet combines them
@@ -864,7 +864,7 @@ int test_contact_stiffness()
     return 0;
 }
 
-// Elasto-plastic contact (issue #8 item 5; slides section 3, "Modeling
+// Elasto-plastic contact (slides section 3, "Modeling
 // plasticity"): a 1 kg ball (R = 0.1 m) with a contact spring K = 1e4 N/m
 // (no damping) dropped from H = 0.1 m on ground that yields at F_y = 50 N.
 // The 1D model (a spring in series with a rigid-perfectly-plastic slider)
@@ -999,7 +999,7 @@ btRigidBody *dent_ball(Scene &s, double H, rf_plugin **p)
     return ball;
 }
 
-// A dent is the point's state, not the solver's (issue #23 item 1): a
+// A dent is the point's state, not the solver's: a
 // stock-mode step, which writes the point's impulses, leaves it.  The
 // ball dropped from 0.1 m dents the ground (test_plastic_indentation's
 // 22.5 mm without damping; less here, some of the energy goes into the
@@ -1055,8 +1055,8 @@ int test_dent_survives_stock_step()
     return 0;
 }
 
-// Per-object state does not pass to a new object at a reused address
-// (issue #23 item 2).  The hanging block of test_cohesion_ceiling (m g =
+// Per-object state does not pass to a new object at a reused address.
+// The hanging block of test_cohesion_ceiling (m g =
 // 0.95 c: held) is removed from the world, destroyed, and a new block is
 // constructed in the same storage (placement new: the same pointer) and
 // added, all between two steps.  The new block has no cohesion and no
@@ -1113,8 +1113,8 @@ int test_object_state_not_inherited()
     return 0;
 }
 
-// The application's own m_userPersistentData keeps working (issue #23
-// item 1): an application that installed gContactDestroyedCallback before
+// The application's own m_userPersistentData keeps working:
+// an application that installed gContactDestroyedCallback before
 // attaching, and hangs its own data on one ball's points (from
 // gContactAddedCallback), still gets exactly its own pointers back when
 // Bullet drops those points, never the plugin's; the plugin keeps nothing
@@ -1208,8 +1208,8 @@ int test_application_point_data()
     return 0;
 }
 
-// A manifold freed and allocated again at the same address starts clean
-// (issue #23 item 1).  A ball dents yielding ground and is lifted 1 mm
+// A manifold freed and allocated again at the same address starts clean.
+// A ball dents yielding ground and is lifted 1 mm
 // clear, moving up at 0.1 m/s: within the sphere's 2 mm contact breaking
 // threshold its point stays in the manifold, with exactly zero impulse
 // and the dent still carried.  The ball is removed from the world; a new
@@ -1267,7 +1267,7 @@ int test_reallocated_manifold_starts_clean()
     return 0;
 }
 
-// The warm start carries all six components (issue #23 item 1).  A ball
+// The warm start carries all six components.  A ball
 // (R = 0.1 m) rests on a slope (gravity tilted by atan 0.1) held by
 // rolling friction (rho = 0.02 m: the limit is tan = rho / R = 0.2) and
 // turned about the normal by a 0.03 N m torque held by spinning friction
@@ -1410,7 +1410,7 @@ int test_linear_factor()
     return 0;
 }
 
-// Angular factors (issue #23 item 6).  Stock gives an impulse's angular
+// Angular factors.  Stock gives an impulse's angular
 // part as f o (f o I^-1 tau) (the row's angular component carries f, and
 // btSolverBody::internalApplyImpulse applies it again): the response
 // diag(f^2) I^-1, which the cone takes exactly where it is symmetric.

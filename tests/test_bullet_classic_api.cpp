@@ -1,5 +1,5 @@
-// The pl* worlds and shapes mean what the classic C API made of them
-// (issue #26): a classic program's scene stepped through rollfric's pl*
+// The pl* worlds and shapes mean what the classic C API made of them:
+// a classic program's scene stepped through rollfric's pl*
 // with the stock solver gives, bit for bit, what the same scene gives when
 // built as Bullet 2.82's Bullet-C-API.cpp built it (restated here from its
 // documented behaviour, directly on Bullet 3.24: btDiscreteDynamicsWorld
@@ -12,7 +12,7 @@
 // (0.25, 0.5) dropped from 2 m.  Both worlds must agree bit for bit at
 // every step (the same shapes, gravity and solver make the same floats);
 // a btCapsuleShape instead of the multi-sphere, or gravity -9.81, differ
-// from the first steps.  (Issue #26 quotes a rest height of 0.723 m for
+// from the first steps.  (A rest height of 0.723 m was quoted for
 // the classic implementation; this construction on Bullet 3.24 rests at
 // 0.748 m, with the stock solver; we could not reproduce 0.723.)
 #include "rollfric/bullet_c_api.h"

@@ -1,4 +1,4 @@
-// Determinism of the Bullet shim (issue #7): the same scene stepped with
+// Determinism of the Bullet shim: the same scene stepped with
 // the cone solver gives bitwise identical trajectories
 //   - for cfg.threads = 1, 2 and 4 (through rf_bullet_attach's config),
 //     with Jacobi, APGD and SI, with a fixed iteration count (tol = 0) and

@@ -1,5 +1,5 @@
 // Bad input, degenerate data and lifetime faults in a Bullet world with the
-// cone solver attached (issue #7).  Every case asserts what the plugin
+// cone solver attached.  Every case asserts what the plugin
 // reports (rf_stats' skipped counts, energy scale) and that Bullet's state
 // holds only finite numbers afterwards; the scenes that go on after the
 // fault also check that the rest of the world was solved normally: a
@@ -137,7 +137,7 @@ int test_nan_velocity()
     ENSURE(st.contacts >= 1);         // b's ground point was solved
     ENSURE(world_finite(r.s));
     ENSURE(r.a->getLinearVelocity().length() == 0); // held: 0 where NaN
-    // the warning names the body and the step (issue #23 item 4)
+    // the warning names the body and the step
     rf_bullet_warning_info w = warning(r.p, RF_BULLET_WARN_BODY);
     ENSURE(w.count == 1 && w.object == r.a && w.step == steps_of(r.p));
     ENSURE(std::strstr(w.message, "held out of the step") != nullptr);
@@ -296,7 +296,7 @@ int test_bad_contacts()
     return 0;
 }
 
-// Warnings are counted, not capped (issue #23 item 4; before, messages
+// Warnings are counted, not capped (before, messages
 // stopped for good after five per plugin): a NaN-normal point handed over
 // for 12 steps counts 12 times, the last naming its manifold and step;
 // another kind counts apart.  A callback gets every occurrence with the
@@ -693,7 +693,7 @@ int test_world_deleted()
     rf_bullet_detach(p);
     ENSURE(body_finite(&sphere));
     // Deleted with its bodies still in it while a rolling ball's point
-    // carries the plugin's state (issue #23 item 1): the state is taken
+    // carries the plugin's state: the state is taken
     // off the points before the world's destructor releases the manifolds
     // (ASan checks), and detach puts Bullet's callback back as it was.
     ContactDestroyedCallback before = gContactDestroyedCallback;

@@ -1,4 +1,4 @@
-// Joints in the cone problem (issue #3, item 3): every btTypedConstraint
+// Joints in the cone problem: every btTypedConstraint
 // type enters rf_solve as scalar rows from getInfo1/getInfo2.  Each scene
 // runs with the cone solver (asserted) and the stock solver on the same
 // world (printed beside, not asserted).  Reference values and tolerances
@@ -551,8 +551,7 @@ int test_other_joint_types()
     return 0;
 }
 
-// Universal joint, Hinge2 and the generic 6-dof spring, against stock
-// (issue #23 item 6).
+// Universal joint, Hinge2 and the generic 6-dof spring, against stock.
 //
 // Universal: a box (0.1 x 0.4 x 0.1, 2 kg) hangs 0.5 m below an anchor on
 // a universal joint to the world, axis1 = x, axis2 = z, so the vertical

@@ -1,4 +1,4 @@
-// Recording a Bullet world's run (issue #25, rf_bullet_record_start): the
+// Recording a Bullet world's run (rf_bullet_record_start): the
 // shapes the shim translates, the frames' times and decimation, the
 // transforms against the world's own, the contact forces of a resting
 // ball against m g, bodies that come and go, names, and both solver modes.

@@ -1,4 +1,4 @@
-// Bullet's own kinds of scene with the world defaults (issue #22): the
+// Bullet's own kinds of scene with the world defaults: the
 // sequential impulse solver at Bullet's iteration budget, De Saxce model,
 // split impulse.  Quick sizes (each test well under 20 s under ASan).
 //
@@ -93,7 +93,7 @@ int steps_to_sleep(Scene &s, int max)
 
 // Bullet puts a body to sleep 2 s after it stays under 0.8 m/s and 1
 // rad/s: a solver that leaves a settled pile jittering keeps it awake and
-// costly.  Target (issue #22): asleep no later than stock's step + 20%.
+// costly.  Target: asleep no later than stock's step + 20%.
 int test_basic_demo_sleeps()
 {
     int at[2];

@@ -1,5 +1,5 @@
 /*
- * rf_carry (issue #23 item 3): what a sequence of solves carries from one
+ * rf_carry: what a sequence of solves carries from one
  * to the next is the core's, so every caller of rf_solve_carried gets it.
  * The rule (rollfric.h, rf_carry): APGD starts from the rf_stats.apgd_lipschitz
  * of the last solve of the carry, Jacobi with automatic omega from its

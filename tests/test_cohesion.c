@@ -1,5 +1,5 @@
 /*
- * Cohesion (issue #8, item 2; Tasora-Anitescu slides, section 3: the
+ * Cohesion (Tasora-Anitescu slides, section 3: the
  * normal yield set shifted to gamma_n >= -c h and the friction cones
  * shifted with it).  One block under a static ceiling, gravity pulling it
  * away; analytic answers for every solver:

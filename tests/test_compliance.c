@@ -1,5 +1,5 @@
 /*
- * Contact compliance (issue #8 item 1; Tasora-Anitescu section 6.2,
+ * Contact compliance (Tasora-Anitescu section 6.2,
  * Tikhonov regularisation N - E; slides section 3 "Damping and VI": E =
  * -diag(1 / (h^2 K + h R))): component k of a contact gets u_k += c_k
  * gamma_k.  A sphere (m = 2 kg, R = 0.5 m, I = 2/5 m R^2) on the static

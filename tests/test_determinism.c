@@ -1,5 +1,5 @@
 /*
- * Determinism (issue #7): identical inputs give bitwise identical results
+ * Determinism: identical inputs give bitwise identical results
  *   - for cfg.threads = 1, 2 and 4, with a fixed iteration count (tol = 0)
  *     and with a tolerance (tol > 0: then the stop iteration depends on
  *     every residual on the way, so it must match too), for Jacobi and

@@ -1,11 +1,11 @@
 /*
  * The example problems from Siconos' test data (tests/data/RFC3D_*.dat,
  * copied from numerics/src/RollingFrictionContact/test/data) are solved
- * to Siconos' residual <= 1e-10 with the De Saxce model (issue #2), by
+ * to Siconos' residual <= 1e-10 with the De Saxce model, by
  * every solver, and the solution satisfies the model's conditions
  * contact by contact (Acary Prop. 3.1): gamma in Y, u_hat in Y*,
  * <gamma, u_hat> ~ 0.  Siconos' other test problems carry round-off
- * asymmetry in W (up to 1e-4 relative, issue #23): the same files with
+ * asymmetry in W (up to 1e-4 relative): the same files with
  * their upper triangle perturbed that way are read, hold the symmetric
  * part, report the figure and are solved as well; a gross asymmetry is
  * refused with its figure.
@@ -189,7 +189,7 @@ static double *dense_w(rf_problem *p)
     return W;
 }
 
-/* Round-off asymmetry (issue #23 item 5): accepted, the symmetric part
+/* Round-off asymmetry: accepted, the symmetric part
    held (the unperturbed file's W to rounding: probed through u = W g + q,
    so to q's rounding), the figure reported to the rounding of the written
    file, and every solver meets the residual of the unperturbed files. */

@@ -1,5 +1,5 @@
 /*
- * The maximally dissipative single-contact impact (issue #8 item 6;
+ * The maximally dissipative single-contact impact (
  * Preclik et al., seed section 3.1-3.2, rf_mdp_contact):
  *   - section 3.1's academic example with the paper's literal,
  *     non-normalised t = n x e_x and o = n x t: Table 1 gives the
@@ -190,7 +190,7 @@ static int test_simple_cases(void)
     return 0;
 }
 
-/* GS with cfg.local_mdp (issue #8 item 6: the MDP solver as the block
+/* GS with cfg.local_mdp (the MDP solver as the block
    Gauss-Seidel local step), on a small random body problem without
    rolling and spinning friction: after enough sweeps every contact j is
    the maximally dissipative impact of its own block given the others,

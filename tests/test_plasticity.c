@@ -1,5 +1,5 @@
 /*
- * The yield cap gamma_n <= normal_max (issue #8 item 5; slides section 3,
+ * The yield cap gamma_n <= normal_max (slides section 3,
  * "Modeling plasticity": no infinite reaction, crushing).  The set is Y
  * cut by the plane gamma_n = normal_max.
  *   - Projection: a free body with unit mass and inertia and the contact

@@ -1,5 +1,5 @@
 /*
- * The pyramid model (issue #8 item 7; Pang & Trinkle Theorem 1, eq. (30),
+ * The pyramid model (Pang & Trinkle Theorem 1, eq. (30),
  * velocity level) and Lemke's method (rf_lcp_lemke).
  *   - Lemke on small LCPs with known answers: M = [[2, 1], [1, 2]] with
  *     q = (-5, -6) gives z = (4/3, 7/3), w = 0; with q = (-1, 3) z =

@@ -1,5 +1,5 @@
 /*
- * Split impulse (rf_solve_split, issue #22 item 3): penetration recovery
+ * Split impulse (rf_solve_split): penetration recovery
  * on pseudo-velocities, a frictionless normal problem of the deep contacts
  * (bias < 0) at zero free velocity.  Checked against what the header
  * promises, from the outputs alone:

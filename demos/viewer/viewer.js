@@ -1,5 +1,5 @@
 /*
- * viewer.js: rollfric's A/B viewer (issue #25; demos/README.md, "The A/B
+ * viewer.js: rollfric's A/B viewer (demos/README.md, "The A/B
  * viewer").  Two recordings of a run (docs/recording.md), stock and cone
  * or any two files, side by side in 3D with one shared orbit camera and
  * one clock.

@@ -24,7 +24,7 @@
  * bodies).  Every function is also exported under its plain name
  * (plNewBulletSdk included), for bindings that load them by name.
  *
- * Classic compatibility (issue #26): every declaration of Bullet 2.x's
+ * Classic compatibility: every declaration of Bullet 2.x's
  * Bullet-C-Api.h is here with the classic meaning (shapes as the classic
  * implementation built them, worlds with gravity (0, -10, 0) as a
  * btDiscreteDynamicsWorld).  Where this header differs, by default, the
@@ -310,7 +310,7 @@ static inline plStatus plSetSolverConfig(plDynamicsWorldHandle world,
     return plSetSolverConfigSized(world, cfg, sizeof(rf_config));
 }
 /* The settings a new world starts with (rollfric_bullet.h's
- * rf_bullet_config_default, issue #22): RF_SOLVER_SI, RF_MODEL_DESAXCE,
+ * rf_bullet_config_default): RF_SOLVER_SI, RF_MODEL_DESAXCE,
  * max_iter PL_WORLD_ITERATIONS, tol 1e-5, warm start on.  The converged
  * solve is rf_config_default.  NULL is ignored.  Cannot fail. */
 RF_API void plGetDefaultSolverConfigSized(rf_config *cfg, size_t size);
@@ -415,8 +415,8 @@ RF_API PL_CLASSIC_STATUS plSetScaling(plCollisionShapeHandle shape,
 /* A static triangle mesh (Bullet's btBvhTriangleMeshShape) from arrays:
  * vertices (3 num_vertices reals, x y z each) and indices (3
  * num_triangles 0-based vertex indices) are copied; static bodies only
- * (mass 0).  (Before issue #26 this was plNewStaticTriangleMeshShape,
- * which is now the classic constructor from a mesh interface.)  Errors
+ * (mass 0).  (plNewStaticTriangleMeshShape is the classic constructor
+ * from a mesh interface.)  Errors
  * (NULL returned): PL_ERR_NULL, PL_ERR_NONFINITE (a vertex),
  * PL_ERR_INVALID (counts < 1 (vertices < 3), an index out of range, a
  * degenerate triangle with a repeated index), PL_ERR_STATE (no SDK). */

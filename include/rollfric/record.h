@@ -1,5 +1,5 @@
 /*
- * Recordings of a simulation run (issue #25): each body's shape once, then
+ * Recordings of a simulation run: each body's shape once, then
  * its transform per recorded frame (at most one frame per frame_interval
  * of simulated time), and optionally each frame's contact points with
  * their normal force and rolling torque.  Written by the Bullet shim

@@ -623,8 +623,8 @@ typedef enum rf_solver_kind {
     RF_SOLVER_APGD = 3,       /* accelerated projected gradient descent */
     RF_SOLVER_SI = 4          /* sequential impulse: block Gauss-Seidel in
                                  velocity form shaped like Bullet's
-                                 btSequentialImpulseConstraintSolver
-                                 (issue #22).  Body form only (a local-form
+                                 btSequentialImpulseConstraintSolver.
+                                 Body form only (a local-form
                                  problem: RF_ERR_STATE).  De Saxce model:
                                  each sweep visits the rows, every contact's
                                  normal, then every contact's friction
@@ -716,7 +716,7 @@ typedef struct rf_config {
                               normal_max) is solved by Preclik's maximally
                               dissipative impact (rf_mdp_contact) on its
                               Delassus block, not by the model's local
-                              law (issue #8); other contacts as usual.
+                              law; other contacts as usual.
                               default 0 */
     /* Starts of the solvers' step constants, >= 0; 0 = estimate (or,
        with rf_solve_carried, take the carried one).  The previous solve

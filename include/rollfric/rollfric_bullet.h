@@ -80,7 +80,7 @@ typedef enum rf_bullet_mode {
 
 /* The configuration rf_bullet_attach(world, NULL), the LD_PRELOAD drop-in
  * and plCreateDynamicsWorld use: what a Bullet user expects of a drop-in
- * at Bullet's cost (issue #22).
+ * at Bullet's cost.
  *   solver     RF_SOLVER_SI (sequential impulse: block Gauss-Seidel in
  *              velocity form, a sweep at the cost of a stock iteration)
  *   model      RF_MODEL_DESAXCE (no dilatancy: the associated model makes
@@ -241,7 +241,7 @@ RF_API rf_status rf_bullet_get_default_friction(const rf_plugin *p,
                                                 double *rolling,
                                                 double *spinning);
 
-/* Cohesion (rollfric.h, "Cohesion"; issue #8): objects in contact hold
+/* Cohesion (rollfric.h, "Cohesion"): objects in contact hold
  * together up to a force, N.  A pair holds with the smaller of its two
  * objects' forces (both must be cohesive), shared equally by the points of
  * its manifold, for as long as Bullet keeps the manifold (within the
@@ -260,7 +260,7 @@ RF_API rf_status rf_bullet_get_default_friction(const rf_plugin *p,
 RF_API rf_status rf_bullet_set_cohesion(rf_plugin *p,
                                         const btCollisionObject *obj,
                                         double force);
-/* Elasto-plastic contact (issue #8; slides section 3, "Modeling
+/* Elasto-plastic contact (slides section 3, "Modeling
  * plasticity"): an object's contacts yield at a force, N (the normal
  * force cannot exceed it: crushing).  A pair yields at the smaller force
  * of its objects that have one, shared by its manifold's points
@@ -374,7 +374,7 @@ RF_API rf_status rf_bullet_set_warning_callback(rf_plugin *p,
  * joint rows, iterations, residual, ms per step).  Default 0. */
 RF_API void rf_bullet_set_verbose(rf_plugin *p, int verbose);
 
-/* Recording (issue #25): writes the world's run to path in the format of
+/* Recording: writes the world's run to path in the format of
  * rollfric/record.h (docs/recording.md), with the cone solver or stock
  * alike: every collision object's shape when it first appears, its
  * transform at most every frame_interval of simulated time (1/60 s for

@@ -1,5 +1,5 @@
 /*
- * The classic declarations, exactly (issue #26 item 3): with PL_CLASSIC_API
+ * The classic declarations, exactly: with PL_CLASSIC_API
  * defined, rollfric's header declares every function of Bullet 2.x's
  * Bullet-C-Api.h as that header did, so that prototypes copied from it and
  * function-pointer tables typed with them compile, in C and in C++ (this

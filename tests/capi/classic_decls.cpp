@@ -1,2 +1,2 @@
-/* classic_decls.c compiled as C++ (issue #26 item 3). */
+/* classic_decls.c compiled as C++. */
 #include "classic_decls.c"

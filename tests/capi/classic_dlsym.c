@@ -1,5 +1,5 @@
 /*
- * A binding's view of the library (issue #26 item 3): no header, no link
+ * A binding's view of the library: no header, no link
  * against it; the library is opened with dlopen and every function of the
  * classic Bullet-C-Api.h is looked up by its plain name, as FFI bindings
  * (Go, Common Lisp, Lua, Node) do, plNewBulletSdk included.  Then a ball is

@@ -2,7 +2,7 @@
  * A program written against Bullet 2.x's classic C API (Bullet-C-Api.h,
  * removed from Bullet in 2.83), in that header's style: handles, plReal
  * arrays, void returns ignored, no error checks in the simulation code.
- * Only the include line differs from the classic program (issue #26).  It
+ * Only the include line differs from the classic program.  It
  * calls every function of the classic header at least once and checks
  * what it computes:
  *   - a unit box dropped on a static triangle mesh (built with the classic

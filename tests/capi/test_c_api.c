@@ -1101,7 +1101,7 @@ static int test_mass_props(void)
     return 0;
 }
 
-/* Cohesion through the C API (issue #8 item 2): a 1 kg box (0.4 m) under
+/* Cohesion through the C API: a 1 kg box (0.4 m) under
    a static box ceiling, both cohesive (the ceiling's force large, the
    pair holds with the smaller).  m g = 0.95 c, set before the block is
    added to the world: held, it has not moved after 1 s (1 mm); then set
@@ -1162,7 +1162,7 @@ static int test_cohesion(void)
     return 0;
 }
 
-/* A box-bounded row (plNewLinearFriction; issue #8 item 3, Tasora 6.2's
+/* A box-bounded row (plNewLinearFriction; Tasora 6.2's
    seal friction): a 1 kg box on a frictionless plane, S = 2 N along x.
    Launched at 1 m/s along x it decelerates at S / m = 2 m/s^2 and stops
    after v0^2 / (2 a) - v0 h / 2 = 0.241667 m (semi-implicit Euler at h =
@@ -1242,7 +1242,7 @@ static int test_linear_friction(void)
     return 0;
 }
 
-/* Compliant and yielding contacts through the C API (issue #8 items 1, 5):
+/* Compliant and yielding contacts through the C API:
    the test ball
    (m = 1 kg on the plane) with plSetContactStiffnessAndDamping(K = 1000
    N/m, D = 20 N s/m), the ground nearly rigid (1e12 N/m, 0): after 3 s at

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# rfdemo's command line (issue #5): `list` (every scene, one line each;
+# rfdemo's command line: `list` (every scene, one line each;
 # --verbose with parameters, metrics and plots), `run` (the scene
 # executables' output: JSON last, --csv), progress output only for long
 # runs, and bad arguments refused with exit status 2 and the argument

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# rfdemo ab (issue #5): the A/B report of hello_world and inclined_plane
+# rfdemo ab: the A/B report of hello_world and inclined_plane
 # (--quick): CSVs of both solvers, a PNG per declared plot (gnuplot),
 # report.md and report.html with the plots and a metric table with both
 # solvers' numbers and the references; a failing scene run and a missing

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The 3D A/B viewer (issue #25; demos/README.md, "The A/B viewer"):
+# The 3D A/B viewer (demos/README.md, "The A/B viewer"):
 #   - rfdemo ab roll_direction spin_down --quick writes view.html,
 #     viewer.js, view-data.js (with spin_down's plot of time: both runs'
 #     series and the reference), a .rec.js per recording (the .rec in

@@ -1,5 +1,5 @@
 /*
- * The cohesion scene (demos/scene_cohesion.c; issue #8 item 2, slides
+ * The cohesion scene (demos/scene_cohesion.c; slides
  * section 3) with the cone solver and the De Saxce model (the associated
  * model's dilatancy opens a sliding contact), stock beside it:
  *   - blocks with m g <= c (ratios 0.5, 0.9, 0.95) stay: drop < 1 mm in

@@ -267,7 +267,7 @@ static int test_basic_demo_sleep(void)
     /* The world's defaults (SI at Bullet's 10 sweeps) against stock, 600
        steps: the block breaks up on landing with either solver (ten
        sweeps do not carry it), and every box must be asleep no later
-       than stock's step + 20% (issue #22's target; Bullet sleeps a body
+       than stock's step + 20% (the target; Bullet sleeps a body
        2 s after it stays under 0.8 m/s and 1 rad/s). */
     sleep_probe cone = {-1}, stock = {-1};
     ENSURE(run(&demo_basic_demo, PL_SOLVER_CONE, -1, 600, NULL, 0,
@@ -520,11 +520,11 @@ static int test_inclined_plane_rolling(void)
     return 0;
 }
 
-/* hello_world with Gauss-Seidel and Preclik's MDP local step (issue #8
-   item 6; the sphere has no rolling or spinning friction, so every visit
-   is an rf_mdp_contact): the impact is the plane of maximum compression
-   (perfectly inelastic), the same rest as the cone's: centre at -5 within
-   1 mm, at rest (1e-3 m/s, rad/s), no drift (1 mm), as test_hello_world. */
+/* hello_world with Gauss-Seidel and Preclik's MDP local step (the sphere has no
+   rolling or spinning friction, so every visit is an rf_mdp_contact): the
+   impact is the plane of maximum compression (perfectly inelastic), the same
+   rest as the cone's: centre at -5 within 1 mm, at rest (1e-3 m/s, rad/s), no
+   drift (1 mm), as test_hello_world. */
 static int test_hello_world_mdp(void)
 {
     demo_opts o;

@@ -138,7 +138,7 @@ static int test_no_rolling_friction(void)
     return 0;
 }
 
-/* The seal friction (issue #8 item 3, a box-bounded row -S h <= lambda <=
+/* The seal friction (a box-bounded row -S h <= lambda <=
    S h on the carriage): the paper's full formula F_x = zeta F_y + S, S =
    5.3 N, F_y = 490 N: 7.75 N.  The row saturates while the carriage
    moves, so it adds exactly S; tolerance as check_cone's (0.1% of the

@@ -1,5 +1,5 @@
 /*
- * The impacts scene (demos/scene_impacts.c; issue #8 items 4 and 5) with
+ * The impacts scene (demos/scene_impacts.c) with
  * the cone solver, stock beside:
  *   - restitution e = 0.25, 0.5, 0.75: the balls rise again to e^2 H
  *     within 1% (the issue's bound; h = 1e-4 s keeps the step's share

@@ -1,5 +1,5 @@
 /*
- * The soft_contact scene (demos/scene_soft_contact.c; issue #8 item 1,
+ * The soft_contact scene (demos/scene_soft_contact.c;
  * Tasora-Anitescu 6.2's Tikhonov term) with the cone solver, stock beside:
  *   - damped spheres on K = 250 .. 16000 N/m rest m g / K deep within 1%
  *     (the issue's bound; the implicit spring has no error at rest);

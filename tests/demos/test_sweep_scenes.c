@@ -100,7 +100,7 @@ static int test_incline_threshold(void)
     return 0;
 }
 
-/* The pyramid model (issue #8 item 7, Pang-Trinkle's LCP by Lemke's
+/* The pyramid model (Pang-Trinkle's LCP by Lemke's
    method) through the Bullet shim: on one contact rolling along the fall
    line the rolling box |tau_u| <= rho c_n is the cone's limit on that
    axis, so the incline threshold and the rolling acceleration are the

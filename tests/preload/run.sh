@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# LD_PRELOAD drop-in (issue #3): run a Bullet program that never mentions
+# LD_PRELOAD drop-in: run a Bullet program that never mentions
 # rollfric, built for float and for float64 Bullet, with and without the
 # preload library, and check what the environment variables do.
 # usage: run.sh APP_FLOAT APP_FLOAT64 PRELOAD_FLOAT PRELOAD_FLOAT64 RFRECORD
@@ -145,7 +145,7 @@ echo "$err" | grep -q "librollfric_preload-float64.so" &&
     [ "$(cat /tmp/rf_preload_out.$$)" = "$stock64" ]
 check "float64 app + float preload: refused with a message, stock behaviour" $?
 
-# ROLLFRIC_RECORD (issue #25): an unmodified program recorded with the
+# ROLLFRIC_RECORD: an unmodified program recorded with the
 # cone solver and, with ROLLFRIC=off, with its own; recording changes
 # nothing in the run, both files read back whole, and the ball's recorded
 # travel is the distance the program printed (float precision of the

@@ -1,6 +1,6 @@
 // soak: a long run of a shaken box of spheres with joints, stepped by
-// rollfric's cone solver, checking that nothing degrades (issue #7,
-// "Reliability"): no NaN, no growth of memory, energy bounded, no sphere
+// rollfric's cone solver, checking that nothing degrades:
+// no NaN, no growth of memory, energy bounded, no sphere
 // leaves the box, the cone solver takes every step.
 //
 //   soak [--steps N] [--spheres N] [--check-every K] [--out FILE.json]
