@@ -419,7 +419,9 @@ static const char *stock_text =
 static void run_line(char *buf, size_t n, const rfd_scene_out *so, int k)
 {
     const rfd_side *sd = &so->side[k];
-    if (sd->ok) {
+    if (sd->ok && !(sd->seconds > 0.0)) { /* recorded elsewhere: no time */
+        snprintf(buf, n, "%d steps of %.6g s", sd->r.steps, sd->r.dt);
+    } else if (sd->ok) {
         snprintf(buf, n, "%d steps of %.6g s, %.3f s", sd->r.steps, sd->r.dt,
                  sd->seconds);
     } else {

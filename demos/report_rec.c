@@ -317,7 +317,6 @@ int rfd_report_main(int argc, char **argv)
     memset(&rep, 0, sizeof rep);
     rep.dir = out;
     rep.when = time(NULL);
-    rep.command = title;
     rep.gnuplot = getenv("RFDEMO_GNUPLOT");
     if (rep.gnuplot == NULL || *rep.gnuplot == '\0') {
         rep.gnuplot = "gnuplot";
