@@ -353,20 +353,7 @@ int rfd_report_main(int argc, char **argv)
     }
     const int bad_plots = rfd_plot_scene(&rep, &so);
     failures += bad_plots < 0 ? 1 : bad_plots;
-    char *warning = NULL;
-    if (rfv_write_report(&rep, &warning, &err) != 0) {
-        fprintf(stderr, "rfdemo report: the viewer: %s\n",
-                err != NULL ? err : "out of memory");
-        free(err);
-        err = NULL;
-        failures++;
-    } else {
-        rep.view = "view.html";
-        if (warning != NULL) {
-            fprintf(stderr, "rfdemo report: %s\n", warning);
-            free(warning);
-        }
-    }
+    failures += rfv_write_report_for(&rep, "rfdemo report");
     if (rfd_write_report(&rep, &err) != 0) {
         fprintf(stderr, "rfdemo report: %s\n",
                 err != NULL ? err : "out of memory");

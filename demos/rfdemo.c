@@ -756,19 +756,8 @@ static int cmd_ab(int argc, char **argv)
     }
     /* the 3D viewer before the report, which links to it; its failure is
        one more failure, three.js missing only a warning */
-    char *warning = NULL;
-    if (rfv_write_report(&rep, &warning, &err) != 0) {
-        fprintf(stderr, "rfdemo ab: the viewer: %s\n",
-                err != NULL ? err : "out of memory");
-        free(err);
-        err = NULL;
-        failures++;
-    } else {
-        rep.view = "view.html";
-        if (warning != NULL) {
-            fprintf(stderr, "rfdemo ab: %s\n", warning);
-            free(warning);
-        }
+    failures += rfv_write_report_for(&rep, "rfdemo ab");
+    if (rep.view != NULL) {
         char *view = rfd_path(a.out, rep.view);
         if (view != NULL) {
             printf("viewer %s\n", view);

@@ -551,6 +551,23 @@ int rfv_write(const rfv_page *p, char **warning, char **err)
 
 /* ---- rfdemo ab ---- */
 
+int rfv_write_report_for(rfd_report *rep, const char *who)
+{
+    char *warning = NULL, *err = NULL;
+    if (rfv_write_report(rep, &warning, &err) != 0) {
+        fprintf(stderr, "%s: the viewer: %s\n", who,
+                err != NULL ? err : "out of memory");
+        free(err);
+        return 1;
+    }
+    rep->view = "view.html";
+    if (warning != NULL) {
+        fprintf(stderr, "%s: %s\n", who, warning);
+        free(warning);
+    }
+    return 0;
+}
+
 int rfv_write_report(const rfd_report *rep, char **warning, char **err)
 {
     *warning = *err = NULL;

@@ -84,6 +84,12 @@ int rfv_write(const rfv_page *p, char **warning, char **err);
  * rep->dir's (rfd_side.rec).  As rfv_write. */
 int rfv_write_report(const rfd_report *rep, char **warning, char **err);
 
+/* rfv_write_report for a command (who: "rfdemo ab", "rfdemo report") that
+ * writes its report after the page: on success rep->view = "view.html"
+ * (the report links to it) and a warning goes to stderr; on failure the
+ * reason goes to stderr.  Returns the failures: 0 or 1. */
+int rfv_write_report_for(rfd_report *rep, const char *who);
+
 /* rfdemo view A.rec B.rec --out DIR [--labels A,B] [--title TEXT]: argv[0]
  * is "view".  Exit status: 0, 1 (a recording unreadable, a file not
  * written), 2 (a bad argument). */

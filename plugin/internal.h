@@ -159,7 +159,8 @@ typedef struct rf_work {
        cap_si_joint, both models) */
     double *si_jrec;
     int cap_si_joint;
-    /* per body: the colours its items took (a bit each, the colouring) */
+    /* per body: the colours its items took (a bit each, the colouring);
+       after it, scale_excess's flags of the bodies a joint row holds */
     uint64_t *si_mask;
     int cap_si_mask;
     /* the groups it colours: runs of items on the same bodies, group k

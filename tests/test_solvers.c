@@ -285,6 +285,40 @@ static int test_not_converged(void)
     return 0;
 }
 
+/* The sphere of test_rolling_sphere_step and test_loose_tolerance in a
+   new *p: m = 1 kg, R = 0.5 m, I = 2/5 m R^2, rolling without slip at v0
+   = 2 m/s on the ground (normal +y), free velocity v* = (v0, -g h, 0),
+   h = 1/60 s; mu 0.9, rho 0.036 m, sigma 0.01 m. */
+static const double RS_M = 1.0, RS_R = 0.5, RS_H = 1.0 / 60.0, RS_G = 9.81,
+                    RS_RHO = 0.036, RS_V0 = 2.0;
+static int rolling_sphere(rf_problem **out)
+{
+    const double I = 0.4 * RS_M * RS_R * RS_R;
+    rf_problem *p;
+    ENSURE(rf_problem_create(&p, NULL) == RF_OK);
+    *out = p;
+    ENSURE(rf_problem_begin_bodies(p, 1, 1, NULL) == RF_OK);
+    rf_body_desc b = {0};
+    b.flags = RF_BODY_DYNAMIC;
+    b.inv_mass = 1.0 / RS_M;
+    b.inv_inertia[0] = b.inv_inertia[4] = b.inv_inertia[8] = 1.0 / I;
+    b.v[0] = RS_V0;
+    b.v[1] = -RS_G * RS_H;
+    b.w[2] = -RS_V0 / RS_R;
+    ENSURE(rf_problem_set_body(p, 0, &b, NULL) == RF_OK);
+    rf_contact_desc c = {0};
+    c.body_a = 0;
+    c.body_b = RF_WORLD;
+    c.n[1] = 1.0;
+    ENSURE(rf_contact_frame(c.n, c.t1, c.t2) == RF_OK);
+    c.r_a[1] = -RS_R;
+    c.mu = 0.9;
+    c.rho = RS_RHO;
+    c.sigma = 0.01;
+    ENSURE(rf_problem_set_contact(p, 0, &c, NULL) == RF_OK);
+    return 0;
+}
+
 /* Sphere (m = 1 kg, R = 0.5 m, I = 2/5 m R^2) rolling without slip at
    v = 2 m/s on the ground, one step h = 1/60 s under gravity, De Saxce
    model (no dilatancy).  Analytic (Tasora §6.1 / DESIGN §5): the normal
@@ -293,29 +327,10 @@ static int test_not_converged(void)
    v = 2 - a h and w = -v / R (rolling without slip is kept). */
 static int test_rolling_sphere_step(void)
 {
-    const double m = 1.0, R = 0.5, I = 0.4 * m * R * R, h = 1.0 / 60.0;
-    const double g = 9.81, rho = 0.036, v0 = 2.0;
+    const double m = RS_M, R = RS_R, I = 0.4 * m * R * R, h = RS_H;
+    const double g = RS_G, rho = RS_RHO, v0 = RS_V0;
     rf_problem *p;
-    ENSURE(rf_problem_create(&p, NULL) == RF_OK);
-    ENSURE(rf_problem_begin_bodies(p, 1, 1, NULL) == RF_OK);
-    rf_body_desc b = {0};
-    b.flags = RF_BODY_DYNAMIC;
-    b.inv_mass = 1.0 / m;
-    b.inv_inertia[0] = b.inv_inertia[4] = b.inv_inertia[8] = 1.0 / I;
-    b.v[0] = v0;
-    b.v[1] = -g * h;
-    b.w[2] = -v0 / R;
-    ENSURE(rf_problem_set_body(p, 0, &b, NULL) == RF_OK);
-    rf_contact_desc c = {0};
-    c.body_a = 0;
-    c.body_b = RF_WORLD;
-    c.n[1] = 1.0;
-    ENSURE(rf_contact_frame(c.n, c.t1, c.t2) == RF_OK);
-    c.r_a[1] = -R;
-    c.mu = 0.9;
-    c.rho = rho;
-    c.sigma = 0.01;
-    ENSURE(rf_problem_set_contact(p, 0, &c, NULL) == RF_OK);
+    ENSURE(rolling_sphere(&p) == 0);
     const double a = rho * g / (R * (1.0 + I / (m * R * R)));
     for (int s = 0; s < 5; ++s) {
         rf_config cfg;
@@ -1203,29 +1218,9 @@ static int test_solved_velocity(void)
        a smaller residual than zero impulses, for every solver and model. */
 static int test_loose_tolerance(void)
 {
-    const double m = 1.0, R = 0.5, I = 0.4 * m * R * R, h = 1.0 / 60.0;
-    const double g = 9.81, rho = 0.036, v0 = 2.0;
+    const double m = RS_M, R = RS_R, h = RS_H, g = RS_G, v0 = RS_V0;
     rf_problem *p;
-    ENSURE(rf_problem_create(&p, NULL) == RF_OK);
-    ENSURE(rf_problem_begin_bodies(p, 1, 1, NULL) == RF_OK);
-    rf_body_desc b = {0};
-    b.flags = RF_BODY_DYNAMIC;
-    b.inv_mass = 1.0 / m;
-    b.inv_inertia[0] = b.inv_inertia[4] = b.inv_inertia[8] = 1.0 / I;
-    b.v[0] = v0;
-    b.v[1] = -g * h;
-    b.w[2] = -v0 / R;
-    ENSURE(rf_problem_set_body(p, 0, &b, NULL) == RF_OK);
-    rf_contact_desc c = {0};
-    c.body_a = 0;
-    c.body_b = RF_WORLD;
-    c.n[1] = 1.0;
-    ENSURE(rf_contact_frame(c.n, c.t1, c.t2) == RF_OK);
-    c.r_a[1] = -R;
-    c.mu = 0.9;
-    c.rho = rho;
-    c.sigma = 0.01;
-    ENSURE(rf_problem_set_contact(p, 0, &c, NULL) == RF_OK);
+    ENSURE(rolling_sphere(&p) == 0);
     const double tols[2] = {0.99, 0.5};
     for (int s = 0; s < 5; ++s) {
         for (int model = 0; model < 2; ++model) {

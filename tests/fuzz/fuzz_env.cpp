@@ -23,6 +23,8 @@
 //     not grown by more than 0.05 J (no energy from nowhere: stock's
 //     grows by less than 1 mJ here, Baumgarte's push on boxes placed in
 //     contact).
+#include "env.hpp"
+
 #include <btBulletDynamicsCommon.h>
 
 #include <cctype>
@@ -273,24 +275,10 @@ static const char *const kValues[] = {
     "/dev/null",  "/",       "0.036",   "0.1 r",
     "3abc",       "1024",
 };
-static const char *const kNames[] = {
-    "ROLLFRIC",
-    "ROLLFRIC_CONVERGED",
-    "ROLLFRIC_SOLVER",
-    "ROLLFRIC_MODEL",
-    "ROLLFRIC_ITERATIONS",
-    "ROLLFRIC_TOLERANCE",
-    "ROLLFRIC_THREADS",
-    "ROLLFRIC_VERBOSE",
-    "ROLLFRIC_QUIET",
-    "ROLLFRIC_RECORD_CONTACTS",
-    "ROLLFRIC_ROLLING_FRICTION",
-    "ROLLFRIC_SPINNING_FRICTION",
-    "ROLLFRIC_MATERIALS",
-    "ROLLFRIC_ITERATION",
-    "ROLLFRIC_SOLVR",
-    "ROLLFRIC_",
-};
+// Names beside rfshim::env::kKnown (every variable the preload reads):
+// misspelt ones, which the preload must name and go on.
+static const char *const kMisspelt[] = {"ROLLFRIC_ITERATION", "ROLLFRIC_SOLVR",
+                                        "ROLLFRIC_"};
 
 // fuzz_env [--random N SEED] [FILE...]: each FILE as one input, then N
 // inputs of 1-6 random NAME=VALUE lines from a generator seeded with
@@ -320,12 +308,14 @@ int main(int argc, char **argv)
     }
     std::mt19937 rng((std::mt19937::result_type)seed);
     const size_t nv = sizeof kValues / sizeof kValues[0];
-    const size_t nn = sizeof kNames / sizeof kNames[0];
+    std::vector<const char *> names(
+        rfshim::env::kKnown, rfshim::env::kKnown + rfshim::env::kKnownCount);
+    names.insert(names.end(), std::begin(kMisspelt), std::end(kMisspelt));
     for (long k = 0; k < random; ++k) {
         std::string in;
         const int lines = 1 + (int)(rng() % 6);
         for (int l = 0; l < lines; ++l) {
-            in += kNames[rng() % nn];
+            in += names[rng() % names.size()];
             in += '=';
             if (rng() % 8 == 0) { // a long value
                 in += std::string(200 + rng() % 300, (char)('a' + rng() % 26));
