@@ -84,6 +84,8 @@ enum {
     RF__WG_SI_ASLOT, /* si_wa, si_wga */
     RF__WG_SI_UNIT,  /* si_unit, si_unit_ptr, si_wk, si_wlen, si_bundle,
                         si_wm */
+    RF__WG_ISL,      /* isl_item, isl_list, isl_ptr, isl_seq, si_kisl,
+                        si_bisl, si_kdiv, isl_run, isl_tmp, isl_flag */
     RF__WG_BLK,      /* wblk, wchol, chol_ok */
     RF__WG_COH_VEL,  /* coh_saved, coh_tmp */
     RF__WG_COUNT
@@ -159,8 +161,10 @@ typedef struct rf_work {
        cap_si_joint, both models) */
     double *si_jrec;
     int cap_si_joint;
-    /* per body: the colours its items took (a bit each, the colouring);
-       after it, scale_excess's flags of the bodies a joint row holds */
+    /* per body: its root's island while the islands are found
+       (rf__si_islands); the colours its items took (a bit each, the
+       colouring); after it, scale_excess's flags of the bodies a joint
+       row holds */
     uint64_t *si_mask;
     int cap_si_mask;
     /* the groups it colours: runs of items on the same bodies, group k
@@ -197,6 +201,24 @@ typedef struct rf_work {
        else AVX, else SSE2), the two-lane kernel only, no bundles (the row
        form's group kernel only), or at most AVX */
     int si_wide_mode;
+    /* its islands (solver_si_island.c): per item its island (isl_item);
+       per body its island, or -1 when it is not dynamic or has no item
+       (isl_body, nbody + 1); island i's items isl_list[isl_ptr[i] ..
+       isl_ptr[i + 1]), rows then contacts, each in index order; per
+       island its RF__ISL_ flags, its running sums (isl_run,
+       RF__RUN_COUNT doubles: the guard's E and B, the stopping sums) and
+       the guard's terms (isl_tmp, RF__TMP_COUNT doubles); the islands
+       swept in Bullet's order (isl_seq, nseq of them); per colour
+       position k the island of its group (si_kisl) and that island's
+       group count in the colour (si_kdiv); per thread of a coloured
+       sweep but the first, its copy of isl_run (isl_copy, isl_ncopy
+       copies of cap_isl * RF__RUN_COUNT doubles) */
+    int *isl_item, *isl_body, *isl_list, *isl_ptr, *isl_seq, *si_kisl;
+    int *si_bisl; /* per bundle the island of all its lanes, or -1 */
+    double *si_kdiv, *isl_run, *isl_tmp, *isl_copy;
+    unsigned char *isl_flag;
+    int nisl, nseq, isl_ncopy;
+    int cap_isl, cap_isl_body, cap_isl_copy;
     /* the last successful rf_solve (body form), for
        rf_problem_solved_velocity: solved 0 none, 1 its gamma in solved_g
        (ndof), 2 its velocities in solved_vel (6 nbody) as well; valid
@@ -507,8 +529,10 @@ rf_status rf__work_reserve_blocks(rf_problem *p, rf_error *err);
 /* The colouring arrays (color_*: 4 ints per item + 1), coloured GS and
    the sequential impulse solver. */
 rf_status rf__work_reserve_colors(rf_problem *p, rf_error *err);
-/* The sequential impulse solver's records (si_rec, si_int, si_sum). */
-rf_status rf__work_reserve_si(rf_problem *p, rf_model model, rf_error *err);
+/* The sequential impulse solver's records (si_rec, si_int, si_sum), its
+   islands' arrays, and their copies for a sweep on threads threads. */
+rf_status rf__work_reserve_si(rf_problem *p, rf_model model, int threads,
+                              rf_error *err);
 /* The wide form's slots that n contacts may need at most, bundled in
    kinds kinds per colour (the slots: 2, plain and angular bundles; the
    angular slots: 1), lanes to a bundle. */
@@ -913,6 +937,46 @@ static inline double rf__si_guard_slack(double E, double B, int *credit)
     const double m = S - 1e-9 * (fabs(B) + fabs(E));
     return m > 0.0 ? m : 0.0;
 }
+/* The islands of a sequential impulse solve (solver_si_island.c).  An
+   island is a set of items joined through dynamic bodies (Bullet's
+   simulation islands: static and kinematic bodies join none); the solve
+   keeps every island's arithmetic to itself, so that an island's
+   impulses do not depend on what else the problem holds. */
+enum {
+    RF__ISL_COLORED = 1, /* swept by colours, else in Bullet's order */
+    RF__ISL_DONE = 2,    /* met the stopping test: no more visits */
+    RF__ISL_CHECK = 4,   /* the end's energy check applies */
+    RF__ISL_OPEN = 8     /* a row's interval excludes 0: never scaled */
+};
+/* isl_run's fields per island, and isl_tmp's (the guard's terms: g.D^T
+   v*, g.(N + C) g, g.b, its scale) */
+enum { RF__RUN_E, RF__RUN_B, RF__RUN_D2, RF__RUN_GN2, RF__RUN_COUNT };
+enum { RF__TMP_GV, RF__TMP_C, RF__TMP_GB, RF__TMP_ALPHA, RF__TMP_COUNT };
+/* The islands of p into work.isl_* (after rf__work_reserve_si), each
+   flagged RF__ISL_COLORED by its own size (staggered: the De Saxce
+   model's rule), and returns their count.  An island of one contact
+   group and no rows is swept the same either way, and is coloured when
+   another island is. */
+int rf__si_islands(rf_problem *p, int staggered);
+/* After the colouring: si_kisl and si_kdiv of every colour position. */
+void rf__si_island_colors(rf_problem *p);
+/* After the pack: si_bisl of every bundle. */
+void rf__si_island_bundles(rf_problem *p);
+/* The guard's share of colour position k from run (an isl_run or a copy
+   of it): the island's slack over its groups in the colour, *credit as
+   rf__si_guard_slack's; -1.0 when the island is done. */
+static inline double rf__si_island_share(const rf_work *w, const double *run,
+                                         int k, int *credit)
+{
+    const int isl = w->si_kisl[k];
+    if (w->isl_flag[isl] & RF__ISL_DONE) {
+        *credit = 1;
+        return -1.0;
+    }
+    const double *r = run + (size_t)RF__RUN_COUNT * isl;
+    return rf__si_guard_slack(r[RF__RUN_E], r[RF__RUN_B], credit) /
+           w->si_kdiv[k];
+}
 /* The row form (solver_si_rows.c): contact i's records (after
    rf__work_reserve_si), its flags returned. */
 int rf__si_rows_build(rf_problem *p, int i);
@@ -948,7 +1012,8 @@ void rf__si_rows_prefetch(const rf_problem *p, int pass_friction, int lo,
    per group; serial colours always single groups) and the bundles'
    records.  Bundle: one pass (normal or friction; rounds, the row
    form's rounds of a contact with spin or rolling friction) of bundle b,
-   the colour's guard share and credit per lane, each lane's group's four
+   each lane's guard share and credit from run (rf__si_island_share; a
+   lane whose island is done takes zero steps), each lane's group's four
    sums into sum[4 k ..] as rf__si_rows_group's caller stores them.
    Gamma: the bundled contacts' impulses from g into the bundles (out 0,
    after the start) or back to g (out 1), on up to threads threads. */
@@ -962,7 +1027,7 @@ int rf__si_kernel_lanes(int kernel);
    uncoloured sweep, and the start of a pack). */
 void rf__si_wide_clear(rf_problem *p);
 void rf__si_wide_bundle(const rf_problem *p, int pass_friction, int rounds,
-                        int bundle, double *vel, double share, int credit,
+                        int bundle, double *vel, const double *run,
                         double *sum);
 void rf__si_wide_gamma(rf_problem *p, double *g, int out, int threads);
 /* Bundle b's records, every lane and slot: the row form's normal,
@@ -977,7 +1042,8 @@ void rf__si_wide_build(rf_problem *p, int bundle);
    order, work.ncolor the count.  Needs rf__work_reserve_colors. */
 void rf__color_items(rf_problem *p);
 /* color_ptr / color_con / ncolor from color_of[0 .. n) (colours below
-   ncolor): a counting sort, each colour's members in index order. */
+   ncolor; -1: in no colour): a counting sort, each colour's members in
+   index order. */
 void rf__color_buckets(rf_work *w, int n, int ncolor);
 /* Lower Cholesky factor L (stride 6, zero above the diagonal) of the
    leading d x d block of the SPD matrix A (stride 6, d <= 6); 0 when not

@@ -1530,7 +1530,13 @@ size_t rf_problem_memory_sized(const rf_problem *p, const rf_config *cfg_in,
                  (4 * nitem + 4) * d +                  /* si_sum */
                  (nitem - ncon + 1) * RF__SI_JREC * d + /* si_jrec */
                  (nitem + 2) * ((4 + RF__SI_BMETA) * in +
-                                6 * RF__SI_LANES * d); /* units, bundles */
+                                6 * RF__SI_LANES * d) + /* units, bundles */
+                 (nitem + 2) *
+                     (5 * in + 1 + (1 + RF__RUN_COUNT + RF__TMP_COUNT) * d) +
+                 (nbody + 1) * in; /* islands */
+        const int threads = rf__threads(cfg != NULL ? cfg->threads : 0);
+        bytes += (size_t)(threads - 1) * RF__RUN_COUNT * (nitem + 2) * d +
+                 d;    /* the islands' sums per thread */
         if (desaxce) { /* the row form, the bundles' slots */
             const int nang = rf__si_angular_count(p);
             const int lanes =

@@ -674,7 +674,7 @@ static rf_status check_solve_input(rf_problem *p, const rf_config *cfg,
         st = rf__work_reserve_colors(p, err);
     }
     if (st == RF_OK && cfg->solver == RF_SOLVER_SI) {
-        st = rf__work_reserve_si(p, cfg->model, err);
+        st = rf__work_reserve_si(p, cfg->model, rf__threads(cfg->threads), err);
     }
     if (st == RF_OK && p->kind == RF_KIND_BODY) {
         st = rf__work_reserve_solved(p, err);

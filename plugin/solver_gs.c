@@ -380,13 +380,15 @@ void rf__color_buckets(rf_work *w, int n, int ncolor)
     int *ptr = w->color_ptr;
     memset(ptr, 0, (size_t)(ncolor + 1) * sizeof(int));
     for (int i = 0; i < n; ++i) {
-        ptr[w->color_of[i] + 1]++;
+        ptr[w->color_of[i] + 1] += w->color_of[i] >= 0;
     }
     for (int c = 0; c < ncolor; ++c) {
         ptr[c + 1] += ptr[c];
     }
     for (int i = 0; i < n; ++i) {
-        w->color_con[ptr[w->color_of[i]]++] = i;
+        if (w->color_of[i] >= 0) {
+            w->color_con[ptr[w->color_of[i]]++] = i;
+        }
     }
     for (int c = ncolor; c > 0; --c) {
         ptr[c] = ptr[c - 1];

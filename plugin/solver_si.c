@@ -51,6 +51,7 @@
  */
 #include "internal.h"
 
+#include <omp.h>
 #include <string.h>
 
 /* Record layout (doubles), see the file comment. */
@@ -404,60 +405,78 @@ static double visit_contact(const rf_problem *p, const rf_config *cfg,
    row form's normal and friction passes (De Saxce, solver_si_rows.c). */
 enum { PASS_BLOCK = 0, PASS_NORMAL = 1, PASS_FRICTION = 2 };
 
-/* g.b over contacts and rows (the biases' work), in item order.  A
-   contact whose five other biases are 0 adds only its normal term: for a
-   finite g the others are +-0, which leave a sum that started at +0 as it
-   was (round to nearest), so the sum is the same to the bit, and its
-   chain of dependent additions a sixth as long (it was 1% of the full
-   pyramid's step).  The start is finite (rf_solve checks the warm
-   start); a non-finite iterate would make the guard's E non-finite with
-   or without these terms, which leaves alpha at 1 either way. */
-static double bias_work(const rf_problem *p, const double *g)
+/* g.b per island (the biases' work) into isl_tmp's RF__TMP_GB, in item
+   order.  A contact whose five other biases are 0 adds only its normal
+   term: for a finite g the others are +-0, which leave a sum that
+   started at +0 as it was (round to nearest), so the sum is the same to
+   the bit, and its chain of dependent additions a sixth as long (it was
+   1% of the full pyramid's step).  The start is finite (rf_solve checks
+   the warm start); a non-finite iterate would make the guard's E
+   non-finite with or without these terms, which leaves alpha at 1
+   either way. */
+static void bias_work(rf_problem *p, const double *g)
 {
+    const rf_work *w = &p->work;
     const int ncon = p->ncon, m6 = 6 * ncon;
-    double gb = 0.0;
+    double *t = w->isl_tmp;
     for (int i = 0; i < ncon; ++i) {
         const double *b = p->con_bias + 6 * i, *gi = g + 6 * i;
-        gb += gi[0] * b[0];
+        double *gb = t + (size_t)RF__TMP_COUNT * w->isl_item[i] + RF__TMP_GB;
+        *gb += gi[0] * b[0];
         if (b[1] != 0.0 || b[2] != 0.0 || b[3] != 0.0 || b[4] != 0.0 ||
             b[5] != 0.0) {
             for (int k = 1; k < 6; ++k) {
-                gb += gi[k] * b[k];
+                *gb += gi[k] * b[k];
             }
         }
     }
     for (int j = 0; j < p->nrow; ++j) {
-        gb += g[m6 + j] * p->row_bias[j];
+        t[(size_t)RF__TMP_COUNT * w->isl_item[ncon + j] + RF__TMP_GB] +=
+            g[m6 + j] * p->row_bias[j];
     }
-    return gb;
 }
 
-/* g.C g over contacts and rows (the compliance's term of the guard's E). */
-static double compliance_work(const rf_problem *p, const double *g)
+/* g.C g over contacts and rows (the compliance's term of the guard's E),
+   per island into isl_tmp's RF__TMP_C when per_island, else summed over
+   the problem and returned. */
+static double compliance_work(const rf_problem *p, const double *g,
+                              int per_island)
 {
+    const rf_work *w = &p->work;
     const int m6 = 6 * p->ncon;
-    double s = 0.0;
+    double s = 0.0, *t = w->isl_tmp;
     for (int k = 0; p->cfm_on && k < m6; ++k) {
-        s += p->con_cfm[k] * g[k] * g[k];
+        const double x = p->con_cfm[k] * g[k] * g[k];
+        if (per_island) {
+            t[(size_t)RF__TMP_COUNT * w->isl_item[k / 6] + RF__TMP_C] += x;
+        } else {
+            s += x;
+        }
     }
     for (int j = 0; j < p->nrow; ++j) {
-        s += p->row_cfm[j] * g[m6 + j] * g[m6 + j];
+        const double x = p->row_cfm[j] * g[m6 + j] * g[m6 + j];
+        if (per_island) {
+            t[(size_t)RF__TMP_COUNT * w->isl_item[p->ncon + j] + RF__TMP_C] +=
+                x;
+        } else {
+            s += x;
+        }
     }
     return s;
 }
 
-/* The start's velocities into vel, and its work terms from the bodies,
-   not the items (no item velocity pass, no free velocity r): with P_b =
-   (D g)_b, g.D^T v* = sum_b P_b.v*_b and g.N g = sum_b P_b.(M_b^-1 P_b).
-   A body that is not dynamic has no P_b in the body index: one that
-   moves (kinematic) adds its items' share item by item.  Sets *gv =
-   g.D^T v* and returns g.(N + C) g. */
-static double start_work(rf_problem *p, const double *g, double *vel,
-                         int threads, double *gv)
+/* The start's velocities into vel, and per island its work terms from
+   the bodies, not the items (no item velocity pass, no free velocity r):
+   with P_b = (D g)_b, g.D^T v* = sum_b P_b.v*_b and g.N g = sum_b
+   P_b.(M_b^-1 P_b).  A body that is not dynamic has no P_b in the body
+   index: one that moves (kinematic) adds its items' share item by item.
+   Into isl_tmp: RF__TMP_GV = g.D^T v*, RF__TMP_C = g.(N + C) g. */
+static void start_work(rf_problem *p, const double *g, double *vel, int threads)
 {
-    const double *vs = p->body_vel, *imp = p->work.bv0;
-    rf__body_velocity_impulse(p, g, vel, p->work.bv0, threads);
-    double pv = 0.0, n2 = 0.0;
+    rf_work *w = &p->work;
+    const double *vs = p->body_vel, *imp = w->bv0;
+    double *t = w->isl_tmp;
+    rf__body_velocity_impulse(p, g, vel, w->bv0, threads);
     int moving = 0;
     for (int b = 0; b < p->nbody; ++b) {
         const double *P = imp + 6 * b, *v0 = vs + 6 * b, *v1 = vel + 6 * b;
@@ -467,21 +486,25 @@ static double start_work(rf_problem *p, const double *g, double *vel,
             }
             continue;
         }
+        if (w->isl_body[b] < 0) {
+            continue; /* no item: P_b = 0 */
+        }
+        double *ti = t + (size_t)RF__TMP_COUNT * w->isl_body[b];
         for (int k = 0; k < 6; ++k) {
-            pv += P[k] * v0[k];
-            n2 += P[k] * (v1[k] - v0[k]);
+            ti[RF__TMP_GV] += P[k] * v0[k];
+            ti[RF__TMP_C] += P[k] * (v1[k] - v0[k]);
         }
     }
     for (int it = 0; moving && it < rf__nitem(p); ++it) {
         for (int s = 0; s < 2; ++s) {
             const int b = rf__item_body(p, it, s);
             if (b != RF_WORLD && !rf__dynamic_body(p, b)) {
-                pv += rf__item_side_work(p, it, s, vs + 6 * b, g);
+                t[(size_t)RF__TMP_COUNT * w->isl_item[it] + RF__TMP_GV] +=
+                    rf__item_side_work(p, it, s, vs + 6 * b, g);
             }
         }
     }
-    *gv = pv;
-    return n2 + compliance_work(p, g);
+    compliance_work(p, g, 1);
 }
 
 /* Row j of the problem's interval holds 0 (scaling keeps it in). */
@@ -490,63 +513,106 @@ static int row_holds_zero(const rf_problem *p, int j)
     return p->row_bound[j] >= 0 || (p->row_lo[j] <= 0.0 && p->row_hi[j] >= 0.0);
 }
 
-/* The guard's energy of g (the start, or an iterate still in excess
-   after the sweeps): E(g) = g.D^T v* + g.(N + C) g / 2 from the
-   bodies (start_work, which forms vel), B(g) = g.b into *B, and into
-   *alpha_out (unless NULL) the largest alpha in [0, 1] that makes E <= A
-   = max(0, -B) (rf_solve's energy check; cones and the rows' intervals
-   that hold 0 are closed under it; 1 if a row's excludes 0).  With scale
-   set, g is scaled by it, vel following.  Returns E. */
+/* The guard's energy of g per island (the start, or an iterate still in
+   excess after the sweeps): E(g) = g.D^T v* + g.(N + C) g / 2 from the
+   bodies (start_work, which forms vel), B(g) = g.b, and the largest
+   alpha in [0, 1] that makes E <= A = max(0, -B) (rf_solve's energy
+   check; cones and the rows' intervals that hold 0 are closed under it;
+   1 for an island with a row whose interval excludes 0), into isl_tmp's
+   RF__TMP_ALPHA.  At the start (end 0) each island's E and B go to
+   isl_run, and the return is 1 when some alpha is below 1.  At the end
+   (end 1) only the islands flagged RF__ISL_CHECK take theirs, scaled by
+   alpha (g and vel following), and the return is their smallest alpha. */
 static double guard_energy(rf_problem *p, double *g, double *vel, int threads,
-                           int scale, double *B, double *alpha_out)
+                           int end)
 {
-    double gv;                                            /* g.r - g.b */
-    const double c = start_work(p, g, vel, threads, &gv); /* g.(N + C) g */
-    const double gb = bias_work(p, g);
-    double E = gv + 0.5 * c, alpha = 1.0;
-    const double A = gb < 0.0 ? -gb : 0.0;
-    /* rounding of the sums: a few ulps of the terms' size (an iterate
-       "in excess" by 1e-20 J is not scaled) */
-    if (E > A + 1e-12 * (fabs(gv) + 0.5 * fabs(c) + A)) {
-        int hold_zero = 1; /* every row's interval holds 0 */
-        for (int j = 0; j < p->nrow; ++j) {
-            hold_zero &= row_holds_zero(p, j);
-        }
-        /* alpha (g.r - g.b) + alpha^2 c / 2 <= alpha A */
-        const double a1 = gv - A;
-        alpha = c > RF_MINVAL ? -2.0 * a1 / c : 0.0;
-        alpha = hold_zero ? fmax(0.0, fmin(1.0, alpha)) : 1.0;
+    rf_work *w = &p->work;
+    const int nisl = w->nisl;
+    double *t = w->isl_tmp;
+    for (int i = 0; i < nisl; ++i) {
+        double *ti = t + (size_t)RF__TMP_COUNT * i;
+        ti[RF__TMP_GV] = ti[RF__TMP_C] = ti[RF__TMP_GB] = 0.0;
     }
-    if (alpha_out != NULL) {
-        *alpha_out = alpha;
-    }
-    if (scale && alpha < 1.0) {
-        const int ndof = rf__ndof(p);
-        for (int k = 0; k < ndof; ++k) {
-            g[k] *= alpha;
+    start_work(p, g, vel, threads);
+    bias_work(p, g);
+    int scaled = 0;
+    double lowest = 1.0;
+    for (int i = 0; i < nisl; ++i) {
+        double *ti = t + (size_t)RF__TMP_COUNT * i;
+        const double gv = ti[RF__TMP_GV], c = ti[RF__TMP_C],
+                     gb = ti[RF__TMP_GB];
+        const double E = gv + 0.5 * c;
+        const double A = gb < 0.0 ? -gb : 0.0;
+        double alpha = 1.0;
+        /* rounding of the sums: a few ulps of the terms' size (an iterate
+           "in excess" by 1e-20 J is not scaled) */
+        if (E > A + 1e-12 * (fabs(gv) + 0.5 * fabs(c) + A) &&
+            !(w->isl_flag[i] & RF__ISL_OPEN)) {
+            /* alpha (g.r - g.b) + alpha^2 c / 2 <= alpha A */
+            alpha = c > RF_MINVAL ? -2.0 * (gv - A) / c : 0.0;
+            alpha = fmax(0.0, fmin(1.0, alpha));
         }
-        const double *vs = p->body_vel;
-        for (int k = 0; k < 6 * p->nbody; ++k) {
-            vel[k] = vs[k] + alpha * (vel[k] - vs[k]);
+        double *r = w->isl_run + (size_t)RF__RUN_COUNT * i;
+        if (!end) {
+            ti[RF__TMP_ALPHA] = alpha;
+            r[RF__RUN_E] = E;
+            r[RF__RUN_B] = gb;
+            scaled |= alpha < 1.0;
+            continue;
         }
-        E = alpha * gv + 0.5 * alpha * alpha * c;
-        *B = alpha * gb;
-        return E;
+        if (!(w->isl_flag[i] & RF__ISL_CHECK)) {
+            ti[RF__TMP_ALPHA] = 1.0;
+            continue;
+        }
+        ti[RF__TMP_ALPHA] = alpha;
+        lowest = fmin(lowest, alpha);
+        scaled |= alpha < 1.0;
+        r[RF__RUN_E] = alpha < 1.0 ? alpha * gv + 0.5 * alpha * alpha * c : E;
+        r[RF__RUN_B] = alpha < 1.0 ? alpha * gb : gb;
     }
-    *B = gb;
-    return E;
+    if (!end || !scaled) {
+        return end ? lowest : (double)scaled;
+    }
+    for (int it = 0; it < rf__nitem(p); ++it) {
+        const double a =
+            t[(size_t)RF__TMP_COUNT * w->isl_item[it] + RF__TMP_ALPHA];
+        if (a < 1.0) {
+            const int off = it < p->ncon ? 6 * it : 5 * p->ncon + it;
+            for (int k = 0, d = it < p->ncon ? 6 : 1; k < d; ++k) {
+                g[off + k] *= a;
+            }
+        }
+    }
+    const double *vs = p->body_vel;
+    for (int b = 0; b < p->nbody; ++b) {
+        const int i = w->isl_body[b];
+        const double a =
+            i >= 0 ? t[(size_t)RF__TMP_COUNT * i + RF__TMP_ALPHA] : 1.0;
+        if (a < 1.0) {
+            for (int k = 6 * b; k < 6 * b + 6; ++k) {
+                vel[k] = vs[k] + a * (vel[k] - vs[k]);
+            }
+        }
+    }
+    return lowest;
 }
 
 /* scale_excess's contacts: those whose free normal velocity separates
    and that touch no body a joint row holds (held: per body non-zero when
-   a row holds it, or NULL when there are no rows), scaled by alpha
-   (worksharing: in a region or called alone). */
-static void scale_separating(const rf_problem *p, double *g, double alpha,
+   a row holds it, or NULL when there are no rows), scaled by their
+   island's alpha (worksharing: in a region or called alone). */
+static void scale_separating(const rf_problem *p, double *g,
                              const uint64_t *held)
 {
+    const rf_work *w = &p->work;
     const int ncon = p->ncon;
 #pragma omp for schedule(static)
     for (int i = 0; i < ncon; ++i) {
+        const double alpha =
+            w->isl_tmp[(size_t)RF__TMP_COUNT * w->isl_item[i] + RF__TMP_ALPHA];
+        if (alpha == 1.0) {
+            continue;
+        }
         if (held != NULL) {
             const int a = p->con_body[2 * i], b = p->con_body[2 * i + 1];
             if ((a >= 0 && held[a]) || (b >= 0 && held[b])) {
@@ -563,9 +629,10 @@ static void scale_separating(const rf_problem *p, double *g, double alpha,
     }
 }
 
-/* A start in excess (E > A): the impulses that carry the excess scaled
-   by alpha (the guard's scale of the whole start, guard_energy), the
-   rest kept.  They are
+/* A start in excess (E > A in some island): in each such island the
+   impulses that carry the excess scaled by the island's alpha (the
+   guard's scale of its whole start, guard_energy), the rest kept.  They
+   are
    - a contact whose free normal velocity separates (u_n = D_n^T v* + b_n
      > 0: it needs no impulse, so its start only pushes; last step's
      impact impulses, which now throw bodies apart), unless it touches a
@@ -579,20 +646,23 @@ static void scale_separating(const rf_problem *p, double *g, double alpha,
    points by alpha (about 0.02) let the load sink 0.23 m where stock
    lifts it 0.62 m (rfbench_tutorials, forklift).  So contacts on held
    bodies are kept whole, as the other contacts are.  Scaling every
-   contact instead took the warm start off the whole scene whenever one
+   contact instead took the warm start off the whole island whenever one
    part was in excess (the full pyramid's lower layers sank twice as deep
    as stock's); keeping the separating contacts' starts too let more
    dropped columns topple after landing (docs/bullet-scenes.md). */
-static void scale_excess(rf_problem *p, double *g, double alpha, int threads)
+static void scale_excess(rf_problem *p, double *g, int threads)
 {
+    rf_work *w = &p->work;
     const int ncon = p->ncon, m6 = 6 * ncon;
     uint64_t *held = NULL;
     if (p->nrow > 0) { /* the colouring's masks are free again */
-        held = p->work.si_mask;
+        held = w->si_mask;
         memset(held, 0, (size_t)p->nbody * sizeof(uint64_t));
     }
     for (int j = 0; j < p->nrow; ++j) {
-        g[m6 + j] *= alpha; /* alpha < 1: every row holds 0 (guard_energy) */
+        /* alpha < 1: every row of the island holds 0 (guard_energy) */
+        g[m6 + j] *= w->isl_tmp[(size_t)RF__TMP_COUNT * w->isl_item[ncon + j] +
+                                RF__TMP_ALPHA];
         for (int s = 0; s < 2; ++s) {
             const int b = p->row_body[2 * j + s];
             if (b >= 0) {
@@ -602,7 +672,7 @@ static void scale_excess(rf_problem *p, double *g, double alpha, int threads)
     }
     /* each contact on its own (the full falling boxes scale in 7 steps of
        10: serial, it was 1% of a two-thread step) */
-    RF__PASS(threads, ncon > 512, scale_separating(p, g, alpha, held));
+    RF__PASS(threads, ncon > 512, scale_separating(p, g, held));
 }
 
 /* The coloured sweep's unit, a group: a run of consecutive items on the
@@ -641,6 +711,10 @@ static int color_range(rf_problem *p, int g0, int g1, int base, int *serial)
     int ncolor = 0;
     *serial = -1;
     for (int k = g0; k < g1; ++k) {
+        if (!(w->isl_flag[w->isl_item[start[k]]] & RF__ISL_COLORED)) {
+            w->color_of[k] = -1; /* its island goes in Bullet's order */
+            continue;
+        }
         uint64_t used = 0;
         int dyn[2];
         for (int s = 0; s < 2; ++s) {
@@ -717,49 +791,107 @@ static double visit_items(const rf_problem *p, const rf_config *cfg,
     return d2;
 }
 
-/* A sweep's running sums: the guard's E and B, the stopping sums d2 and
-   gn2. */
-typedef struct si_sums {
-    double E, B, d2, gn2;
-} si_sums;
-
-/* One pass of the uncoloured sweep: rows then contacts as Bullet, item
-   by item, its sums added to *s. */
-static void run_pass(rf_problem *p, const rf_config *cfg, double omega,
-                     int pass, double *g, double *vel, si_sums *s)
+/* Thread t's copy of the islands' running sums in a coloured sweep: the
+   sums themselves for t = 0, else its copy (only E and B are read). */
+static double *thread_run(const rf_work *w, int t)
 {
-    /* each item with the whole slack left after the one before (one share
-       per manifold instead let the guard bind more often on joints: quick
-       ragdolls slept at step 722 instead of 546) */
-    const int ncon = p->ncon;
-    if (pass != PASS_FRICTION) {
-        rf__si_joint_run(p, omega, 0, p->nrow, g, vel, &s->d2, &s->gn2, NULL,
-                         &s->E, &s->B);
+    return t == 0 ? w->isl_run
+                  : w->isl_copy +
+                        (size_t)(t - 1) * RF__RUN_COUNT * (size_t)w->cap_isl;
+}
+
+/* One pass over island isl in Bullet's order: its rows (not in the
+   friction pass), each with the slack its island has left, then its
+   contacts, a group (consecutive contacts on the same two bodies) at a
+   time under one guard of the island's slack, as a coloured sweep visits
+   a group, so that an island of one group is swept to the same bits
+   either way (rf__si_islands).  Its sums into isl_run. */
+static void island_pass(const rf_problem *p, const rf_config *cfg, double omega,
+                        int pass, int isl, double *g, double *vel)
+{
+    const rf_work *w = &p->work;
+    const int ncon = p->ncon, *list = w->isl_list, end = w->isl_ptr[isl + 1];
+    double *r = w->isl_run + (size_t)RF__RUN_COUNT * isl;
+    int k = w->isl_ptr[isl];
+    while (k < end && list[k] >= ncon) { /* runs of consecutive rows */
+        const int j0 = list[k++] - ncon;
+        int j1 = j0 + 1;
+        while (k < end && list[k] - ncon == j1) {
+            ++j1;
+            ++k;
+        }
+        if (pass != PASS_FRICTION) {
+            rf__si_joint_run(p, omega, j0, j1, g, vel, &r[RF__RUN_D2],
+                             &r[RF__RUN_GN2], NULL, &r[RF__RUN_E],
+                             &r[RF__RUN_B]);
+        }
     }
-    for (int item = 0; item < ncon; ++item) {
+    while (k < end) {
+        const int lo = list[k++];
+        int hi = lo + 1;
+        while (k < end && list[k] == hi &&
+               rf__item_body(p, hi, 0) == rf__item_body(p, lo, 0) &&
+               rf__item_body(p, hi, 1) == rf__item_body(p, lo, 1)) {
+            ++hi;
+            ++k;
+        }
         rf_si_guard en = {0.0, 0, 0.0, 0.0};
-        en.share = rf__si_guard_slack(s->E, s->B, &en.credit);
-        s->d2 += visit_items(p, cfg, omega, item, item + 1, g, vel, &s->gn2,
-                             &en, pass);
-        s->E += en.d_e;
-        s->B += en.d_b;
+        en.share = rf__si_guard_slack(r[RF__RUN_E], r[RF__RUN_B], &en.credit);
+        r[RF__RUN_D2] += visit_items(p, cfg, omega, lo, hi, g, vel,
+                                     &r[RF__RUN_GN2], &en, pass);
+        r[RF__RUN_E] += en.d_e;
+        r[RF__RUN_B] += en.d_b;
     }
 }
 
-/* Unit un of a colour in the pass (a bundle, or one group), the colour's
-   guard share and credit; its group's (or groups') four sums into sum. */
+/* One pass over the islands swept in Bullet's order that are not done,
+   each on one thread (they share no dynamic body, so any thread may take
+   any island and the bits stay the same). */
+static void sequential_pass(const rf_problem *p, const rf_config *cfg,
+                            double omega, int pass, int threads, double *g,
+                            double *vel)
+{
+    const rf_work *w = &p->work;
+    const int nseq = w->nseq;
+    /* a region only where it pays (libgomp ends even a team of one with a
+       system call) */
+    if (threads > 1 && nseq > 16 && p->ncon + p->nrow > 512) {
+#pragma omp parallel for schedule(dynamic, 8) num_threads(threads)
+        for (int s = 0; s < nseq; ++s) {
+            const int isl = w->isl_seq[s];
+            if (!(w->isl_flag[isl] & RF__ISL_DONE)) {
+                island_pass(p, cfg, omega, pass, isl, g, vel);
+            }
+        }
+        return;
+    }
+    for (int s = 0; s < nseq; ++s) {
+        const int isl = w->isl_seq[s];
+        if (!(w->isl_flag[isl] & RF__ISL_DONE)) {
+            island_pass(p, cfg, omega, pass, isl, g, vel);
+        }
+    }
+}
+
+/* Unit un of a colour in the pass (a bundle, or one group), each group
+   with its island's share of the guard's slack (rf__si_island_share,
+   from run); its group's (or groups') four sums into sum. */
 static void visit_unit(const rf_problem *p, const rf_config *cfg, double omega,
-                       int pass, int un, double *g, double *vel, double share,
-                       int credit, double *sum)
+                       int pass, int un, double *g, double *vel,
+                       const double *run, double *sum)
 {
     const rf_work *w = &p->work;
     const int k = w->si_unit[un];
     if (k < 0) { /* a bundle: its groups' sums at their k */
         rf__si_wide_bundle(p, pass == PASS_FRICTION, rf__si_rounds(cfg), -k - 1,
-                           vel, share, credit, sum);
+                           vel, run, sum);
         return;
     }
-    rf_si_guard en = {share, credit, 0.0, 0.0};
+    rf_si_guard en = {0.0, 0, 0.0, 0.0};
+    en.share = rf__si_island_share(w, run, k, &en.credit);
+    if (en.share < 0.0) { /* its island is done */
+        return;
+    }
     double gq = 0.0;
     const int grp = w->color_con[k];
     sum[4 * k] = visit_items(p, cfg, omega, w->si_group[grp],
@@ -792,47 +924,73 @@ static RF__ALWAYS_INLINE void prefetch_unit(const rf_problem *p, int pass,
 }
 
 /* Colour c's units in the pass, on this thread or shared out over the
-   enclosing region's threads (shared), then its groups' sums added to *s
-   in the colour's order.  In a region every thread adds the same terms in
-   the same order after the colour's barrier, so every thread's copy of
-   the sums agrees bit for bit and all take the same branches. */
+   enclosing region's threads (shared), then its groups' sums added to
+   their islands' in the colour's order: in a region into this thread's
+   copy run (thread_run; E and B only, but for the first thread's, which
+   is isl_run itself), alone into isl_run and every copy.  So every copy
+   of an island's E and B agrees bit for bit with isl_run, each thread
+   reads its shares from its own, and no thread waits on another to add. */
 static void colored_color(rf_problem *p, const rf_config *cfg, double omega,
                           int pass, int c, int shared, double *g, double *vel,
-                          si_sums *s)
+                          double *run)
 {
     rf_work *w = &p->work;
     double *sum = w->si_sum; /* per group: d2, gn2, dE, dB */
     const int lo = w->color_ptr[c], hi = w->color_ptr[c + 1];
     const int ulo = w->si_unit_ptr[c], uhi = w->si_unit_ptr[c + 1];
-    int credit;
-    const double share =
-        rf__si_guard_slack(s->E, s->B, &credit) / (double)(hi - lo);
     if (shared) {
 #pragma omp for schedule(static)
         for (int un = ulo; un < uhi; ++un) {
             prefetch_unit(p, pass, un + 1 < uhi ? un + 1 : -1, g, vel);
-            visit_unit(p, cfg, omega, pass, un, g, vel, share, credit, sum);
+            visit_unit(p, cfg, omega, pass, un, g, vel, run, sum);
         }
     } else {
         for (int un = ulo; un < uhi; ++un) {
             prefetch_unit(p, pass, un + 1 < uhi ? un + 1 : -1, g, vel);
-            visit_unit(p, cfg, omega, pass, un, g, vel, share, credit, sum);
+            visit_unit(p, cfg, omega, pass, un, g, vel, run, sum);
         }
     }
-    /* in the colour's order, in locals: added through s, every sum went
-       through memory (s and sum may alias), a store and a load more on
-       each of the four chains */
-    double d2 = s->d2, gn2 = s->gn2, E = s->E, B = s->B;
-    for (int k = lo; k < hi; ++k) {
-        d2 += sum[4 * k];
-        gn2 += sum[4 * k + 1];
-        E += sum[4 * k + 2];
-        B += sum[4 * k + 3];
+    const int full = run == w->isl_run;
+    const int ncopy = shared ? 0 : w->isl_ncopy;
+    /* a run of groups of one island adds in locals (through memory every
+       sum waited on the store before it: a colour of one island is the
+       common case), stored when the island changes */
+    int isl = -1;
+    double E = 0.0, B = 0.0, d2 = 0.0, gn2 = 0.0;
+    for (int k = lo; k <= hi; ++k) {
+        const int next = k < hi ? w->si_kisl[k] : -1;
+        if (next != isl) {
+            if (isl >= 0) {
+                const size_t at = (size_t)RF__RUN_COUNT * isl;
+                double *r = run + at;
+                r[RF__RUN_E] = E;
+                r[RF__RUN_B] = B;
+                if (full) {
+                    r[RF__RUN_D2] = d2;
+                    r[RF__RUN_GN2] = gn2;
+                }
+                for (int t = 1; t <= ncopy; ++t) {
+                    double *q = thread_run(w, t) + at;
+                    q[RF__RUN_E] = E;
+                    q[RF__RUN_B] = B;
+                }
+            }
+            isl = next >= 0 && !(w->isl_flag[next] & RF__ISL_DONE) ? next : -1;
+            if (isl >= 0) {
+                const double *r = run + (size_t)RF__RUN_COUNT * isl;
+                E = r[RF__RUN_E];
+                B = r[RF__RUN_B];
+                d2 = r[RF__RUN_D2];
+                gn2 = r[RF__RUN_GN2];
+            }
+        }
+        if (isl >= 0) {
+            E += sum[4 * k + 2];
+            B += sum[4 * k + 3];
+            d2 += sum[4 * k];
+            gn2 += sum[4 * k + 1];
+        }
     }
-    s->d2 = d2;
-    s->gn2 = gn2;
-    s->E = E;
-    s->B = B;
 }
 
 /* One pass of the coloured sweep, colour by colour.  A run of colours
@@ -843,10 +1001,9 @@ static void colored_color(rf_problem *p, const rf_config *cfg, double omega,
    dozen such colours per sweep).  The other colours run on this thread
    with no synchronisation at all. */
 static void colored_pass(rf_problem *p, const rf_config *cfg, double omega,
-                         int pass, int threads, double *g, double *vel,
-                         si_sums *s)
+                         int pass, int threads, double *g, double *vel)
 {
-    const rf_work *w = &p->work;
+    rf_work *w = &p->work;
     for (int c = 0; c < w->ncolor;) {
         int c2 = c;
         while (threads > 1 && c2 < w->ncolor &&
@@ -855,21 +1012,17 @@ static void colored_pass(rf_problem *p, const rf_config *cfg, double omega,
             ++c2;
         }
         if (c2 == c) {
-            colored_color(p, cfg, omega, pass, c, 0, g, vel, s);
+            colored_color(p, cfg, omega, pass, c, 0, g, vel, w->isl_run);
             ++c;
             continue;
         }
-        si_sums out = *s;
 #pragma omp parallel num_threads(threads)
         {
-            si_sums t = *s;
+            double *run = thread_run(w, omp_get_thread_num());
             for (int k = c; k < c2; ++k) {
-                colored_color(p, cfg, omega, pass, k, 1, g, vel, &t);
+                colored_color(p, cfg, omega, pass, k, 1, g, vel, run);
             }
-#pragma omp master
-            out = t;
         }
-        *s = out;
         c = c2;
     }
 }
@@ -896,37 +1049,45 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
                   double *gamma, rf_solve_out *out)
 {
     rf_work *w = &p->work;
-    const int ncon = p->ncon, nrow = p->nrow, nitem = rf__nitem(p);
+    const int ncon = p->ncon, nrow = p->nrow;
     const double omega = cfg->omega == 0.0 ? 1.0 : cfg->omega;
     /* the iterate: gamma itself when no residual is wanted (the caller's
        work array; a copy cost 1% of a large scene's step), else a copy */
     double *g = cfg->residual ? w->g0 : gamma, *vel = w->bv1;
+    /* one copy of the islands' sums per thread (rf__work_reserve_si) */
+    threads = threads > w->isl_ncopy + 1 ? w->isl_ncopy + 1 : threads;
 
     const int staggered = cfg->model == RF_MODEL_DESAXCE;
-    /* Colour order from 513 items (or, De Saxce model, 129 contacts, or 5
-       contacts and no joint rows) on, whatever the thread count, so that
-       one thread and two give the same bits; below, Bullet's order (rows,
-       then contacts) on one thread.  The contacts' thresholds are the wide
-       form's: its bundles pay for the colouring even on one thread (quick
-       falling boxes, 282 contacts: 1.86x stock's step -> 1.41x), and
-       without joints from two manifolds on (boxes resting on the ground,
-       sixteenth round: 2 boxes 2.08x stock's step -> 1.64x, 5 boxes 2.06x
-       -> 1.35x, 20 boxes 1.95x -> 1.08x; one box, 4 contacts, is faster
-       uncoloured); joint rows gain nothing from it, so a ragdoll pile
-       keeps Bullet's order until it is large enough for threads.  With
-       spin or rolling friction the angular bundles cost more than they
-       gain up to about 20 contacts (one thread, per step: a box and a
-       rolling sphere on the ground, 5 contacts, 13.8 us coloured against
-       6.1 us; two boxes and a sphere 14.6 against 8.6; five boxes and a
-       sphere, 21 contacts, 17.5 against 16.9; five boxes and five
-       spheres 23.0 against 29.6; 5 to 20 rolling balls alone the same
-       either way; docs/performance.md, "Small scenes"). */
-    const int small =
-        nrow > 0 ? 128 : (ncon <= 20 && rf__si_angular_count(p) > 0 ? 20 : 4);
-    const int colored = nitem > 512 || (staggered && ncon > small);
+    /* The order per island (rf__si_islands), by the island's own size:
+       colours from 513 items on (or, De Saxce model, 129 contacts with
+       joint rows, 21 contacts with spin or rolling friction on at most 20,
+       else 5), whatever the thread count, so that one thread and two give
+       the same bits; below, Bullet's order (rows, then contacts) on one
+       thread.  The contacts' thresholds are the wide form's: its bundles
+       pay for the colouring even on one thread (quick falling boxes, 282
+       contacts: 1.86x stock's step -> 1.41x), and without joints from two
+       manifolds on (boxes resting on the ground: 2 boxes 2.08x stock's
+       step -> 1.64x, 5 boxes 2.06x -> 1.35x, 20 boxes 1.95x -> 1.08x; one
+       box, 4 contacts, is faster uncoloured); joint rows gain nothing from
+       it, so a ragdoll keeps Bullet's order until its island is large
+       enough for threads.  With spin or rolling friction the angular
+       bundles cost more than they gain up to about 20 contacts (one
+       thread, per step: a box and a rolling sphere on the ground, 5
+       contacts, 13.8 us coloured against 6.1 us; five boxes and a sphere,
+       21 contacts, 17.5 against 16.9; docs/performance.md, "Small
+       scenes"). */
+    const int nisl = rf__si_islands(p, staggered);
+    const int colored = w->nseq < nisl;
+    for (int j = 0; j < nrow; ++j) {
+        if (!row_holds_zero(p, j)) {
+            w->isl_flag[w->isl_item[ncon + j]] |= RF__ISL_OPEN;
+        }
+    }
     if (colored) {
         color_sweep(p);
+        rf__si_island_colors(p);
         rf__si_wide_pack(p, staggered);
+        rf__si_island_bundles(p);
     } else { /* no bundles (none left from an earlier, larger solve) */
         rf__si_wide_clear(p);
     }
@@ -947,51 +1108,73 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
     if (g != gamma) {
         memcpy(g, gamma, (size_t)rf__ndof(p) * sizeof(double));
     }
-    /* the start under the guard: kept whole even when it adds more
-       energy than the biases' work (E > A), but for the impulses that
-       carry the excess (scale_excess).  The guard's slack is then 0, so the
-       sweeps take only steps that add no energy, which is what GS's steps
-       do to an excess; an iterate still in excess at the end is scaled. */
-    double B = 0.0; /* guard_energy forms vel */
-    double alpha = 1.0;
-    double E = guard_energy(p, g, vel, threads, 0, &B, &alpha);
-    if (alpha < 1.0) {
-        scale_excess(p, g, alpha, threads);
-        E = guard_energy(p, g, vel, threads, 0, &B, NULL);
+    /* the start under the guard, island by island: kept whole even when
+       it adds more energy than the biases' work (E > A), but for the
+       impulses that carry the excess (scale_excess).  The guard's slack
+       is then 0, so the sweeps take only steps that add no energy, which
+       is what GS's steps do to an excess; an iterate still in excess at
+       the end is scaled.  guard_energy forms vel. */
+    if (guard_energy(p, g, vel, threads, 0) > 0.0) {
+        scale_excess(p, g, threads);
+        guard_energy(p, g, vel, threads, 0);
     }
     if (colored) {
         rf__si_wide_gamma(p, g, 0, threads);
+        for (int t = 1; t < threads; ++t) { /* the threads' copies */
+            memcpy(thread_run(w, t), w->isl_run,
+                   (size_t)RF__RUN_COUNT * nisl * sizeof(double));
+        }
     }
 
-    int it = 0, converged = 0;
-    while (it < cfg->max_iter && !converged) {
-        si_sums sm = {E, B, 0.0, 0.0};
+    /* the sweeps: an island that meets the stopping test is visited no
+       more, so that its sweeps do not depend on the other islands' */
+    int it = 0, ndone = 0;
+    while (it < cfg->max_iter && ndone < nisl) {
+        for (int i = 0; i < nisl; ++i) {
+            double *r = w->isl_run + (size_t)RF__RUN_COUNT * i;
+            r[RF__RUN_D2] = r[RF__RUN_GN2] = 0.0;
+        }
         const int first = staggered ? PASS_NORMAL : PASS_BLOCK;
         for (int pass = first; pass <= (staggered ? PASS_FRICTION : first);
              ++pass) {
             if (colored) {
-                colored_pass(p, cfg, omega, pass, threads, g, vel, &sm);
-            } else {
-                run_pass(p, cfg, omega, pass, g, vel, &sm);
+                colored_pass(p, cfg, omega, pass, threads, g, vel);
+            }
+            sequential_pass(p, cfg, omega, pass, threads, g, vel);
+        }
+        ++it;
+        for (int i = 0; cfg->tol > 0.0 && i < nisl; ++i) {
+            const double *r = w->isl_run + (size_t)RF__RUN_COUNT * i;
+            if (!(w->isl_flag[i] & RF__ISL_DONE) &&
+                sqrt(r[RF__RUN_D2]) <=
+                    cfg->tol * fmax(sqrt(r[RF__RUN_GN2]), 1e-300)) {
+                w->isl_flag[i] |= RF__ISL_DONE;
+                ++ndone;
             }
         }
-        E = sm.E;
-        B = sm.B;
-        ++it;
-        converged = cfg->tol > 0.0 &&
-                    sqrt(sm.d2) <= cfg->tol * fmax(sqrt(sm.gn2), 1e-300);
     }
+    const int converged = cfg->tol > 0.0 && ndone == nisl;
     if (colored) {
         rf__si_wide_gamma(p, g, 1, threads);
     }
     /* at or near the bound (the running sums' rounding): E afresh, and
        scaled back if it is above by more than rf_solve's energy check
-       allows, so that residual 0 and 1 return the same bits */
-    double alpha_end = 1.0;
-    if (E > (B < 0.0 ? -B : 0.0) - 1e-9 * (fabs(E) + fabs(B))) {
-        E = guard_energy(p, g, vel, threads, 1, &B, &alpha_end);
+       allows, so that residual 0 and 1 return the same bits; island by
+       island, each on its own running sums */
+    int check = 0;
+    double E = 0.0;
+    for (int i = 0; i < nisl; ++i) {
+        const double *r = w->isl_run + (size_t)RF__RUN_COUNT * i;
+        const double Ei = r[RF__RUN_E], Bi = r[RF__RUN_B];
+        if (Ei > (Bi < 0.0 ? -Bi : 0.0) - 1e-9 * (fabs(Ei) + fabs(Bi))) {
+            w->isl_flag[i] |= RF__ISL_CHECK;
+            check = 1;
+        }
     }
-    out->energy_scale = alpha_end;
+    out->energy_scale = check ? guard_energy(p, g, vel, threads, 1) : 1.0;
+    for (int i = 0; i < nisl; ++i) {
+        E += w->isl_run[(size_t)RF__RUN_COUNT * i + RF__RUN_E];
+    }
     if (!cfg->residual) {
         /* no residual wanted: the last iterate; its energy change is the
            guard's E less the compliance's share (E bounds the impulses'
@@ -1000,7 +1183,7 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
         out->residual = NAN;
         out->converged = converged;
         out->colors = colored ? w->ncolor : 0;
-        out->energy_change = E - 0.5 * compliance_work(p, g);
+        out->energy_change = E - 0.5 * compliance_work(p, g, 0);
         out->energy_known = 1;
         out->vel_valid = 1; /* vel: the sweeps' velocities of g */
         return;

@@ -197,22 +197,21 @@ enum {
 #endif
 
 void rf__si_wide_bundle(const rf_problem *p, int pass_friction, int rounds,
-                        int bundle, double *vel, double share, int credit,
-                        double *sum)
+                        int bundle, double *vel, const double *run, double *sum)
 {
     const int f = pass_friction;
 #if defined(RF__WIDE_AVX)
     if (p->work.si_kernel == RF__SI_KERNEL_AVX512) {
-        wk8_bundle(p, f, rounds, bundle, 0, vel, share, credit, sum);
+        wk8_bundle(p, f, rounds, bundle, 0, vel, run, sum);
         return;
     }
     if (p->work.si_kernel == RF__SI_KERNEL_AVX) {
-        wk4_bundle(p, f, rounds, bundle, 0, vel, share, credit, sum);
+        wk4_bundle(p, f, rounds, bundle, 0, vel, run, sum);
         return;
     }
 #endif
     for (int h = 0; h < p->work.si_lanes; h += 2) { /* 4: rf__si_kernel_lanes */
-        wk2_bundle(p, f, rounds, bundle, h, vel, share, credit, sum);
+        wk2_bundle(p, f, rounds, bundle, h, vel, run, sum);
     }
 }
 

@@ -136,14 +136,22 @@ static RF__ALWAYS_INLINE VL WK(dot3)(const VL *a, const VL *b, const VL *c,
    running changes. */
 typedef struct WK(guard) {
     VL S, de, db;
-    int credit;
+    VM credit, live; /* per lane: rf__si_guard_slack's credit; its island
+                        is not done (else every step is 0) */
+    int mixed;       /* lanes differ in credit, or some lane is done;
+                        else every lane's credit is credit1 */
+    int credit1;
 } WK(guard);
 
 static RF__ALWAYS_INLINE VL WK(guard_apply)(WK(guard) * g, VL du, VL db, VL q)
 {
-    const VL c1 = g->credit ? du : du - db;
+    /* the common case, every lane live with one credit, as a branch on a
+       scalar: selects on the lanes' masks in every step cost the bundle
+       kernel a fifth more time */
+    const VL c1 = !g->mixed ? (g->credit1 ? du : du - db)
+                            : WK(sel)(g->credit, du, du - db);
     const VL whole = c1 + 0.5 * q;
-    const VM fits = whole <= g->S;
+    const VM fits = !g->mixed ? whole <= g->S : (whole <= g->S) & g->live;
     if (WK(all)(fits)) { /* the common case */
         g->S = g->S - whole;
         g->de = g->de + (du - db + 0.5 * q);
@@ -156,6 +164,7 @@ static RF__ALWAYS_INLINE VL WK(guard_apply)(WK(guard) * g, VL du, VL db, VL q)
     VL a = WK(sel)(qpos, (-c1 + WK(sqrt)(c1 * c1 + 2.0 * q * g->S)) / qs,
                    WK(sel)(cpos, g->S / cs, one));
     a = WK(sel)(a > one, one, WK(sel)(a > zero, a, zero));
+    a = WK(sel)(g->live, a, zero);
     const VL spent = a * c1 + 0.5 * a * a * q;
     const VL S_rare = WK(sel)(g->S > spent, g->S - spent, zero);
     const VL de_rare = g->de + (a * (du - db) + 0.5 * a * a * q);
@@ -684,20 +693,65 @@ WK(friction_ang)(const rf_work *w, int slot0, int aslot0, int npt, int rounds,
    in, the points, the velocities out, each lane's group's sums to
    sum[4 k ..]. */
 static void WK(bundle)(const rf_problem *p, int pass_friction, int rounds,
-                       int b, int h, double *vel, double share, int credit,
+                       int b, int h, double *vel, const double *run,
                        double *sum)
 {
     const rf_work *w = &p->work;
     const int *meta = w->si_bundle + (size_t)RF__SI_BMETA * b;
-    int npt = 0; /* these lanes' longest */
-    for (int l = 0; l < WK_LANES; ++l) {
-        npt = meta[BM_LEN + h + l] > npt ? meta[BM_LEN + h + l] : npt;
+    int npt = 0; /* these lanes' longest (of those at work) */
+    WK(guard) gd;
+    const VL zero = WK(set1)(0.0);
+    gd.de = gd.db = zero;
+    gd.mixed = 0;
+    const int isl = w->si_bisl[b];
+    if (isl >= 0) { /* every lane of one island: one share, set once */
+        int cr = 1;
+        const double share = rf__si_island_share(w, run, meta[BM_K], &cr);
+        if (share < 0.0) {
+            return; /* the island is done */
+        }
+        for (int l = 0; l < WK_LANES; ++l) {
+            npt = meta[BM_LEN + h + l] > npt ? meta[BM_LEN + h + l] : npt;
+        }
+        gd.S = WK(set1)(share);
+        gd.credit1 = cr;
+        const VM all = {0};
+        gd.credit = gd.live = ~all;
+    } else { /* lane by lane; an empty lane's steps are exact zeros, which
+                fit any share */
+        double S[WK_LANES];
+        long long credit[WK_LANES], live[WK_LANES];
+        int last = -1, cr = 1, nlive = 0; /* one share per run of an island */
+        double share = 0.0;
+        for (int l = 0; l < WK_LANES; ++l) {
+            const int k = meta[BM_K + h + l];
+            if (k >= 0 && w->si_kisl[k] != last) {
+                share = rf__si_island_share(w, run, k, &cr);
+                last = w->si_kisl[k];
+            }
+            S[l] = k >= 0 ? share : 0.0;
+            credit[l] = k < 0 || cr ? -1 : 0;
+            live[l] = S[l] >= 0.0 ? -1 : 0;
+            S[l] = S[l] >= 0.0 ? S[l] : 0.0;
+            if (k >= 0 && live[l]) {
+                npt = meta[BM_LEN + h + l] > npt ? meta[BM_LEN + h + l] : npt;
+                ++nlive;
+            }
+        }
+        if (nlive == 0) {
+            return;
+        }
+        memcpy(&gd.S, S, sizeof gd.S);
+        memcpy(&gd.credit, credit, sizeof gd.credit);
+        memcpy(&gd.live, live, sizeof gd.live);
+        gd.credit1 = credit[0] != 0;
+        for (int l = 0; l < WK_LANES; ++l) {
+            gd.mixed |= live[l] == 0 || (credit[l] != 0) != gd.credit1;
+        }
     }
     if (npt == 0) {
         return;
     }
-    const VL zero = WK(set1)(0.0);
-    WK(guard) gd = {WK(set1)(share), zero, zero, credit};
     VL d2 = zero, g2 = zero;
     WK(bodies) v;
     WK(bodies_load)(meta, h, vel, &v);

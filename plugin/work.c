@@ -8,6 +8,8 @@
 #endif
 #include "internal.h"
 
+#include <limits.h>
+
 #include <stdint.h>
 #include <stdlib.h>
 #ifdef _OPENMP
@@ -356,6 +358,38 @@ int rf__si_slot_bound(int n, int kinds, int lanes)
     return (int)(b < n ? b : n);
 }
 
+/* The islands' arrays (at most one island per item) and the coloured
+   sweep's copies of their sums, one per thread but the first. */
+static int reserve_islands(rf_problem *p, int threads)
+{
+    rf_work *w = &p->work;
+    const rf_grow_item isl[] = {
+        {(void **)&w->isl_item, sizeof(int)},
+        {(void **)&w->isl_list, sizeof(int)},
+        {(void **)&w->isl_ptr, sizeof(int)},
+        {(void **)&w->isl_seq, sizeof(int)},
+        {(void **)&w->si_kisl, sizeof(int)},
+        {(void **)&w->si_bisl, sizeof(int)},
+        {(void **)&w->si_kdiv, sizeof(double)},
+        {(void **)&w->isl_run, RF__RUN_COUNT * sizeof(double)},
+        {(void **)&w->isl_tmp, RF__TMP_COUNT * sizeof(double)},
+        {(void **)&w->isl_flag, 1},
+    };
+    const int ncopy = threads > 1 ? threads - 1 : 0;
+    if (!rf__grow_all_scratch(&w->group[RF__WG_ISL], isl, 10, &w->cap_isl,
+                              rf__nitem(p) + 2) ||
+        (long)ncopy * RF__RUN_COUNT * w->cap_isl >= INT_MAX ||
+        !rf__grow_scratch((void **)&w->isl_body, &w->cap_isl_body, p->nbody + 1,
+                          sizeof(int)) ||
+        !rf__grow_scratch((void **)&w->isl_copy, &w->cap_isl_copy,
+                          ncopy * RF__RUN_COUNT * w->cap_isl + 1,
+                          sizeof(double))) {
+        return 0;
+    }
+    w->isl_ncopy = ncopy;
+    return 1;
+}
+
 int rf__si_angular_count(const rf_problem *p)
 {
     int n = 0;
@@ -365,7 +399,8 @@ int rf__si_angular_count(const rf_problem *p)
     return n;
 }
 
-rf_status rf__work_reserve_si(rf_problem *p, rf_model model, rf_error *err)
+rf_status rf__work_reserve_si(rf_problem *p, rf_model model, int threads,
+                              rf_error *err)
 {
     rf_work *w = &p->work;
     const int desaxce = model == RF_MODEL_DESAXCE;
@@ -429,7 +464,8 @@ rf_status rf__work_reserve_si(rf_problem *p, rf_model model, rf_error *err)
         !rf__grow_scratch((void **)&w->si_sum, &w->cap_si_sum,
                           4 * rf__nitem(p) + 4, sizeof(double)) ||
         !rf__grow_all_scratch(&w->group[RF__WG_SI_UNIT], unit, 6,
-                              &w->cap_si_unit, rf__nitem(p) + 2)) {
+                              &w->cap_si_unit, rf__nitem(p) + 2) ||
+        !reserve_islands(p, threads)) {
         return rf__fail(err, RF_ERR_NOMEM,
                         "out of memory for the sequential impulse records of "
                         "%d contacts",
@@ -538,6 +574,8 @@ void rf__work_free(rf_work *w)
     free(w->si_jrec);
     free(w->si_mask);
     free(w->si_group);
+    free(w->isl_body);
+    free(w->isl_copy);
     free(w->solved_g);
     free(w->solved_vel);
     for (int k = 0; k < RF__WG_COUNT; ++k) {

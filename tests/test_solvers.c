@@ -1027,10 +1027,14 @@ static double column_energy_change(rf_problem *p, int nbox, const double *g)
        1e-12 and stops box 0 (-0.005 J); kept whole, the upper start
        pushes box 0 down, the ground contact takes 0.6 N s, box 0 leaves
        at 0.5 m/s, and the end's scaling leaves 0.2 N s.
-   (e) (b) 300 times over in one problem (600 items: the coloured sweep
-       and its bundles): the end's scaling holds the energy change to at
-       most 0 there too, equal to the bodies' (to 1e-12 J per pair), and
-       says so in energy_scale < 1. */
+   (e) (b) 300 times over in one problem: 300 islands, each solved as
+       (b) alone, so every pair's impulses are (b)'s to the bit and the
+       scale reported is (b)'s (solver_si_island.c).  Then the 300 pairs
+       tied into one island by 299 rows between their upper boxes (each
+       holds their relative sideways velocity, 0: the rows take no
+       impulse), which the coloured sweep and its bundles solve: the end's
+       scaling holds the energy change to at most 0 there too, equal to
+       the bodies' (to 1e-12 J per pair), and says so in energy_scale < 1. */
 static int test_si_start_excess(void)
 {
     for (int model = 0; model < 2; ++model) {
@@ -1065,6 +1069,7 @@ static int test_si_start_excess(void)
         h[6] = h1[6] = 10.0;
         rf_stats st1;
         ENSURE(solve_both_residuals(p, &cfg, h1, h, 12, &st1, &st) == 0);
+        const double scale_b = st.energy_scale;
         ENSURE(st1.energy_scale == st.energy_scale); /* the same scaling */
         const double de2 = column_energy_change(p, 2, h);
         printf("  si %-11s two boxes, 10 N s under them: energy %+.3e J "
@@ -1137,9 +1142,39 @@ static int test_si_start_excess(void)
         }
         ENSURE(column_problem(&p, 2 * NPAIR, below_e, NULL) == 0);
         ENSURE(rf_solve(p, &cfg, e, &st, NULL) == RF_OK);
-        const double de5 = column_energy_change(p, 2 * NPAIR, e);
-        printf("  si %-11s (b) 300 times, coloured (%d colours): energy "
-               "%+.3e J (guard %+.3e), scale %.6f\n",
+        int same = 1;
+        for (int k = 0; k < NPAIR; ++k) { /* contact 2k: (b)'s contact 0 */
+            same &= memcmp(e + 12 * k, h, sizeof h) == 0;
+        }
+        printf("  si %-11s (b) 300 times, 300 islands: each pair's impulses "
+               "(b)'s to the bit: %s, scale %.6f ((b): %.6f)\n",
+               MODEL_NAMES[model], same ? "yes" : "no", st.energy_scale,
+               scale_b);
+        ENSURE(same);
+        ENSURE(st.energy_scale == scale_b);
+        /* one island: rows between the upper boxes */
+        ENSURE(rf_problem_begin_rows(p, NPAIR - 1, NULL) == RF_OK);
+        for (int k = 0; k + 1 < NPAIR; ++k) {
+            rf_row_desc tie;
+            memset(&tie, 0, sizeof tie);
+            tie.body_a = 2 * k;
+            tie.body_b = 2 * k + 2;
+            tie.lin_a[0] = 1.0;
+            tie.lin_b[0] = -1.0;
+            tie.lo = -INFINITY;
+            tie.hi = INFINITY;
+            tie.bound_row = -1;
+            ENSURE(rf_problem_set_row(p, k, &tie, NULL) == RF_OK);
+        }
+        double *e2 = calloc((size_t)12 * NPAIR + NPAIR, sizeof(double));
+        ENSURE(e2 != NULL);
+        for (int k = 0; k < NPAIR; ++k) {
+            e2[6 * (2 * k + 1)] = 10.0;
+        }
+        ENSURE(rf_solve(p, &cfg, e2, &st, NULL) == RF_OK);
+        const double de5 = column_energy_change(p, 2 * NPAIR, e2);
+        printf("  si %-11s (b) 300 times in one island, coloured (%d "
+               "colours): energy %+.3e J (guard %+.3e), scale %.6f\n",
                MODEL_NAMES[model], st.colors, de5, st.energy_change,
                st.energy_scale);
         ENSURE(st.colors > 0);
@@ -1147,6 +1182,7 @@ static int test_si_start_excess(void)
         ENSURE_SMALL(st.energy_change - de5, 1e-12 * NPAIR);
         ENSURE(st.energy_scale < 1.0);
         free(e);
+        free(e2);
         rf_problem_destroy(p);
     }
     return 0;

@@ -630,28 +630,40 @@ typedef enum rf_solver_kind {
                                  normal, then every contact's friction
                                  parts on their discs mu_k gn; associated
                                  model: one part-scaled block step per
-                                 contact.  An energy guard shortens any
+                                 contact.  Islands (items joined through
+                                 dynamic bodies) are solved apart: an
+                                 island's impulses are the same bits
+                                 whatever else the problem holds.  Per
+                                 island, an energy guard shortens any
                                  step that would make the impulses add
                                  more kinetic energy than the biases'
                                  work; a warm start already adding more
                                  is kept whole but for the contacts whose
                                  free normal velocity separates and the
                                  rows (scaled by the factor that would
-                                 bring the whole start to the bound), the
-                                 sweeps then take only steps that add no
-                                 energy, and an iterate still in excess
-                                 after the last sweep is scaled back to
-                                 the bound (rf_stats.energy_scale < 1
-                                 says by how much).  Nothing is scaled
-                                 while a row's interval excludes 0.
-                                 With tol > 0 it stops when a sweep
-                                 changes the impulses by at most tol
-                                 relative (W-weighted); stats.residual is
-                                 still rf_residual's.  From 513 items on
-                                 it sweeps groups (consecutive items on
+                                 bring the island's start to the bound),
+                                 the sweeps then take only steps that add
+                                 no energy, and an iterate still in
+                                 excess after the last sweep is scaled
+                                 back to the bound (rf_stats.energy_scale
+                                 < 1: the smallest island's factor).
+                                 Nothing is scaled in an island where a
+                                 row's interval excludes 0.  With tol > 0
+                                 an island is visited no more once a
+                                 sweep changes its impulses by at most
+                                 tol relative (W-weighted); the solve
+                                 ends when every island has, or after
+                                 max_iter sweeps (stats.iterations: the
+                                 most any island took); stats.residual
+                                 is still rf_residual's.  An island of
+                                 513 items or more (De Saxce model: or
+                                 129 contacts with rows, 21 with spin or
+                                 rolling friction on at most 20, else 5)
+                                 is swept by groups (consecutive items on
                                  the same two bodies) colour by colour,
                                  whatever the thread count: 1 and N
-                                 threads give the same bits.  omega scales
+                                 threads give the same bits; a smaller
+                                 one in order, rows then contacts.  omega scales
                                  the associated block step (0 = 1);
                                  local_iter caps a rolling contact's
                                  friction rounds (at most 2). */
