@@ -844,27 +844,18 @@ static void island_pass(const rf_problem *p, const rf_config *cfg, double omega,
     }
 }
 
-/* One pass over the islands swept in Bullet's order that are not done,
-   each on one thread (they share no dynamic body, so any thread may take
-   any island and the bits stay the same). */
-static void sequential_pass(const rf_problem *p, const rf_config *cfg,
-                            double omega, int pass, int threads, double *g,
-                            double *vel)
+/* The islands swept in Bullet's order that are not done, one pass
+   each, an island to a thread (worksharing: in a region or called alone;
+   they share no dynamic body, so any thread may take any island and the
+   bits stay the same).  A static schedule, in chunks of eight islands
+   dealt round: called alone, a dynamic one still calls into libgomp,
+   which allocates its work share on every pass. */
+static void sequential_islands(const rf_problem *p, const rf_config *cfg,
+                               double omega, int pass, double *g, double *vel)
 {
     const rf_work *w = &p->work;
     const int nseq = w->nseq;
-    /* a region only where it pays (libgomp ends even a team of one with a
-       system call) */
-    if (threads > 1 && nseq > 16 && p->ncon + p->nrow > 512) {
-#pragma omp parallel for schedule(dynamic, 8) num_threads(threads)
-        for (int s = 0; s < nseq; ++s) {
-            const int isl = w->isl_seq[s];
-            if (!(w->isl_flag[isl] & RF__ISL_DONE)) {
-                island_pass(p, cfg, omega, pass, isl, g, vel);
-            }
-        }
-        return;
-    }
+#pragma omp for schedule(static, 8)
     for (int s = 0; s < nseq; ++s) {
         const int isl = w->isl_seq[s];
         if (!(w->isl_flag[isl] & RF__ISL_DONE)) {
@@ -1058,24 +1049,8 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
     threads = threads > w->isl_ncopy + 1 ? w->isl_ncopy + 1 : threads;
 
     const int staggered = cfg->model == RF_MODEL_DESAXCE;
-    /* The order per island (rf__si_islands), by the island's own size:
-       colours from 513 items on (or, De Saxce model, 129 contacts with
-       joint rows, 21 contacts with spin or rolling friction on at most 20,
-       else 5), whatever the thread count, so that one thread and two give
-       the same bits; below, Bullet's order (rows, then contacts) on one
-       thread.  The contacts' thresholds are the wide form's: its bundles
-       pay for the colouring even on one thread (quick falling boxes, 282
-       contacts: 1.86x stock's step -> 1.41x), and without joints from two
-       manifolds on (boxes resting on the ground: 2 boxes 2.08x stock's
-       step -> 1.64x, 5 boxes 2.06x -> 1.35x, 20 boxes 1.95x -> 1.08x; one
-       box, 4 contacts, is faster uncoloured); joint rows gain nothing from
-       it, so a ragdoll keeps Bullet's order until its island is large
-       enough for threads.  With spin or rolling friction the angular
-       bundles cost more than they gain up to about 20 contacts (one
-       thread, per step: a box and a rolling sphere on the ground, 5
-       contacts, 13.8 us coloured against 6.1 us; five boxes and a sphere,
-       21 contacts, 17.5 against 16.9; docs/performance.md, "Small
-       scenes"). */
+    /* the islands, each swept in the order its own size asks for
+       (rf__si_islands) */
     const int nisl = rf__si_islands(p, staggered);
     const int colored = w->nseq < nisl;
     for (int j = 0; j < nrow; ++j) {
@@ -1140,7 +1115,8 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
             if (colored) {
                 colored_pass(p, cfg, omega, pass, threads, g, vel);
             }
-            sequential_pass(p, cfg, omega, pass, threads, g, vel);
+            RF__PASS(threads, w->nseq > 16 && ncon + nrow > 512,
+                     sequential_islands(p, cfg, omega, pass, g, vel));
         }
         ++it;
         for (int i = 0; cfg->tol > 0.0 && i < nisl; ++i) {

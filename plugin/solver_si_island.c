@@ -6,11 +6,11 @@
  * Why: Bullet solves its islands apart, so a body's motion does not
  * depend on an unrelated object elsewhere in the world.  The cone solves
  * a step as one problem (one colouring, one set of bundles, one parallel
- * sweep), and every choice that looked at the whole problem coupled the
- * islands: the energy guard's slack and its start and end scales, the
- * sweep order (Bullet's below a size, colours above), the stopping test.
- * A box column moved by up to 14 cm over 5 s when a ball was dropped 40 m
- * away.  So each of those choices is made per island (solver_si.c):
+ * sweep), and any choice that looked at the whole problem would couple
+ * the islands: the energy guard's slack and its start and end scales, the
+ * sweep order (Bullet's below a size, colours above), the stopping test;
+ * a column amplifies such a difference over a few seconds.  So each of
+ * those choices is made per island (solver_si.c):
  *   - the guard's E and B, its start scale (scale_excess) and end scale;
  *   - the order: an island is swept by colours when it alone would be
  *     (its own size against the thresholds), else in Bullet's order,
@@ -20,8 +20,8 @@
  *     group's colour depends only on the groups before it on its bodies);
  *   - the stopping test: an island that meets it is visited no more.
  * An island's impulses are then the same bits whatever else the problem
- * holds (tests/test_si_island.c; tests/test_bullet_island.cpp on Bullet
- * scenes), for any thread count.
+ * holds (tests/test_si_island.c; tests/test_bullet_island_api.cpp on
+ * Bullet scenes), for any thread count.
  */
 #include "internal.h"
 
@@ -37,6 +37,10 @@ static int find_root(int *par, int b)
     return b;
 }
 
+/* An island's counts while the islands are found, in its isl_run slot
+   (scratch until the guard's start). */
+enum { CNT_CON, CNT_ROW, CNT_ANG, CNT_GROUP };
+
 /* The dynamic body of item it's side s, or -1. */
 static int dynamic_side(const rf_problem *p, int it, int s)
 {
@@ -44,11 +48,23 @@ static int dynamic_side(const rf_problem *p, int it, int s)
     return rf__dynamic_body(p, b) ? b : -1;
 }
 
-/* The sweep's rule for one island of ncon contacts (nang of them with
-   spin or rolling friction) and nrow rows, the same as it was for a whole
-   problem: colours from 513 items on, or (De Saxce model) from 129
-   contacts with rows, 21 with spin or rolling friction on at most 20,
-   5 otherwise (solver_si.c says why). */
+/* The sweep's order for one island of ncon contacts (nang of them with
+   spin or rolling friction) and nrow rows: colours from 513 items on (or,
+   De Saxce model, 129 contacts with joint rows, 21 contacts with spin or
+   rolling friction on at most 20, else 5), whatever the thread count, so
+   that one thread and two give the same bits; below, Bullet's order
+   (rows, then contacts) on one thread.  The contacts' thresholds are the
+   wide form's: its bundles pay for the colouring even on one thread
+   (quick falling boxes, 282 contacts: 1.86x stock's step -> 1.41x), and
+   without joints from two manifolds on (boxes resting on the ground: 2
+   boxes 2.08x stock's step -> 1.64x, 5 boxes 2.06x -> 1.35x, 20 boxes
+   1.95x -> 1.08x; one box, 4 contacts, is faster uncoloured); joint rows
+   gain nothing from it, so a ragdoll keeps Bullet's order until its
+   island is large enough for threads.  With spin or rolling friction the
+   angular bundles cost more than they gain up to about 20 contacts (one
+   thread, per step: a box and a rolling sphere on the ground, 5
+   contacts, 13.8 us coloured against 6.1 us; five boxes and a sphere, 21
+   contacts, 17.5 against 16.9; docs/performance.md, "Small scenes"). */
 static int colored_rule(int ncon, int nrow, int nang, int staggered)
 {
     const int small = nrow > 0 ? 128 : (ncon <= 20 && nang > 0 ? 20 : 4);
@@ -76,10 +92,8 @@ int rf__si_islands(rf_problem *p, int staggered)
         }
     }
     /* islands numbered by their first item (an item with no dynamic side
-       is an island of its own), and per island its counts in isl_run
-       (scratch until the guard's start): contacts, rows, contacts with
-       spin or rolling friction, contact groups (consecutive contacts on
-       the same two bodies) */
+       is an island of its own), and per island its counts (CNT_: contact
+       groups are runs of consecutive contacts on the same two bodies) */
     for (int b = 0; b < p->nbody; ++b) {
         id[b] = UINT64_MAX;
     }
@@ -103,18 +117,19 @@ int rf__si_islands(rf_problem *p, int staggered)
         if (i < 0) { /* a new island */
             i = nisl++;
             double *r = run + (size_t)RF__RUN_COUNT * i;
-            r[0] = r[1] = r[2] = r[3] = 0.0;
+            r[CNT_CON] = r[CNT_ROW] = r[CNT_ANG] = r[CNT_GROUP] = 0.0;
         }
         w->isl_item[it] = i;
         double *r = run + (size_t)RF__RUN_COUNT * i;
         if (it >= ncon) {
-            r[1] += 1.0;
+            r[CNT_ROW] += 1.0;
             continue;
         }
-        r[0] += 1.0;
-        r[2] += rf__contact_angular(p, it) ? 1.0 : 0.0;
+        r[CNT_CON] += 1.0;
+        r[CNT_ANG] += rf__contact_angular(p, it) ? 1.0 : 0.0;
         const int *cb = p->con_body + 2 * it;
-        r[3] += it == 0 || cb[0] != cb[-2] || cb[1] != cb[-1] ? 1.0 : 0.0;
+        r[CNT_GROUP] +=
+            it == 0 || cb[0] != cb[-2] || cb[1] != cb[-1] ? 1.0 : 0.0;
     }
     for (int b = 0; b < p->nbody; ++b) { /* every body to its root */
         par[b] = find_root(par, b);
@@ -127,15 +142,15 @@ int rf__si_islands(rf_problem *p, int staggered)
     int any = 0;
     for (int i = 0; i < nisl; ++i) {
         const double *r = run + (size_t)RF__RUN_COUNT * i;
-        const int col =
-            colored_rule((int)r[0], (int)r[1], (int)r[2], staggered);
+        const int col = colored_rule((int)r[CNT_CON], (int)r[CNT_ROW],
+                                     (int)r[CNT_ANG], staggered);
         w->isl_flag[i] = col ? RF__ISL_COLORED : 0;
         any |= col;
     }
     int nseq = 0;
     for (int i = 0; i < nisl; ++i) {
         const double *r = run + (size_t)RF__RUN_COUNT * i;
-        if (any && r[1] == 0.0 && r[3] == 1.0) {
+        if (any && r[CNT_ROW] == 0.0 && r[CNT_GROUP] == 1.0) {
             w->isl_flag[i] = RF__ISL_COLORED;
         }
         if (!(w->isl_flag[i] & RF__ISL_COLORED)) {
@@ -149,7 +164,8 @@ int rf__si_islands(rf_problem *p, int staggered)
     for (int i = 0; i < nisl; ++i) {
         const double *r = run + (size_t)RF__RUN_COUNT * i;
         ptr[i] = at;
-        at += w->isl_flag[i] & RF__ISL_COLORED ? 0 : (int)(r[0] + r[1]);
+        at += w->isl_flag[i] & RF__ISL_COLORED ? 0
+                                               : (int)(r[CNT_CON] + r[CNT_ROW]);
     }
     ptr[nisl] = at;
     if (nseq > 0) {

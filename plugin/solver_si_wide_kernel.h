@@ -145,9 +145,9 @@ typedef struct WK(guard) {
 
 static RF__ALWAYS_INLINE VL WK(guard_apply)(WK(guard) * g, VL du, VL db, VL q)
 {
-    /* the common case, every lane live with one credit, as a branch on a
-       scalar: selects on the lanes' masks in every step cost the bundle
-       kernel a fifth more time */
+    /* the common case, every lane live with one credit (a bundle of one
+       island), as a branch on a scalar, which the predictor takes for
+       free, not a select on every step */
     const VL c1 = !g->mixed ? (g->credit1 ? du : du - db)
                             : WK(sel)(g->credit, du, du - db);
     const VL whole = c1 + 0.5 * q;
