@@ -248,10 +248,10 @@ double mean_creep(const rfscenes::World &w, const std::vector<btVector3> &x0)
 //   creep with them differs from the creep without (asserted: the
 //   measured difference the flag makes).  It does not yet cut the creep
 //   as stock's rows do: each column, an island of its own, creeps 4.4 mm
-//   with anchors against 3.7 mm without.  A single column alone crept
-//   7.1 mm against 4.1 mm before the islands were solved apart too; four
-//   columns together showed 0.6 mm only through the slack their energy
-//   guard shared (docs/bullet.md, "Islands").
+//   with anchors against 3.7 mm without; the first column alone, 7.1 mm
+//   against 4.1 mm.  (Solved as one problem, the four columns would show
+//   0.6 mm with anchors only through the slack one energy guard shares:
+//   docs/bullet.md, "Islands".)
 int test_friction_anchors()
 {
     double creep[2][2] = {{0.0, 0.0}, {0.0, 0.0}}; // [cone][anchored]
