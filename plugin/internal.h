@@ -243,6 +243,16 @@ static inline int rf__si_rounds(const rf_config *cfg)
 {
     return cfg->local_iter < RF__SI_ROUNDS ? cfg->local_iter : RF__SI_ROUNDS;
 }
+/* The row form's normal rounds per visit of a group of two or more
+   contacts (a manifold's points) at most, with cfg->local_iter, and the
+   change relative to the group's normal impulses (W-weighted) at which
+   they stop (solver_si_rows.c says why) */
+#define RF__SI_NROUNDS 4
+#define RF__SI_NROUND_TOL 1e-2
+static inline int rf__si_normal_rounds(const rf_config *cfg)
+{
+    return cfg->local_iter < RF__SI_NROUNDS ? cfg->local_iter : RF__SI_NROUNDS;
+}
 /* The wide form: manifolds per bundle at most (SIMD lanes: work.si_lanes
    per bundle, 8 with the AVX-512 kernel, else 4), points per lane at
    most, fields of its normal, friction and angular records, and a
@@ -1026,6 +1036,8 @@ int rf__si_kernel_lanes(int kernel);
 /* No bundles: every contact keeps the row form's own records (the
    uncoloured sweep, and the start of a pack). */
 void rf__si_wide_clear(rf_problem *p);
+/* One pass of a bundle: rounds are the normal pass's
+   (rf__si_normal_rounds) or the friction pass's (rf__si_rounds). */
 void rf__si_wide_bundle(const rf_problem *p, int pass_friction, int rounds,
                         int bundle, double *vel, const double *run,
                         double *sum);

@@ -874,8 +874,11 @@ static void visit_unit(const rf_problem *p, const rf_config *cfg, double omega,
     const rf_work *w = &p->work;
     const int k = w->si_unit[un];
     if (k < 0) { /* a bundle: its groups' sums at their k */
-        rf__si_wide_bundle(p, pass == PASS_FRICTION, rf__si_rounds(cfg), -k - 1,
-                           vel, run, sum);
+        const int friction = pass == PASS_FRICTION;
+        rf__si_wide_bundle(p, friction,
+                           friction ? rf__si_rounds(cfg)
+                                    : rf__si_normal_rounds(cfg),
+                           -k - 1, vel, run, sum);
         return;
     }
     rf_si_guard en = {0.0, 0, 0.0, 0.0};

@@ -30,6 +30,20 @@
  * costs 1.38x stock's step (four rounds 1.59-1.67x, three 1.53-1.59x); a
  * cylinder on a line contact veers 0.66-0.68 deg at any count.
  *
+ * Normal rounds: a group of two or more contacts (a manifold's points on
+ * one pair of bodies) repeats its normal rows within a visit until a round
+ * changes them by at most RF__SI_NROUND_TOL (1%) of their size
+ * (W-weighted squares), at most min(local_iter, RF__SI_NROUNDS) = 4
+ * rounds.  With one round a few sweeps leave each manifold's load uneven:
+ * the point visited first takes more than its share of the weight at
+ * every sweep, a torque from nowhere that tilts a box onto an edge, and a
+ * column of ten boxes dropped as in Bullet's MultipleBoxes tutorial rocked
+ * on its edges until the end of the run in five of eight copies
+ * (test_box_column_sleeps; with the rounds it sleeps at stock's step).  Two
+ * rounds left one of sixteen copies toppled, four none.  The rounds read
+ * no other body: the pair's velocities stay in registers, and a round
+ * costs a dot product and an update per point.
+ *
  * Why not the block step of solver_si.c: with the whole 6D step per
  * contact a corner's friction and normal fight within one contact, and a
  * ten-box column rocked at ten sweeps; staggered, a sweep costs what a
@@ -542,38 +556,53 @@ static double angular_step(const double *nr, const double *fr, const double *ar,
 
 /* The normal pass over a group's contacts [lo, hi) (one pair of bodies,
    their velocities in v for the whole group: a manifold's four points
-   chain through them).  da, db: the sides are dynamic (constants where
-   inlined, so the common pairs compile without a branch per row).
-   Returns the changes' W-weighted square; adds the impulses' to *gn2. */
-static RF__ALWAYS_INLINE double normal_group(const rf_problem *p, int lo,
+   chain through them), in rounds: a group of two or more contacts repeats
+   its normal rows until a round changes them by at most
+   RF__SI_NROUND_TOL of their size (W-weighted squares), at most
+   rf__si_normal_rounds(cfg) rounds (the file comment says why).  da, db:
+   the sides are dynamic (constants where inlined, so the common pairs
+   compile without a branch per row).  Returns the changes' W-weighted
+   square summed over the rounds; adds the impulses' to *gn2. */
+static RF__ALWAYS_INLINE double normal_group(const rf_problem *p,
+                                             const rf_config *cfg, int lo,
                                              int hi, double *gamma, si_pair *v,
                                              int da, int db, double *gn2,
                                              rf_si_guard *gd)
 {
     const double *nrec = p->work.si_nrec;
+    const int rounds = hi - lo > 1 ? rf__si_normal_rounds(cfg) : 1;
     double d2 = 0.0, g2 = 0.0;
-    for (int i = lo; i < hi; ++i) {
-        const double *nr = nrec + (size_t)RF__SI_NREC * i;
-        const rf_v4 n = v4_load(nr + N_N);
-        double *gi = gamma + 6 * i;
-        const double gn = gi[0];
-        const double u = v4_dot3(n, v4_sub(v->la, v->lb), v4_load(nr + N_RA),
-                                 v->aa, v4_load(nr + N_RB), v->ab) +
-                         nr[N_BIAS] + nr[N_CFM] * gn;
-        double d = rf__clamp(gn - u * nr[N_INV], 0.0, nr[N_NMAX]) - gn;
-        d *= rf__si_guard_apply(gd, d * u, d * nr[N_BIAS], nr[N_W] * d * d);
-        const double g = gn + d;
-        gi[0] = g;
-        if (da) {
-            v->la = v4_add(v->la, v4_scale(d, v4_mul(v->ma, n)));
-            v->aa = v4_add(v->aa, v4_scale(d, v4_load(nr + N_IA)));
+    for (int r = 0; r < rounds; ++r) {
+        double rd2 = 0.0;
+        g2 = 0.0;
+        for (int i = lo; i < hi; ++i) {
+            const double *nr = nrec + (size_t)RF__SI_NREC * i;
+            const rf_v4 n = v4_load(nr + N_N);
+            double *gi = gamma + 6 * i;
+            const double gn = gi[0];
+            const double u =
+                v4_dot3(n, v4_sub(v->la, v->lb), v4_load(nr + N_RA), v->aa,
+                        v4_load(nr + N_RB), v->ab) +
+                nr[N_BIAS] + nr[N_CFM] * gn;
+            double d = rf__clamp(gn - u * nr[N_INV], 0.0, nr[N_NMAX]) - gn;
+            d *= rf__si_guard_apply(gd, d * u, d * nr[N_BIAS], nr[N_W] * d * d);
+            const double g = gn + d;
+            gi[0] = g;
+            if (da) {
+                v->la = v4_add(v->la, v4_scale(d, v4_mul(v->ma, n)));
+                v->aa = v4_add(v->aa, v4_scale(d, v4_load(nr + N_IA)));
+            }
+            if (db) {
+                v->lb = v4_sub(v->lb, v4_scale(d, v4_mul(v->mb, n)));
+                v->ab = v4_sub(v->ab, v4_scale(d, v4_load(nr + N_IB)));
+            }
+            g2 += nr[N_W] * g * g;
+            rd2 += nr[N_W] * d * d;
         }
-        if (db) {
-            v->lb = v4_sub(v->lb, v4_scale(d, v4_mul(v->mb, n)));
-            v->ab = v4_sub(v->ab, v4_scale(d, v4_load(nr + N_IB)));
+        d2 += rd2;
+        if (!(rd2 > RF__SI_NROUND_TOL * RF__SI_NROUND_TOL * g2)) {
+            break;
         }
-        g2 += nr[N_W] * g * g;
-        d2 += nr[N_W] * d * d;
     }
     *gn2 += g2;
     return d2;
@@ -636,7 +665,7 @@ group_pass(const rf_problem *p, const rf_config *cfg, int pass_friction, int lo,
     const double d2 =
         pass_friction
             ? friction_group(p, cfg, lo, hi, gamma, &v, da, db, gn2, gd)
-            : normal_group(p, lo, hi, gamma, &v, da, db, gn2, gd);
+            : normal_group(p, cfg, lo, hi, gamma, &v, da, db, gn2, gd);
     pair_store(p, lo, vel, flags, &v);
     return d2;
 }

@@ -395,45 +395,68 @@ static RF__ALWAYS_INLINE void WK(field3)(const double *r, int f, VL out[3])
 }
 
 /* The normal pass over npt slots (normal_group of solver_si_rows.c, lane
-   by lane). */
+   by lane, its rounds too: a lane of two or more points (multi) repeats
+   its rows while its last round changed them by more than
+   RF__SI_NROUND_TOL of their size, at most rounds rounds; a lane that
+   stopped takes exact zero steps, which leave its impulses, velocities,
+   guard and sums as they were, so each lane gets normal_group's bits). */
 static RF__ALWAYS_INLINE void WK(normal)(const rf_work *w, int slot0, int npt,
-                                         int h, const double *m, WK(bodies) * v,
+                                         int rounds, VM multi, int h,
+                                         const double *m, WK(bodies) * v,
                                          WK(guard) * gd, VL *d2, VL *g2)
 {
-    for (int j = 0; j < npt; ++j) {
-        const double *r =
-            w->si_wn + (size_t)(slot0 + j) * RF__SI_WN * WK_BUNDLE + h;
-        if (h == 0) {
-            WK(prefetch)(w->si_wn, (size_t)(slot0 + j), RF__SI_WN);
+    const VL tol2 = WK(set1)(RF__SI_NROUND_TOL * RF__SI_NROUND_TOL);
+    const VL zero = WK(set1)(0.0);
+    VM on = ~(VM){0}; /* the lanes still at work */
+    VL gsq = zero;
+    for (int round = 0; round < rounds; ++round) {
+        VL rd2 = zero;
+        gsq = zero;
+        for (int j = 0; j < npt; ++j) {
+            const double *r =
+                w->si_wn + (size_t)(slot0 + j) * RF__SI_WN * WK_BUNDLE + h;
+            if (h == 0) {
+                WK(prefetch)(w->si_wn, (size_t)(slot0 + j), RF__SI_WN);
+            }
+            double *G = w->si_wg + (size_t)(slot0 + j) * 3 * WK_BUNDLE + h;
+            VL n[3], ra[3], rb[3], dv[3];
+            WK(field3)(r, WN_N, n);
+            WK(field3)(r, WN_RA, ra);
+            WK(field3)(r, WN_RB, rb);
+            for (int c = 0; c < 3; ++c) {
+                dv[c] = v->la[c] - v->lb[c];
+            }
+            const VL gn = WK(load)(G);
+            const VL bias = WFIELD(r, WN_BIAS), W = WFIELD(r, WN_W);
+            const VL u = WK(dot3)(n, dv, ra, v->aa, rb, v->ab) + bias +
+                         WFIELD(r, WN_CFM) * gn;
+            VL d = WK(clamp)(gn - u * WFIELD(r, WN_INV), zero,
+                             WFIELD(r, WN_NMAX)) -
+                   gn;
+            if (round > 0) {
+                d = WK(sel)(on, d, zero);
+            }
+            d *= WK(guard_apply)(gd, d * u, d * bias, W * d * d);
+            const VL g = gn + d;
+            WK(store)(G, g);
+            for (int c = 0; c < 3; ++c) { /* M^-1 n formed here, as the
+                                              row form does (the same
+                                              bits) */
+                v->la[c] += d * (WFIELD(m, c) * n[c]);
+                v->aa[c] += d * WFIELD(r, WN_IA + c);
+                v->lb[c] -= d * (WFIELD(m, 3 + c) * n[c]);
+                v->ab[c] -= d * WFIELD(r, WN_IB + c);
+            }
+            gsq += W * g * g;
+            rd2 += W * d * d;
         }
-        double *G = w->si_wg + (size_t)(slot0 + j) * 3 * WK_BUNDLE + h;
-        VL n[3], ra[3], rb[3], dv[3];
-        WK(field3)(r, WN_N, n);
-        WK(field3)(r, WN_RA, ra);
-        WK(field3)(r, WN_RB, rb);
-        for (int c = 0; c < 3; ++c) {
-            dv[c] = v->la[c] - v->lb[c];
+        *d2 += rd2;
+        on &= multi & (rd2 > tol2 * gsq);
+        if (WK(none)(on)) {
+            break;
         }
-        const VL gn = WK(load)(G);
-        const VL bias = WFIELD(r, WN_BIAS), W = WFIELD(r, WN_W);
-        const VL u = WK(dot3)(n, dv, ra, v->aa, rb, v->ab) + bias +
-                     WFIELD(r, WN_CFM) * gn;
-        VL d = WK(clamp)(gn - u * WFIELD(r, WN_INV), WK(set1)(0.0),
-                         WFIELD(r, WN_NMAX)) -
-               gn;
-        d *= WK(guard_apply)(gd, d * u, d * bias, W * d * d);
-        const VL g = gn + d;
-        WK(store)(G, g);
-        for (int c = 0; c < 3; ++c) { /* M^-1 n formed here, as the row
-                                          form does (the same bits) */
-            v->la[c] += d * (WFIELD(m, c) * n[c]);
-            v->aa[c] += d * WFIELD(r, WN_IA + c);
-            v->lb[c] -= d * (WFIELD(m, 3 + c) * n[c]);
-            v->ab[c] -= d * WFIELD(r, WN_IB + c);
-        }
-        *g2 += W * g * g;
-        *d2 += W * d * d;
     }
+    *g2 += gsq;
 }
 
 /* The row form's v4_dot, lane by lane: a.b summed as (x + z) + y. */
@@ -763,7 +786,12 @@ static void WK(bundle)(const rf_problem *p, int pass_friction, int rounds,
     } else if (pass_friction) {
         WK(friction)(w, meta[BM_SLOT0], npt, h, m, &v, &gd, &d2, &g2);
     } else {
-        WK(normal)(w, meta[BM_SLOT0], npt, h, m, &v, &gd, &d2, &g2);
+        VM multi = {0}; /* lanes of two or more points */
+        for (int l = 0; l < WK_LANES; ++l) {
+            multi[l] = meta[BM_LEN + h + l] > 1 ? -1 : 0;
+        }
+        WK(normal)
+        (w, meta[BM_SLOT0], npt, rounds, multi, h, m, &v, &gd, &d2, &g2);
     }
     WK(bodies_store)(meta, h, vel, &v);
     for (int l = 0; l < WK_LANES; ++l) {

@@ -760,8 +760,10 @@ int test_warning_names_body()
 //   conveyor: the application's friction directions and target speed
 //     (BT_CONTACT_FLAG_LATERAL_FRICTION_INITIALIZED, m_contactMotion1 =
 //     1 m/s, with SOLVER_ENABLE_FRICTION_DIRECTION_CACHING, which stock
-//     needs to keep them): after 1 s the box moves at the belt's speed,
-//     1 m/s (1%; stock 5%: its one friction row overshoots 3.7%);
+//     needs to keep them): from 0.5 s to 1 s the box moves at the belt's
+//     speed, 1 m/s, on average (1%, both solvers; the box rocks a little
+//     on its edges under both, by up to 7% at a step, so one step's speed
+//     says less than the mean);
 //   slop: m_linearSlop = 1 cm: a box at rest sinks to the slop under both
 //     (1 mm).
 int g_setting = 0; // 0 erp, 1 conveyor
@@ -810,9 +812,12 @@ double point_setting(int setting, rf_bullet_mode mode)
     if (setting == 0) {
         s.step(1.0 / 60, 1);
         out = box->getLinearVelocity().y();
-    } else if (setting == 1) {
-        s.step(1.0 / 60, 60);
-        out = box->getLinearVelocity().x();
+    } else if (setting == 1) { /* the mean over the second half-second */
+        s.step(1.0 / 60, 30);
+        for (int i = 0; i < 30; ++i) {
+            s.step(1.0 / 60, 1);
+            out += box->getLinearVelocity().x() / 30;
+        }
     } else {
         s.step(1.0 / 60, 120);
         out = box->getCenterOfMassPosition().y() - 0.25;
@@ -839,7 +844,7 @@ int test_point_settings()
         ENSURE_LE(std::fabs(slop[k] + 0.01), 1e-3);
     }
     ENSURE_LE(std::fabs(belt[0] - 1.0), 0.01);
-    ENSURE_LE(std::fabs(belt[1] - 1.0), 0.05); // stock's one row: 3.7% over
+    ENSURE_LE(std::fabs(belt[1] - 1.0), 0.01);
     return 0;
 }
 

@@ -722,7 +722,10 @@ typedef struct rf_config {
     int local_iter;        /* GS: max inner iterations of the one-contact
                               solve; SI (De Saxce): rounds of a rolling or
                               spinning contact's friction parts per visit,
-                              at most min(local_iter, 2); default 20 */
+                              at most min(local_iter, 2), and of a
+                              manifold's normal rows (until a round changes
+                              them by at most 1%), at most
+                              min(local_iter, 4); default 20 */
     int local_mdp;         /* GS: 1 = a contact without rolling and
                               spinning friction (rho = sigma = 0, no
                               normal_max) is solved by Preclik's maximally
