@@ -13,7 +13,11 @@
 //              full size (Bullet's counts) otherwise
 //   --scenes   any of falling_boxes, pyramid, ragdolls, convex_stack,
 //              prim_mesh, convex_mesh, basic_demo, rolling_friction,
-//              sphere_pile, small_stacks, small_spheres (default: all)
+//              sphere_pile, small_stacks, small_spheres, incline, cradle,
+//              multiple_boxes, compound_boxes, chain, bridge (default:
+//              all); "small": the small-scene set, small_stacks to bridge
+//              (a user's first scenes: 50 or fewer contacts, where the
+//              fixed cost per step decides the ratio)
 //   --steps    steps per world (stepSimulation(1/60, 1, 1/60): one fixed
 //              substep per call); default per scene and size, enough for
 //              stock Bullet to settle and sleep (bullet_scenes.hpp,
@@ -74,6 +78,10 @@
 //   small_stacks      not a Bullet demo: 4 columns of 5 boxes built 1 cm
 //                     apart on BasicDemo's ground, a user's first scene
 //   small_spheres     the same with spheres, which topple and roll apart
+//   incline, cradle, multiple_boxes, compound_boxes, chain, bridge
+//                     Bullet's ExtendedTutorials InclinedPlane,
+//                     NewtonsCradle, MultipleBoxes, CompoundBoxes, Chain and
+//                     Bridge, as rfbench_tutorials runs them
 // BenchmarkDemo scenes run at its 5 iterations, the others at the world's
 // default 10; gravity, friction and damping are the demos'; sleeping is on.
 // Bullet's "Taru" hull and landscape mesh are generated stand-ins.
@@ -90,7 +98,9 @@
 //   ms_mean / ms_median / ms_p90 / ms_max   wall time of stepSimulation
 //   (collision
 //        detection, solve, integration: everything); max_step: the step
-//        that took ms_max (1 = the first); page_faults: minor page faults
+//        that took ms_max (1 = the first); ms_first: the first step's
+//        (the plugin's set-up and first allocations), ratio_first its
+//        ratio to stock's; page_faults: minor page faults
 //        during the world's steps (getrusage, counted around each step):
 //        a fresh page's first touch, 12 us each in a virtual machine,
 //        which made the cone's slowest step the one where its arrays grew
@@ -579,10 +589,11 @@ void json_run(FILE *f, const SceneResult &s, const Run &r, bool last)
     std::fprintf(
         f,
         "\"error\": null,\n         \"ms_mean\": %s, \"ms_median\": "
-        "%s, \"ms_p90\": %s, \"ms_max\": %s, \"max_step\": %d, "
-        "\"page_faults\": %ld,\n         ",
+        "%s, \"ms_p90\": %s, \"ms_max\": %s, \"ms_first\": %s, "
+        "\"max_step\": %d, \"page_faults\": %ld,\n         ",
         num(mm).c_str(), num(md).c_str(), num(quantile(r.ms, 0.9)).c_str(),
         num(quantile(r.ms, 1.0)).c_str(),
+        num(r.ms.empty() ? 0.0 : r.ms[0]).c_str(),
         (int)(std::max_element(r.ms.begin(), r.ms.end()) - r.ms.begin()) + 1,
         r.page_faults);
     if (st != nullptr && r.spec.solver != "stock") {
@@ -598,15 +609,19 @@ void json_run(FILE *f, const SceneResult &s, const Run &r, bool last)
                 ++both;
             }
         }
-        std::fprintf(f,
-                     "\"ratio_mean\": %s, \"ratio_median\": %s, "
-                     "\"ratio_awake\": %s, \"awake_steps\": %d,\n",
-                     num(mm / mean(st->ms)).c_str(),
-                     num(md / median(st->ms)).c_str(),
-                     both > 0 ? num(own / theirs).c_str() : "null", both);
+        std::fprintf(
+            f,
+            "\"ratio_mean\": %s, \"ratio_median\": %s, "
+            "\"ratio_awake\": %s, \"awake_steps\": %d, "
+            "\"ratio_first\": %s,\n",
+            num(mm / mean(st->ms)).c_str(), num(md / median(st->ms)).c_str(),
+            both > 0 ? num(own / theirs).c_str() : "null", both,
+            r.ms.empty() || st->ms.empty() ? "null"
+                                           : num(r.ms[0] / st->ms[0]).c_str());
     } else {
         std::fprintf(f, "\"ratio_mean\": null, \"ratio_median\": null, "
-                        "\"ratio_awake\": null, \"awake_steps\": null,\n");
+                        "\"ratio_awake\": null, \"awake_steps\": null, "
+                        "\"ratio_first\": null,\n");
     }
     const double sm = mean(r.solve_ms);
     std::fprintf(f,
@@ -793,11 +808,11 @@ PerturbedRun perturbed_run(const std::string &name, bool quick,
 
 void print_header()
 {
-    std::printf("%-16s %-16s %8s %8s %6s %6s %6s %6s %6s %10s %9s %8s %6s "
-                "%9s\n",
-                "scene", "config", "ms mean", "ms p90", "ratio", "solve",
-                "sleep", "median", "awake", "KE end J", "E rise J", "pen max",
-                "fallen", "joint err");
+    std::printf("%-16s %-16s %8s %8s %6s %6s %6s %6s %6s %6s %10s %9s %8s "
+                "%6s %9s\n",
+                "scene", "config", "ms mean", "ms p90", "ratio", "first",
+                "solve", "sleep", "median", "awake", "KE end J", "E rise J",
+                "pen max", "fallen", "joint err");
 }
 
 void print_row(const SceneResult &s, const Run &r)
@@ -808,9 +823,13 @@ void print_row(const SceneResult &s, const Run &r)
         return;
     }
     const Run *st = stock_of(s);
-    char ratio[16] = "-", solve[16] = "-", fallen[16] = "-", joint[32] = "-";
+    char ratio[16] = "-", first[16] = "-", solve[16] = "-", fallen[16] = "-",
+         joint[32] = "-";
     if (st != nullptr && r.spec.solver != "stock") {
         std::snprintf(ratio, sizeof ratio, "%.2f", mean(r.ms) / mean(st->ms));
+        if (!r.ms.empty() && !st->ms.empty()) {
+            std::snprintf(first, sizeof first, "%.2f", r.ms[0] / st->ms[0]);
+        }
         if (mean(st->solve_ms) > 0.0) {
             std::snprintf(solve, sizeof solve, "%.2f",
                           mean(r.solve_ms) / mean(st->solve_ms));
@@ -827,10 +846,10 @@ void print_row(const SceneResult &s, const Run &r)
     if (!r.sleep_runs.empty()) {
         std::snprintf(med, sizeof med, "%d", sleep_median(r.sleep_runs));
     }
-    std::printf("%-16s %-16s %8.3f %8.3f %6s %6s %6d %6s %6d %10.4g %9.4g "
-                "%8.4f %6s %9s\n",
+    std::printf("%-16s %-16s %8.3f %8.3f %6s %6s %6s %6d %6s %6d %10.4g "
+                "%9.4g %8.4f %6s %9s\n",
                 s.name.c_str(), r.spec.label.c_str(), mean(r.ms),
-                quantile(r.ms, 0.9), ratio, solve, r.sleep_step, med,
+                quantile(r.ms, 0.9), ratio, first, solve, r.sleep_step, med,
                 r.awake_end, r.ke_end, r.energy_rise, r.pen_max, fallen, joint);
 }
 
@@ -906,7 +925,10 @@ int main(int argc, char **argv)
             return usage();
         }
         ++i;
-        if (!std::strcmp(a, "--scenes")) {
+        if (!std::strcmp(a, "--scenes") && !std::strcmp(v, "small")) {
+            scenes = {"small_stacks",   "small_spheres",  "incline", "cradle",
+                      "multiple_boxes", "compound_boxes", "chain",   "bridge"};
+        } else if (!std::strcmp(a, "--scenes")) {
             scenes = split(v);
         } else if (!std::strcmp(a, "--configs")) {
             configs = split(v);

@@ -818,6 +818,164 @@ inline void build_sphere_pile(World &w, Size size)
                     "between walls";
 }
 
+// --- ExtendedTutorials: a user's first scenes ------------------------------
+
+// Bullet 3.24's examples/ExtendedTutorials (CommonRigidBodyBase: g = 10
+// along -y, the world's defaults, 10 iterations), rebuilt body for body;
+// rfbench_tutorials measures on these what each tutorial shows.  The
+// ground of all but the cradle: a static box of half extent 50 whose top
+// is y = 0 (body 0).  A joint is added as the tutorials add theirs, its
+// bodies still colliding.  Every scene the same at both sizes.
+inline void tutorial_ground(World &w)
+{
+    w.add(w.own(new btBoxShape(btVector3(50, 50, 50))), 0,
+          btVector3(0, -50, 0));
+}
+
+inline void tutorial_joint(World &w, btTypedConstraint *j)
+{
+    w.joints.emplace_back(j);
+    w.world.addConstraint(j);
+}
+
+// InclinedPlane.cpp: a ramp (static box of half extents 20 x 1 x 10 at y
+// = 15, turned 20 deg about z, friction 1: body 1), a box (2 m, 1 kg,
+// friction 1: body 2) and a sphere (R 1, 1 kg, friction 1, rolling
+// friction 1, spinning 0.3: body 3) dropped on it.
+inline void build_incline(World &w, Size)
+{
+    tutorial_ground(w);
+    btTransform ramp(
+        btQuaternion(btVector3(0, 0, 1), btScalar(20.0 * M_PI / 180.0)),
+        btVector3(0, 15, 0));
+    w.add(w.own(new btBoxShape(btVector3(20, 1, 10))), 0, ramp)->setFriction(1);
+    w.add(w.own(new btBoxShape(btVector3(1, 1, 1))), 1, btVector3(0, 20, 2))
+        ->setFriction(1);
+    btRigidBody *ball =
+        w.add(w.own(new btSphereShape(1)), 1, btVector3(0, 20, 4));
+    ball->setFriction(1);
+    ball->setRollingFriction(1);
+    ball->setSpinningFriction(btScalar(0.3));
+    w.name = "incline";
+    w.description = "InclinedPlane: a box and a ball dropped on a 20 deg "
+                    "ramp (friction 1, the ball rolling friction 1)";
+}
+
+// NewtonsCradle.cpp: five pendula (spheres R 1, 1 kg, restitution 1, no
+// friction, 2.1 R apart) on strings of length 8 (a free sphere hung on a
+// point-to-point joint from a sphere held on one at y = 15: bodies 2 i
+// and 2 i + 1), every body kept awake; the last pendulum released at 4.6
+// m/s (a 30 deg swing).  No ground.
+inline void build_cradle(World &w, Size)
+{
+    const double L = 8, R = 1;
+    btCollisionShape *ball = w.own(new btSphereShape((btScalar)R));
+    btRigidBody *bob = nullptr;
+    for (int i = 0; i < 5; ++i) {
+        const double x = -2.1 * R * i;
+        btRigidBody *top = w.add(ball, 1, btVector3((btScalar)x, 15, 0));
+        bob = w.add(ball, 1, btVector3((btScalar)x, (btScalar)(15 - L), 0));
+        top->setActivationState(DISABLE_DEACTIVATION);
+        bob->setActivationState(DISABLE_DEACTIVATION);
+        bob->setFriction(0);
+        bob->setRestitution(1);
+        tutorial_joint(w,
+                       new btPoint2PointConstraint(*top, btVector3(0, 0, 0)));
+        tutorial_joint(w, new btPoint2PointConstraint(
+                              *bob, *top, btVector3(0, (btScalar)L, 0),
+                              btVector3(0, 0, 0)));
+    }
+    const double v0 = std::sqrt(2 * 10 * L * (1 - std::cos(M_PI / 6)));
+    bob->setLinearVelocity(btVector3((btScalar)v0, 0, 0));
+    w.name = "cradle";
+    w.description = "NewtonsCradle: five pendula (R 1 m, restitution 1), the "
+                    "last one released at 30 deg";
+}
+
+// MultipleBoxes.cpp: ten boxes (2 m, 1 kg) in a column, the lowest at y =
+// 20 (bodies 1-10), dropped on the ground.
+inline void build_multiple_boxes(World &w, Size)
+{
+    tutorial_ground(w);
+    btCollisionShape *box = w.own(new btBoxShape(btVector3(1, 1, 1)));
+    const int s = w.structure("column");
+    for (int i = 0; i < 10; ++i) {
+        w.add(box, 1, btVector3(0, btScalar(20 + 2 * i), 0), s);
+    }
+    w.name = "multiple_boxes";
+    w.description = "MultipleBoxes: a column of ten 2 m boxes dropped on the "
+                    "ground";
+}
+
+// CompoundBoxes.cpp: an L of three unit cubes (one compound body, 1 kg, at
+// y = 10: body 1) dropped on the ground.
+inline void build_compound_boxes(World &w, Size)
+{
+    tutorial_ground(w);
+    btBoxShape *cube = w.own(new btBoxShape(btVector3(0.5f, 0.5f, 0.5f)));
+    auto *shape = w.own(new btCompoundShape());
+    const btVector3 at[3] = {{0, 0, 0}, {0, -1, 0}, {0, 0, 1}};
+    for (const btVector3 &c : at) {
+        shape->addChildShape(btTransform(btQuaternion::getIdentity(), c), cube);
+    }
+    w.add(shape, 1, btVector3(0, 10, 0));
+    w.name = "compound_boxes";
+    w.description = "CompoundBoxes: an L of three cubes dropped on the ground";
+}
+
+// Chain.cpp and the Bridge (Bridge.cpp): ten boxes on pairs of
+// point-to-point joints (bodies 1-10).  Chain: boxes 2 x 2 x 0.5 m, 1 kg,
+// 2 m apart upwards from y = 5, hung from the top one (static).  Bridge:
+// planks 0.8 x 0.4 x 2 m, 1 kg, 0.84 m apart at y = 5 on joints that want
+// them 1 m apart, the two ends static.
+inline void build_jointed(World &w, bool bridge)
+{
+    tutorial_ground(w);
+    const int n = 10;
+    std::vector<btRigidBody *> b;
+    for (int i = 0; i < n; ++i) {
+        if (bridge) {
+            const double half = 0.5 * (0.4 * n + 0.4 * (n - 1));
+            const double x = -(2.0 * i / (n - 1) - 1.0) * half;
+            b.push_back(w.add(w.own(new btBoxShape(btVector3(0.4f, 0.2f, 1))),
+                              (i == 0 || i == n - 1) ? 0 : 1,
+                              btVector3((btScalar)x, 5, 0)));
+        } else {
+            b.push_back(w.add(w.own(new btBoxShape(btVector3(1, 1, 0.25f))),
+                              i == n - 1 ? 0 : 1,
+                              btVector3(0, btScalar(5 + 2 * i), 0)));
+        }
+    }
+    for (int i = 0; i + 1 < n; ++i) {
+        for (int side = -1; side <= 1; side += 2) {
+            tutorial_joint(
+                w, bridge
+                       ? new btPoint2PointConstraint(
+                             *b[i], *b[i + 1], btVector3(-0.5f, 0, 0.5f * side),
+                             btVector3(0.5f, 0, 0.5f * side))
+                       : new btPoint2PointConstraint(
+                             *b[i], *b[i + 1], btVector3(0.5f * side, 1, 0),
+                             btVector3(0.5f * side, -1, 0)));
+        }
+    }
+}
+
+inline void build_chain(World &w, Size)
+{
+    build_jointed(w, false);
+    w.name = "chain";
+    w.description = "Chain: ten boxes hanging on pairs of point-to-point "
+                    "joints from a static one";
+}
+
+inline void build_bridge(World &w, Size)
+{
+    build_jointed(w, true);
+    w.name = "bridge";
+    w.description = "Bridge: ten planks on point-to-point joints between two "
+                    "static ones";
+}
+
 // --- the scene table --------------------------------------------------------
 
 // Steps per size: enough for stock Bullet to settle and put everything to
@@ -845,7 +1003,14 @@ const SceneEntry kScenes[] = {
     {"rolling_friction", build_rolling_friction, 300, 600},
     {"sphere_pile", build_sphere_pile, 540, 600}, // quick 355
     {"small_stacks", build_small_stacks, 300, 300},
-    {"small_spheres", build_small_spheres, 300, 300}};
+    {"small_spheres", build_small_spheres, 300, 300},
+    // the small-scene set: ExtendedTutorials (rfbench_tutorials' times)
+    {"incline", build_incline, 90, 180},
+    {"cradle", build_cradle, 45, 90},
+    {"multiple_boxes", build_multiple_boxes, 900, 1800}, // stock 292
+    {"compound_boxes", build_compound_boxes, 300, 600},  // 200
+    {"chain", build_chain, 300, 600},                    // 122
+    {"bridge", build_bridge, 300, 600}};
 
 inline const SceneEntry *find_scene(const std::string &name)
 {

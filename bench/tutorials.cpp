@@ -34,7 +34,7 @@
 #include <BulletDynamics/MLCPSolvers/btDantzigSolver.h>
 #include <BulletDynamics/MLCPSolvers/btMLCPSolver.h>
 
-#include "bullet_world.hpp"
+#include "bullet_scenes.hpp"
 
 #include <rollfric/rollfric_bullet.h>
 
@@ -82,59 +82,60 @@ struct World : rfbullet::World<> {
         xf.setOrigin(btVector3((btScalar)x, (btScalar)y, (btScalar)z));
         return xf;
     }
-    double kinetic() const
-    {
-        double e = 0;
-        for (const auto &b : bodies) {
-            if (b->getInvMass() > 0) {
-                const btVector3 w = b->getAngularVelocity();
-                e += 0.5 / (double)b->getInvMass() *
-                         (double)b->getLinearVelocity().length2() +
-                     0.5 * (double)w.dot(
-                               b->getInvInertiaTensorWorld().inverse() * w);
-            }
-        }
-        return e;
-    }
-    bool all_asleep() const
-    {
-        for (const auto &b : bodies) {
-            if (b->getInvMass() > 0 && b->isActive()) {
-                return false;
-            }
-        }
-        return true;
-    }
 };
+
+// Every dynamic body of w asleep.
+template <class W> bool all_asleep(const W &w)
+{
+    for (const auto &b : w.bodies) {
+        if (b->getInvMass() > 0 && b->isActive()) {
+            return false;
+        }
+    }
+    return true;
+}
 
 // Steps w for seconds at 1/60 s, calling each() after every step; the
 // step after which every body slept first, or -1.
-template <class F> int run_steps(World &w, double seconds, F each)
+template <class W, class F> int run_steps(W &w, double seconds, F each)
 {
     int asleep = -1;
     for (int k = 0; k < (int)(seconds * 60); ++k) {
-        w.step(1.0 / 60);
+        w.world.stepSimulation(btScalar(1.0 / 60), 1, btScalar(1.0 / 60));
         each();
-        if (asleep < 0 && w.all_asleep()) {
+        if (asleep < 0 && all_asleep(w)) {
             asleep = k + 1;
         }
     }
     return asleep;
 }
 
-// The plugin for run r on w (nullptr for stock).
-rf_plugin *attach_run(World &w, Run r)
+// The plugin for run r on world (nullptr for stock).
+rf_plugin *attach_run(btDiscreteDynamicsWorld &world, Run r)
 {
     if (r == kCone) {
-        return rf_bullet_attach(&w.world);
+        return rf_bullet_attach(&world);
     }
     if (r == kConverged) {
         rf_config cfg;
         rf_bullet_config_converged(&cfg);
-        return rf_bullet_attach(&w.world, &cfg);
+        return rf_bullet_attach(&world, &cfg);
     }
     return nullptr;
 }
+
+// A tutorial scene built by rfscenes (bench/bullet_scenes.hpp).
+struct Tutorial : rfscenes::World {
+    explicit Tutorial(void (*build)(rfscenes::World &, rfscenes::Size))
+    {
+        build(*this, rfscenes::Size::full);
+    }
+    btRigidBody *body(int i)
+    {
+        return bodies[(size_t)i].get();
+    }
+    using rfbullet::World<>::step; // step(dt, n)
+};
 
 double p2p_error(const btPoint2PointConstraint *j)
 {
@@ -147,17 +148,9 @@ double p2p_error(const btPoint2PointConstraint *j)
 
 Metrics inclined_plane(Run r, double seconds)
 {
-    World w;
-    w.ground();
-    btTransform ramp = World::at(0, 15, 0);
-    const double tilt = 20.0 * M_PI / 180.0;
-    ramp.setRotation(btQuaternion(btVector3(0, 0, 1), (btScalar)tilt));
-    w.body(new btBoxShape(btVector3(20, 1, 10)), 0, ramp, 1.0);
-    btRigidBody *box =
-        w.body(new btBoxShape(btVector3(1, 1, 1)), 1, World::at(0, 20, 2), 1.0);
-    btRigidBody *ball =
-        w.body(new btSphereShape(1), 1, World::at(0, 20, 4), 1.0, 1.0, 0.3);
-    rf_plugin *p = attach_run(w, r);
+    Tutorial w(rfscenes::build_incline);
+    btRigidBody *box = w.body(2), *ball = w.body(3);
+    rf_plugin *p = attach_run(w.world, r);
     const btVector3 box0 = box->getCenterOfMassPosition();
     const btVector3 ball0 = ball->getCenterOfMassPosition();
     w.step(1.0 / 60, (int)(seconds * 60));
@@ -172,28 +165,16 @@ Metrics inclined_plane(Run r, double seconds)
 
 Metrics newtons_cradle(Run r, double seconds)
 {
-    World w;
+    Tutorial w(rfscenes::build_cradle);
     const int n = 5;
-    const double L = 8, R = 1;
+    const double L = 8;
     std::vector<btRigidBody *> bob;
     for (int i = 0; i < n; ++i) {
-        const double x = -2.1 * R * i;
-        btRigidBody *top =
-            w.body(new btSphereShape((btScalar)R), 1, World::at(x, 15, 0), 0.5);
-        btRigidBody *bottom = w.body(new btSphereShape((btScalar)R), 1,
-                                     World::at(x, 15 - L, 0), 0.0);
-        top->setActivationState(DISABLE_DEACTIVATION);
-        bottom->setActivationState(DISABLE_DEACTIVATION);
-        bottom->setRestitution(1);
-        w.joint(new btPoint2PointConstraint(*top, btVector3(0, 0, 0)));
-        w.joint(new btPoint2PointConstraint(
-            *bottom, *top, btVector3(0, (btScalar)L, 0), btVector3(0, 0, 0)));
-        bob.push_back(bottom);
+        bob.push_back(w.body(2 * i + 1));
     }
-    // the last pendulum (the left end) swung in from 30 deg
+    // the release speed build_cradle gave the last one (a 30 deg swing)
     const double v0 = std::sqrt(2 * 10 * L * (1 - std::cos(M_PI / 6)));
-    bob[n - 1]->setLinearVelocity(btVector3((btScalar)v0, 0, 0));
-    rf_plugin *p = attach_run(w, r);
+    rf_plugin *p = attach_run(w.world, r);
     double far_height = 0;
     const double y0 = bob[0]->getCenterOfMassPosition().y();
     const double e0 = 0.5 * v0 * v0;
@@ -220,14 +201,12 @@ Metrics newtons_cradle(Run r, double seconds)
 
 Metrics multiple_boxes(Run r, double seconds)
 {
-    World w;
-    w.ground();
+    Tutorial w(rfscenes::build_multiple_boxes);
     std::vector<btRigidBody *> box;
-    for (int i = 0; i < 10; ++i) {
-        box.push_back(w.body(new btBoxShape(btVector3(1, 1, 1)), 1,
-                             World::at(0, 20 + 2 * i, 0)));
+    for (int i = 1; i <= 10; ++i) {
+        box.push_back(w.body(i));
     }
-    rf_plugin *p = attach_run(w, r);
+    rf_plugin *p = attach_run(w.world, r);
     const int asleep = run_steps(w, seconds, [] {});
     Metrics m;
     double lean = 0;
@@ -241,31 +220,21 @@ Metrics multiple_boxes(Run r, double seconds)
     m["asleep_step"] = asleep;
     m["lean_m"] = lean;
     m["boxes_off_column"] = off;
-    m["kinetic_end_J"] = w.kinetic();
+    m["kinetic_end_J"] = rfscenes::kinetic_energy(w);
     rf_bullet_detach(p);
     return m;
 }
 
 Metrics compound_boxes(Run r, double seconds)
 {
-    World w;
-    w.ground();
-    btBoxShape *cube = w.own(new btBoxShape(btVector3(0.5f, 0.5f, 0.5f)));
-    auto *shape = new btCompoundShape();
-    const btVector3 at[3] = {{0, 0, 0}, {0, -1, 0}, {0, 0, 1}};
-    for (const btVector3 &c : at) {
-        btTransform xf;
-        xf.setIdentity();
-        xf.setOrigin(c);
-        shape->addChildShape(xf, cube);
-    }
-    btRigidBody *b = w.body(shape, 1, World::at(0, 10, 0));
-    rf_plugin *p = attach_run(w, r);
+    Tutorial w(rfscenes::build_compound_boxes);
+    btRigidBody *b = w.body(1);
+    rf_plugin *p = attach_run(w.world, r);
     const int asleep = run_steps(w, seconds, [] {});
     Metrics m;
     m["asleep_step"] = asleep;
     m["rest_height_m"] = b->getCenterOfMassPosition().y();
-    m["kinetic_end_J"] = w.kinetic();
+    m["kinetic_end_J"] = rfscenes::kinetic_energy(w);
     rf_bullet_detach(p);
     return m;
 }
@@ -283,7 +252,7 @@ Metrics simple_joint(Run r, double)
     j->m_setting.m_damping = 0.0625f;
     j->m_setting.m_impulseClamp = 0.95f;
     w.joint(j);
-    rf_plugin *p = attach_run(w, r);
+    rf_plugin *p = attach_run(w.world, r);
     w.step(1.0 / 60, 30);
     Metrics m;
     m["y_at_0.5s_m"] = box->getCenterOfMassPosition().y();
@@ -295,37 +264,16 @@ Metrics simple_joint(Run r, double)
 // The Chain and the Bridge: boxes on pairs of point-to-point joints.
 Metrics jointed(Run r, double seconds, bool bridge)
 {
-    World w;
-    w.ground();
-    const int n = 10;
+    Tutorial w(bridge ? rfscenes::build_bridge : rfscenes::build_chain);
     std::vector<btRigidBody *> b;
+    for (int i = 1; i <= 10; ++i) {
+        b.push_back(w.body(i));
+    }
     std::vector<btPoint2PointConstraint *> js;
-    for (int i = 0; i < n; ++i) {
-        if (bridge) {
-            const double half = 0.5 * (0.4 * n + 0.4 * (n - 1));
-            const double x = -(2.0 * i / (n - 1) - 1.0) * half;
-            b.push_back(w.body(new btBoxShape(btVector3(0.4f, 0.2f, 1)),
-                               (i == 0 || i == n - 1) ? 0 : 1,
-                               World::at(x, 5, 0)));
-        } else {
-            b.push_back(w.body(new btBoxShape(btVector3(1, 1, 0.25f)),
-                               i == n - 1 ? 0 : 1, World::at(0, 5 + 2 * i, 0)));
-        }
+    for (auto &j : w.joints) {
+        js.push_back(static_cast<btPoint2PointConstraint *>(j.get()));
     }
-    for (int i = 0; i + 1 < n; ++i) {
-        for (int side = -1; side <= 1; side += 2) {
-            btPoint2PointConstraint *j =
-                bridge ? new btPoint2PointConstraint(
-                             *b[i], *b[i + 1], btVector3(-0.5f, 0, 0.5f * side),
-                             btVector3(0.5f, 0, 0.5f * side))
-                       : new btPoint2PointConstraint(
-                             *b[i], *b[i + 1], btVector3(0.5f * side, 1, 0),
-                             btVector3(0.5f * side, -1, 0));
-            w.joint(j);
-            js.push_back(j);
-        }
-    }
-    rf_plugin *p = attach_run(w, r);
+    rf_plugin *p = attach_run(w.world, r);
     double vmax = 0, err = 0;
     const int asleep = run_steps(w, seconds, [&] {
         for (btRigidBody *x : b) {
@@ -339,7 +287,7 @@ Metrics jointed(Run r, double seconds, bool bridge)
     m["fastest_body_m_s"] = vmax;
     m["joint_error_max_m"] = err;
     m["asleep_step"] = asleep;
-    m["kinetic_end_J"] = w.kinetic();
+    m["kinetic_end_J"] = rfscenes::kinetic_energy(w);
     rf_bullet_detach(p);
     return m;
 }
@@ -372,7 +320,7 @@ Metrics forklift(Run r, double seconds)
     slider->setTargetLinMotorVelocity(0.5f);
     w.joints.emplace_back(slider);
     w.world.addConstraint(slider, true);
-    rf_plugin *p = attach_run(w, r);
+    rf_plugin *p = attach_run(w.world, r);
     const double y0 = load->getCenterOfMassPosition().y();
     double off = 0;
     for (int k = 0; k < (int)(seconds * 60); ++k) {

@@ -492,6 +492,30 @@ static void rows_pass_ws(const rf_problem *p, const double *gamma,
     }
 }
 
+/* rf__apply_N's passes, worksharing (in its region or called alone). */
+static void apply_N_ws(rf_problem *p, const double *gamma, double *out,
+                       int add_r)
+{
+    double *bv = p->work.bv0;
+    const int ncon = p->ncon;
+    /* compliance: u += c gamma per component (Tasora 6.2: N - E) */
+    const double *cfm = p->cfm_on ? p->con_cfm : NULL;
+    body_pass_ws(p, gamma, NULL, add_r ? p->body_vel : NULL, bv, NULL);
+    rows_pass_ws(p, gamma, bv, add_r, out);
+    /* Without r: no bias and fixed bodies contribute nothing. */
+#pragma omp for schedule(static)
+    for (int i = 0; i < ncon; ++i) {
+        if (add_r) {
+            rf__contact_velocity(p, i, bv, out + 6 * i);
+        } else {
+            contact_velocity_nobias(p, i, bv, out + 6 * i);
+        }
+        for (int k = 0; cfm != NULL && k < 6; ++k) {
+            out[6 * i + k] += cfm[6 * i + k] * gamma[6 * i + k];
+        }
+    }
+}
+
 void rf__apply_N(rf_problem *p, const double *gamma, double *out, int add_r,
                  int threads)
 {
@@ -499,27 +523,8 @@ void rf__apply_N(rf_problem *p, const double *gamma, double *out, int add_r,
         csr_pass(p, gamma, add_r, out, threads);
         return;
     }
-    double *bv = p->work.bv0;
-    const int ncon = p->ncon;
-    /* compliance: u += c gamma per component (Tasora 6.2: N - E) */
-    const double *cfm = p->cfm_on ? p->con_cfm : NULL;
-#pragma omp parallel num_threads(threads) if (rf__product_parallel(p))
-    {
-        body_pass_ws(p, gamma, NULL, add_r ? p->body_vel : NULL, bv, NULL);
-        rows_pass_ws(p, gamma, bv, add_r, out);
-        /* Without r: no bias and fixed bodies contribute nothing. */
-#pragma omp for schedule(static)
-        for (int i = 0; i < ncon; ++i) {
-            if (add_r) {
-                rf__contact_velocity(p, i, bv, out + 6 * i);
-            } else {
-                contact_velocity_nobias(p, i, bv, out + 6 * i);
-            }
-            for (int k = 0; cfm != NULL && k < 6; ++k) {
-                out[6 * i + k] += cfm[6 * i + k] * gamma[6 * i + k];
-            }
-        }
-    }
+    RF__PASS(threads, rf__product_parallel(p),
+             apply_N_ws(p, gamma, out, add_r));
 }
 
 /* Contact i's part of the scaled product: o = S (D_i^T bv + C S x) + rr. */

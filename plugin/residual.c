@@ -19,12 +19,11 @@
 
 #include <string.h>
 
-double rf__dot(const rf_problem *p, const double *a, const double *b,
-               int threads)
+/* rf__dot's blocks' sums, worksharing (in its region or called alone). */
+static void dot_blocks(const double *a, const double *b, int ndof, int nblk,
+                       double *part)
 {
-    double *part = p->work.partial;
-    const int ndof = rf__ndof(p), nblk = rf__dof_blocks(ndof);
-#pragma omp parallel for schedule(static) num_threads(threads) if (nblk > 2)
+#pragma omp for schedule(static)
     for (int k = 0; k < nblk; ++k) {
         int lo, hi;
         rf__dof_block_range(k, ndof, &lo, &hi);
@@ -34,6 +33,14 @@ double rf__dot(const rf_problem *p, const double *a, const double *b,
         }
         part[k] = s;
     }
+}
+
+double rf__dot(const rf_problem *p, const double *a, const double *b,
+               int threads)
+{
+    double *part = p->work.partial;
+    const int ndof = rf__ndof(p), nblk = rf__dof_blocks(ndof);
+    RF__PASS(threads, nblk > 2, dot_blocks(a, b, ndof, nblk, part));
     double s;
     rf__sum_partials(part, nblk, 1, &s);
     return s;
