@@ -902,48 +902,45 @@ void rf__solve_si(rf_problem *p, const rf_config *cfg, int threads,
                   double *gamma, rf_solve_out *out);
 /* The sequential impulse solver's energy guard (solver_si.c): with F the
    QP's objective and B = g.b the biases' work, E = F - B bounds the
-   kinetic energy the impulses add, and the solve keeps E <= max(0, -B).
-   A visit may spend share of the slack (while B <= 0, credit: the bias
-   work counts, F <= 0; else E <= 0); a step whose velocity term is du =
-   dg.u, bias term db = dg.b and curvature q = dg.W dg is shortened to the
-   largest a in [0, 1] that fits, and the changes of E and B add up in
-   d_e, d_b. */
+   kinetic energy the impulses add; the sweeps keep F <= 0 (E <= -B), the
+   value F has at g = 0 and at every solution.  A visit may spend share of
+   the slack -F; a step whose velocity term is du = dg.u (bias included),
+   bias term db = dg.b and curvature q = dg.W dg changes F by du + q / 2
+   and is shortened to the largest a in [0, 1] that fits, and the changes
+   of E and B add up in d_e, d_b. */
 typedef struct rf_si_guard {
     double share;
-    int credit;
     double d_e, d_b;
 } rf_si_guard;
 static inline double rf__si_guard_apply(rf_si_guard *g, double du, double db,
                                         double q)
 {
-    const double c1 = g->credit ? du : du - db;
-    const double whole = c1 + 0.5 * q;
+    const double whole = du + 0.5 * q;
     if (whole <= g->share) { /* the common case: the whole step fits */
         g->share -= whole;
         g->d_e += du - db + 0.5 * q;
         g->d_b += db;
         return 1.0;
     }
-    /* the largest a in [0, 1] with a c1 + a^2 q / 2 <= share */
+    /* the largest a in [0, 1] with a du + a^2 q / 2 <= share */
     double a;
     if (q > RF_MINVAL) {
-        a = (-c1 + sqrt(c1 * c1 + 2.0 * q * g->share)) / q;
+        a = (-du + sqrt(du * du + 2.0 * q * g->share)) / q;
     } else {
-        a = c1 > 0.0 ? g->share / c1 : 1.0;
+        a = du > 0.0 ? g->share / du : 1.0;
     }
     a = a > 1.0 ? 1.0 : (a > 0.0 ? a : 0.0);
-    const double spent = a * c1 + 0.5 * a * a * q;
+    const double spent = a * du + 0.5 * a * a * q;
     g->share = g->share > spent ? g->share - spent : 0.0;
     g->d_e += a * (du - db) + 0.5 * a * a * q;
     g->d_b += a * db;
     return a;
 }
-/* The slack a visit may spend (-B - E while B <= 0, then *credit = 1;
-   else -E), less a margin for the rounding of the running sums. */
-static inline double rf__si_guard_slack(double E, double B, int *credit)
+/* The slack a visit may spend, -F = -B - E, less a margin for the
+   rounding of the running sums. */
+static inline double rf__si_guard_slack(double E, double B)
 {
-    *credit = B <= 0.0;
-    const double S = *credit ? -B - E : -E;
+    const double S = -B - E;
     const double m = S - 1e-9 * (fabs(B) + fabs(E));
     return m > 0.0 ? m : 0.0;
 }
@@ -973,19 +970,17 @@ void rf__si_island_colors(rf_problem *p);
 /* After the pack: si_bisl of every bundle. */
 void rf__si_island_bundles(rf_problem *p);
 /* The guard's share of colour position k from run (an isl_run or a copy
-   of it): the island's slack over its groups in the colour, *credit as
-   rf__si_guard_slack's; -1.0 when the island is done. */
+   of it): the island's slack over its groups in the colour; -1.0 when the
+   island is done. */
 static inline double rf__si_island_share(const rf_work *w, const double *run,
-                                         int k, int *credit)
+                                         int k)
 {
     const int isl = w->si_kisl[k];
     if (w->isl_flag[isl] & RF__ISL_DONE) {
-        *credit = 1;
         return -1.0;
     }
     const double *r = run + (size_t)RF__RUN_COUNT * isl;
-    return rf__si_guard_slack(r[RF__RUN_E], r[RF__RUN_B], credit) /
-           w->si_kdiv[k];
+    return rf__si_guard_slack(r[RF__RUN_E], r[RF__RUN_B]) / w->si_kdiv[k];
 }
 /* The row form (solver_si_rows.c): contact i's records (after
    rf__work_reserve_si), its flags returned. */
@@ -1022,7 +1017,7 @@ void rf__si_rows_prefetch(const rf_problem *p, int pass_friction, int lo,
    per group; serial colours always single groups) and the bundles'
    records.  Bundle: one pass (normal or friction; rounds, the row
    form's rounds of a contact with spin or rolling friction) of bundle b,
-   each lane's guard share and credit from run (rf__si_island_share; a
+   each lane's guard share from run (rf__si_island_share; a
    lane whose island is done takes zero steps), each lane's group's four
    sums into sum[4 k ..] as rf__si_rows_group's caller stores them.
    Gamma: the bundled contacts' impulses from g into the bundles (out 0,

@@ -262,22 +262,25 @@ static int in_scaled_cone(const double g[6], const rf__cone *c)
    impulses change the kinetic energy by at most E = F - B (rf_solve's
    energy check, solve.c), which may not exceed A = max(0, -B): the work
    the biases ask for (recovery, restitution, motors).  The solve returns
-   E <= A (a start in excess is scaled where the excess is, the sweeps
-   take no step that adds energy while E > A, and an iterate still above
-   at the end is scaled back as a whole): a visit's change dg changes F
-   by exactly a dg.u + a^2/2 dg.W dg for a step a dg (u: the velocity it
-   saw, W: its diagonal block, C included), and B by a dg.b.  While
-   B <= 0 the bound is E <= -B, i.e. F <= 0, and a visit may spend S of
-   the slack -B - E when
-       a dg.u + a^2/2 dg.W dg <= S;
-   while B > 0 the bound is E <= 0, and the same with dg.u - dg.b for
-   dg.u.  A visit that would spend more is shortened to the largest such
-   a in [0, 1] (Y is convex and holds both ends).  A sequential sweep
-   gives each visit the whole slack; a colour gives each of its items an
-   equal share (they are uncoupled, so their changes add).  An exact GS step of
-   the associated model never increases F, so the guard only acts on
-   iterates that would inject energy (a poor warm start, the De Saxce
-   shift far from its fixed point). */
+   E <= A: a start in excess is scaled where the excess is, the sweeps
+   keep F <= 0 (E <= -B <= A), and an iterate still above A at the end is
+   scaled back as a whole.  F <= 0 is F's value at g = 0 and at every
+   solution whose set holds 0 (the associated model's minimises F; the De
+   Saxce law's has g.u <= 0, so F = g.u - g.N g / 2 <= 0), and every exact
+   Gauss-Seidel step lowers F, whatever happens to B: a visit's change dg
+   changes F by exactly a dg.u + a^2/2 dg.W dg for a step a dg (u: the
+   velocity it saw, W: its diagonal block, C included), and may spend S of
+   the slack -F = -B - E when
+       a dg.u + a^2/2 dg.W dg <= S.
+   A visit that would spend more is shortened to the largest such a in
+   [0, 1] (Y is convex and holds both ends).  A sequential sweep gives
+   each visit the whole slack; a colour gives each of its items an equal
+   share (they are uncoupled, so their changes add).  So the guard acts
+   only on steps that raise F (the De Saxce shift far from its fixed
+   point) and on a start above F = 0.  (Bounding E by A itself while B >
+   0, E <= 0, is F <= B: a Gauss-Seidel step that lowers F but lowers B
+   more, a speculative contact letting go, was shortened, and the
+   Bridge tutorial and RollingFrictionDemo's pile kept moving.) */
 /* Visit contact i (the block step); returns |dg'|^2 and adds |g'|^2 to
  *gn2. */
 static double visit_contact(const rf_problem *p, const rf_config *cfg,
@@ -835,8 +838,8 @@ static void island_pass(const rf_problem *p, const rf_config *cfg, double omega,
             ++hi;
             ++k;
         }
-        rf_si_guard en = {0.0, 0, 0.0, 0.0};
-        en.share = rf__si_guard_slack(r[RF__RUN_E], r[RF__RUN_B], &en.credit);
+        rf_si_guard en = {0.0, 0.0, 0.0};
+        en.share = rf__si_guard_slack(r[RF__RUN_E], r[RF__RUN_B]);
         r[RF__RUN_D2] += visit_items(p, cfg, omega, lo, hi, g, vel,
                                      &r[RF__RUN_GN2], &en, pass);
         r[RF__RUN_E] += en.d_e;
@@ -881,8 +884,8 @@ static void visit_unit(const rf_problem *p, const rf_config *cfg, double omega,
                            -k - 1, vel, run, sum);
         return;
     }
-    rf_si_guard en = {0.0, 0, 0.0, 0.0};
-    en.share = rf__si_island_share(w, run, k, &en.credit);
+    rf_si_guard en = {0.0, 0.0, 0.0};
+    en.share = rf__si_island_share(w, run, k);
     if (en.share < 0.0) { /* its island is done */
         return;
     }

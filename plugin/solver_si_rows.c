@@ -830,8 +830,8 @@ void rf__si_joint_run(const rf_problem *p, double omega, int lo, int hi,
             sides_load(vel, a, b, &v);
         }
         if (E != NULL) { /* each row with the whole slack left */
-            rf_si_guard en = {0.0, 0, 0.0, 0.0};
-            en.share = rf__si_guard_slack(Es, Bs, &en.credit);
+            rf_si_guard en = {0.0, 0.0, 0.0};
+            en.share = rf__si_guard_slack(Es, Bs);
             d2s += joint_step(p, omega, j, gamma, &v, da, db, &gn2s, &en);
             Es += en.d_e;
             Bs += en.d_b;

@@ -136,20 +136,15 @@ static RF__ALWAYS_INLINE VL WK(dot3)(const VL *a, const VL *b, const VL *c,
    running changes. */
 typedef struct WK(guard) {
     VL S, de, db;
-    VM credit, live; /* per lane: rf__si_guard_slack's credit; its island
-                        is not done (else every step is 0) */
-    int mixed;       /* lanes differ in credit, or some lane is done;
-                        else every lane's credit is credit1 */
-    int credit1;
+    VM live;   /* per lane: its island is not done (else every step is 0) */
+    int mixed; /* some lane is done */
 } WK(guard);
 
 static RF__ALWAYS_INLINE VL WK(guard_apply)(WK(guard) * g, VL du, VL db, VL q)
 {
-    /* the common case, every lane live with one credit (a bundle of one
-       island), as a branch on a scalar, which the predictor takes for
-       free, not a select on every step */
-    const VL c1 = !g->mixed ? (g->credit1 ? du : du - db)
-                            : WK(sel)(g->credit, du, du - db);
+    /* the common case, every lane live (a scalar branch, which the
+       predictor takes for free, not a select on every step) */
+    const VL c1 = du;
     const VL whole = c1 + 0.5 * q;
     const VM fits = !g->mixed ? whole <= g->S : (whole <= g->S) & g->live;
     if (WK(all)(fits)) { /* the common case */
@@ -728,8 +723,7 @@ static void WK(bundle)(const rf_problem *p, int pass_friction, int rounds,
     gd.mixed = 0;
     const int isl = w->si_bisl[b];
     if (isl >= 0) { /* every lane of one island: one share, set once */
-        int cr = 1;
-        const double share = rf__si_island_share(w, run, meta[BM_K], &cr);
+        const double share = rf__si_island_share(w, run, meta[BM_K]);
         if (share < 0.0) {
             return; /* the island is done */
         }
@@ -737,23 +731,21 @@ static void WK(bundle)(const rf_problem *p, int pass_friction, int rounds,
             npt = meta[BM_LEN + h + l] > npt ? meta[BM_LEN + h + l] : npt;
         }
         gd.S = WK(set1)(share);
-        gd.credit1 = cr;
         const VM all = {0};
-        gd.credit = gd.live = ~all;
+        gd.live = ~all;
     } else { /* lane by lane; an empty lane's steps are exact zeros, which
                 fit any share */
         double S[WK_LANES];
-        long long credit[WK_LANES], live[WK_LANES];
-        int last = -1, cr = 1, nlive = 0; /* one share per run of an island */
+        long long live[WK_LANES];
+        int last = -1, nlive = 0; /* one share per run of an island */
         double share = 0.0;
         for (int l = 0; l < WK_LANES; ++l) {
             const int k = meta[BM_K + h + l];
             if (k >= 0 && w->si_kisl[k] != last) {
-                share = rf__si_island_share(w, run, k, &cr);
+                share = rf__si_island_share(w, run, k);
                 last = w->si_kisl[k];
             }
             S[l] = k >= 0 ? share : 0.0;
-            credit[l] = k < 0 || cr ? -1 : 0;
             live[l] = S[l] >= 0.0 ? -1 : 0;
             S[l] = S[l] >= 0.0 ? S[l] : 0.0;
             if (k >= 0 && live[l]) {
@@ -765,11 +757,9 @@ static void WK(bundle)(const rf_problem *p, int pass_friction, int rounds,
             return;
         }
         memcpy(&gd.S, S, sizeof gd.S);
-        memcpy(&gd.credit, credit, sizeof gd.credit);
         memcpy(&gd.live, live, sizeof gd.live);
-        gd.credit1 = credit[0] != 0;
         for (int l = 0; l < WK_LANES; ++l) {
-            gd.mixed |= live[l] == 0 || (credit[l] != 0) != gd.credit1;
+            gd.mixed |= live[l] == 0;
         }
     }
     if (npt == 0) {

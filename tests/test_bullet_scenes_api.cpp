@@ -14,6 +14,10 @@
 //                              1.5x stock's
 //   test_pyramid_kept_awake    a 10-layer pyramid kept awake 5 s loses no
 //                              box
+//   test_bridge_sleeps         the Bridge tutorial asleep within stock's
+//                              step + 20%
+//   test_rolling_friction_demo_sleeps  RollingFrictionDemo: bodies awake
+//                              after 600 steps at most stock's + 20%
 //   test_split_impulse         a box 5 cm deep in the ground comes out
 //                              without upward speed when every point
 //                              recovers on pseudo-velocities
@@ -467,6 +471,75 @@ int test_pyramid_kept_awake()
     return 0;
 }
 
+// ExtendedTutorials' Bridge (rfscenes::build_bridge: ten planks on
+// point-to-point joints between two static ones, no contact), eight
+// copies with gravity scaled by 1 + 1e-3 k, up to 60 s.  Target: asleep
+// (median of the copies) no later than stock's + 20%.  Measured
+// difference: the energy guard bounded the sweeps by E <= 0 while the
+// biases' work B was positive, which shortened Gauss-Seidel steps that
+// lowered F but lowered B more, and the bridge swung on (median step 868
+// against stock's 641).
+int test_bridge_sleeps()
+{
+    std::vector<double> at[2];
+    for (rf_bullet_mode mode : {RF_BULLET_STOCK, RF_BULLET_CONE}) {
+        const int c = mode == RF_BULLET_CONE;
+        for (int k = 0; k < 8; ++k) {
+            rfscenes::World w;
+            rfscenes::build_bridge(w, rfscenes::Size::full);
+            w.world.setGravity(w.world.getGravity() * btScalar(1 + 1e-3 * k));
+            rf_plugin *p = rf_bullet_attach(&w.world, nullptr);
+            ENSURE(p != nullptr);
+            rf_bullet_set_mode(p, mode);
+            int step = 3601; // never asleep within 60 s
+            for (int i = 1; i <= 3600 && step > 3600; ++i) {
+                w.step();
+                if (rfscenes::awake_bodies(w) == 0) {
+                    step = i;
+                }
+            }
+            rf_bullet_detach(p);
+            at[c].push_back(step);
+        }
+        std::printf("  %s: the Bridge asleep at step %.0f (median of 8 "
+                    "copies)\n",
+                    mode_name(mode), median(at[c]));
+    }
+    ENSURE(median(at[0]) <= 3600); // the comparison means something
+    ENSURE_LE(median(at[1]), 1.2 * median(at[0]));
+    return 0;
+}
+
+// RollingFrictionDemo (rfscenes::build_rolling_friction: 125 spheres,
+// capsules, cones and cylinders with rolling and spinning friction
+// dropped on a ramp), 600 steps.  Bullet puts an island to sleep when all
+// its bodies have been slow for 2 s.  Target: bodies awake at the end at
+// most stock's + 20%.  Measured difference: under the energy guard's
+// E <= 0 bound (see test_bridge_sleeps) 97 bodies were awake, 88 of them
+// one island resting on the ramp, kept awake by three bodies that kept
+// rolling on it until step 557.
+int test_rolling_friction_demo_sleeps()
+{
+    int awake[2];
+    for (rf_bullet_mode mode : {RF_BULLET_STOCK, RF_BULLET_CONE}) {
+        rfscenes::World w;
+        rfscenes::build_rolling_friction(w, rfscenes::Size::full);
+        rf_plugin *p = rf_bullet_attach(&w.world, nullptr);
+        ENSURE(p != nullptr);
+        rf_bullet_set_mode(p, mode);
+        for (int i = 0; i < 600; ++i) {
+            w.step();
+        }
+        awake[mode == RF_BULLET_CONE] = rfscenes::awake_bodies(w);
+        rf_bullet_detach(p);
+        std::printf("  %s: %d of %d bodies awake after 600 steps\n",
+                    mode_name(mode), awake[mode == RF_BULLET_CONE], w.dynamic);
+    }
+    ENSURE(awake[0] > 0); // the comparison means something
+    ENSURE_LE(awake[1], 1.2 * awake[0]);
+    return 0;
+}
+
 // A 1 m box placed 5 cm into the ground.  Bullet's split impulse
 // (btContactSolverInfo::m_splitImpulse, on by default) recovers the
 // points deeper than m_splitImpulsePenetrationThreshold on pseudo-
@@ -794,6 +867,8 @@ int main()
     RUN_TEST(test_box_column_sleeps);
     RUN_TEST(test_column_kept_awake_creep);
     RUN_TEST(test_pyramid_kept_awake);
+    RUN_TEST(test_bridge_sleeps);
+    RUN_TEST(test_rolling_friction_demo_sleeps);
     RUN_TEST(test_split_impulse);
     RUN_TEST(test_ragdoll_energy);
     RUN_TEST(test_ragdolls_rest_on_ground);
