@@ -13,7 +13,8 @@
 //              full size (Bullet's counts) otherwise
 //   --scenes   any of falling_boxes, pyramid, ragdolls, convex_stack,
 //              prim_mesh, convex_mesh, basic_demo, rolling_friction,
-//              sphere_pile, small_stacks, small_spheres, incline, cradle,
+//              sphere_pile, small_stacks, small_spheres, mt_stacks,
+//              incline, cradle,
 //              multiple_boxes, compound_boxes, chain, bridge (default:
 //              all); "small": the small-scene set, small_stacks to bridge
 //              (a user's first scenes: 50 or fewer contacts, where the
@@ -78,6 +79,8 @@
 //   small_stacks      not a Bullet demo: 4 columns of 5 boxes built 1 cm
 //                     apart on BasicDemo's ground, a user's first scene
 //   small_spheres     the same with spheres, which topple and roll apart
+//   mt_stacks         MultiThreadedDemo: a stack of 8 walls of 120 boxes
+//                     (quick: 2 of 36) on a kinematic ground
 //   incline, cradle, multiple_boxes, compound_boxes, chain, bridge
 //                     Bullet's ExtendedTutorials InclinedPlane,
 //                     NewtonsCradle, MultipleBoxes, CompoundBoxes, Chain and

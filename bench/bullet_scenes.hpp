@@ -818,6 +818,50 @@ inline void build_sphere_pile(World &w, Size size)
                     "between walls";
 }
 
+// --- MultiThreadedDemo --------------------------------------------------
+
+// MultiThreadedDemo.cpp (createSceneObjects, createStack) with its
+// defaults: g = 10 along -y, 10 iterations (gSliderSolverIterations), a
+// kinematic ground box of half extents 400 x 3 x 400 at y = -3 (friction
+// 1, kept awake); one stack of `width` walls 1 m apart along z, each a
+// pyramid of `height` rows of boxes (half extents 0.5 x 0.25 x 0.5, 1 kg,
+// friction 1) touching along x, row k holding height - k boxes.  Full:
+// height 15, width 8 (960 boxes, the demo's sliders); quick: 8 and 2
+// (72).
+inline void build_mt_stacks(World &w, Size size)
+{
+    const int height = size == Size::full ? 15 : 8;
+    const int width = size == Size::full ? 8 : 2;
+    w.world.setGravity(btVector3(0, -10, 0));
+    btRigidBody *ground = w.add(w.own(new btBoxShape(btVector3(400, 3, 400))),
+                                0, btVector3(0, -3, 0));
+    ground->setCollisionFlags(ground->getCollisionFlags() |
+                              btCollisionObject::CF_KINEMATIC_OBJECT);
+    ground->forceActivationState(DISABLE_DEACTIVATION);
+    ground->setFriction(1);
+    const btVector3 half(0.5f, 0.25f, 0.5f);
+    btCollisionShape *box = w.own(new btBoxShape(half));
+    const int s = w.structure("stacks");
+    btVector3 offset(0, 0, -half.z() * btScalar(width - 1));
+    for (int iz = 0; iz < width; ++iz) {
+        offset += btVector3(0, 0, half.z() * 2);
+        for (int iy = 0; iy < height; ++iy) {
+            const int row = height - iy;
+            for (int ix = 0; ix < row; ++ix) {
+                const btVector3 pos =
+                    offset + btVector3(half.x() * btScalar(1 + ix * 2 - row),
+                                       half.y() * btScalar(1 + iy * 2), 0);
+                w.add(box, 1, pos, s)->setFriction(1);
+            }
+        }
+    }
+    w.name = "mt_stacks";
+    w.description = std::to_string(w.dynamic) +
+                    " boxes (1 x 0.5 x 1 m, 1 kg, friction 1): "
+                    "MultiThreadedDemo's stack of walls on a kinematic "
+                    "ground";
+}
+
 // --- ExtendedTutorials: a user's first scenes ------------------------------
 
 // Bullet 3.24's examples/ExtendedTutorials (CommonRigidBodyBase: g = 10
@@ -1004,6 +1048,7 @@ const SceneEntry kScenes[] = {
     {"sphere_pile", build_sphere_pile, 540, 600}, // quick 355
     {"small_stacks", build_small_stacks, 300, 300},
     {"small_spheres", build_small_spheres, 300, 300},
+    {"mt_stacks", build_mt_stacks, 300, 600},
     // the small-scene set: ExtendedTutorials (rfbench_tutorials' times)
     {"incline", build_incline, 90, 180},
     {"cradle", build_cradle, 45, 90},
