@@ -279,8 +279,8 @@ static int in_scaled_cone(const double g[6], const rf__cone *c)
    only on steps that raise F (the De Saxce shift far from its fixed
    point) and on a start above F = 0.  (Bounding E by A itself while B >
    0, E <= 0, is F <= B: a Gauss-Seidel step that lowers F but lowers B
-   more, a speculative contact letting go, was shortened, and the
-   Bridge tutorial and RollingFrictionDemo's pile kept moving.) */
+   more, a stretched joint or a speculative contact letting go, was
+   shortened, and the Bridge tutorial kept swinging.) */
 /* Visit contact i (the block step); returns |dg'|^2 and adds |g'|^2 to
  *gn2. */
 static double visit_contact(const rf_problem *p, const rf_config *cfg,

@@ -17,7 +17,8 @@
 //   test_bridge_sleeps         the Bridge tutorial asleep within stock's
 //                              step + 20%
 //   test_rolling_friction_demo_sleeps  RollingFrictionDemo: bodies awake
-//                              after 600 steps at most stock's + 20%
+//                              after 600 steps (median of 8 copies) at
+//                              most stock's + 20%
 //   test_split_impulse         a box 5 cm deep in the ground comes out
 //                              without upward speed when every point
 //                              recovers on pseudo-velocities
@@ -511,33 +512,39 @@ int test_bridge_sleeps()
 
 // RollingFrictionDemo (rfscenes::build_rolling_friction: 125 spheres,
 // capsules, cones and cylinders with rolling and spinning friction
-// dropped on a ramp), 600 steps.  Bullet puts an island to sleep when all
-// its bodies have been slow for 2 s.  Target: bodies awake at the end at
-// most stock's + 20%.  Measured difference: with a manifold's normal
-// rows in rounds under the energy guard's E <= 0 bound (see
-// test_bridge_sleeps), 97 bodies were awake, 88 of them one island
-// resting on the ramp, kept awake by three bodies that kept rolling on it
-// until step 557 (one run: whether that island sleeps before step 600 is
-// chaotic; without the rounds, 7 were awake).
+// dropped on a ramp), 600 steps, eight copies with gravity scaled by 1 +
+// 1e-3 k.  Bullet puts an island to sleep when all its bodies have been
+// slow for 2 s; under the cone up to 88 bodies rest in one pile on the
+// ramp, and whether that island sleeps before step 600 is chaotic (95
+// bodies awake in one copy of eight, 6 to 9 in the others).  Target:
+// bodies awake at the end (median) at most stock's + 20%.  Measured
+// difference: with one normal round per manifold visit the pile stayed
+// awake in three copies of eight (median 14 against stock's 11).
 int test_rolling_friction_demo_sleeps()
 {
-    int awake[2];
+    std::vector<double> awake[2];
     for (rf_bullet_mode mode : {RF_BULLET_STOCK, RF_BULLET_CONE}) {
-        rfscenes::World w;
-        rfscenes::build_rolling_friction(w, rfscenes::Size::full);
-        rf_plugin *p = rf_bullet_attach(&w.world, nullptr);
-        ENSURE(p != nullptr);
-        rf_bullet_set_mode(p, mode);
-        for (int i = 0; i < 600; ++i) {
-            w.step();
+        const int c = mode == RF_BULLET_CONE;
+        for (int k = 0; k < 8; ++k) {
+            rfscenes::World w;
+            rfscenes::build_rolling_friction(w, rfscenes::Size::full);
+            perturb(w, k);
+            rf_plugin *p = rf_bullet_attach(&w.world, nullptr);
+            ENSURE(p != nullptr);
+            rf_bullet_set_mode(p, mode);
+            for (int i = 0; i < 600; ++i) {
+                w.step();
+            }
+            awake[c].push_back(rfscenes::awake_bodies(w));
+            rf_bullet_detach(p);
         }
-        awake[mode == RF_BULLET_CONE] = rfscenes::awake_bodies(w);
-        rf_bullet_detach(p);
-        std::printf("  %s: %d of %d bodies awake after 600 steps\n",
-                    mode_name(mode), awake[mode == RF_BULLET_CONE], w.dynamic);
+        std::printf("  %s: bodies awake after 600 steps, median of 8 copies "
+                    "%.0f of 125 (most %.0f)\n",
+                    mode_name(mode), median(awake[c]),
+                    *std::max_element(awake[c].begin(), awake[c].end()));
     }
-    ENSURE(awake[0] > 0); // the comparison means something
-    ENSURE_LE(awake[1], 1.2 * awake[0]);
+    ENSURE(median(awake[0]) > 0); // the comparison means something
+    ENSURE_LE(median(awake[1]), 1.2 * median(awake[0]));
     return 0;
 }
 
