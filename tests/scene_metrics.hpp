@@ -1,0 +1,56 @@
+// Measures the Bullet scene tests share (tests/test_bullet_scenes_api.cpp,
+// tests/test_bullet_settle_api.cpp): perturbed copies of a scene, its
+// sleep step, its creep, and medians over copies.  Header-only.
+#ifndef ROLLFRIC_TESTS_SCENE_METRICS_HPP
+#define ROLLFRIC_TESTS_SCENE_METRICS_HPP
+
+#include "../bench/bullet_scenes.hpp"
+
+#include <algorithm>
+#include <vector>
+
+// The mean sideways displacement of the dynamic bodies of w since x0
+// (their positions then, every body's), m.
+inline double mean_creep(const rfscenes::World &w,
+                         const std::vector<btVector3> &x0)
+{
+    double sum = 0.0;
+    int n = 0;
+    for (size_t i = 0; i < w.bodies.size(); ++i) {
+        if (w.bodies[i]->getInvMass() == 0) {
+            continue;
+        }
+        sum += rfscenes::sideways(w, (int)i, x0[i]);
+        ++n;
+    }
+    return n > 0 ? sum / n : 0.0;
+}
+
+// Copy k of a scene: its gravity scaled by 1 + 1e-3 k (perturbed copies,
+// which part as independent runs do).
+inline void perturb(rfscenes::World &w, int k)
+{
+    w.world.setGravity(w.world.getGravity() * btScalar(1 + 1e-3 * k));
+}
+
+// Steps w (its plugin attached) until every body sleeps, at most max steps;
+// the step after which all slept, or max + 1.
+inline int sleep_step(rfscenes::World &w, int max)
+{
+    for (int i = 1; i <= max; ++i) {
+        w.step();
+        if (rfscenes::awake_bodies(w) == 0) {
+            return i;
+        }
+    }
+    return max + 1;
+}
+
+// The median of v (the upper one of an even count).
+inline double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+#endif // ROLLFRIC_TESTS_SCENE_METRICS_HPP
