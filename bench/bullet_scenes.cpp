@@ -783,8 +783,8 @@ std::unique_ptr<Run> new_run(const std::string &name, bool quick,
 // Each configuration's first step, ms, into runs[c]->first_ms: the median
 // over five fresh worlds, each built alone as the runs are and stepped
 // once right after (configurations taken in turn).  Measured beside the
-// other worlds of its scene, a first step depended on which was built
-// last: the cone's first step was 7x stock's on the small stacks with the
+// other worlds of its scene, a first step depends on which was built
+// last: the cone's first step is 7x stock's on the small stacks with the
 // cone's world built first, 1.2x built last.
 void first_steps(const std::string &name, bool quick, const BodyOptions &opt,
                  std::vector<std::unique_ptr<Run>> &runs)

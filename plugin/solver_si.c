@@ -278,9 +278,9 @@ static int in_scaled_cone(const double g[6], const rf__cone *c)
    share (they are uncoupled, so their changes add).  So the guard acts
    only on steps that raise F (the De Saxce shift far from its fixed
    point) and on a start above F = 0.  (Bounding E by A itself while B >
-   0, E <= 0, is F <= B: a Gauss-Seidel step that lowers F but lowers B
-   more, a stretched joint or a speculative contact letting go, was
-   shortened, and the Bridge tutorial kept swinging.) */
+   0, E <= 0, is F <= B: it would shorten a Gauss-Seidel step that lowers
+   F but lowers B more, a stretched joint or a speculative contact letting
+   go, and the Bridge tutorial would keep swinging: test_bridge_sleeps.) */
 /* Visit contact i (the block step); returns |dg'|^2 and adds |g'|^2 to
  *gn2. */
 static double visit_contact(const rf_problem *p, const rf_config *cfg,

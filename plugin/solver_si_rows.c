@@ -37,10 +37,10 @@
  * rounds.  With one round a few sweeps leave each manifold's load uneven:
  * the point visited first takes more than its share of the weight at
  * every sweep, a torque from nowhere that tilts a box onto an edge, and a
- * column of ten boxes dropped as in Bullet's MultipleBoxes tutorial rocked
- * on its edges until the end of the run in five of eight copies
+ * column of ten boxes dropped as in Bullet's MultipleBoxes tutorial rocks
+ * on its edges to the end of a 15 s run in five of eight copies
  * (test_box_column_sleeps; with the rounds it sleeps at stock's step).  Two
- * rounds left one of sixteen copies toppled, four none.  The rounds read
+ * rounds leave one of sixteen copies toppled, four none.  The rounds read
  * no other body: the pair's velocities stay in registers, and a round
  * costs a dot product and an update per point.
  *
