@@ -54,56 +54,15 @@ const char *const kRunName[kRuns] = {"stock", "cone", "converged",
 
 using Metrics = std::map<std::string, double>;
 
-struct World : rfbullet::World<> {
-    World() : rfbullet::World<>(10.0)
-    {
-    }
-    // a box (or any shape) the world owns, at xf
-    btRigidBody *body(btCollisionShape *s, double mass, const btTransform &xf,
-                      double friction = 0.5, double rolling = 0,
-                      double spinning = 0)
-    {
-        return add_body(own(s), mass, xf, friction, rolling, spinning);
-    }
-    void joint(btTypedConstraint *j)
-    {
-        joints.emplace_back(j);
-        world.addConstraint(j);
-    }
-    // the tutorials' ground: a 100 m box whose top is y = 0
-    void ground()
-    {
-        body(new btBoxShape(btVector3(50, 50, 50)), 0, at(0, -50, 0));
-    }
-    static btTransform at(double x, double y, double z)
-    {
-        btTransform xf;
-        xf.setIdentity();
-        xf.setOrigin(btVector3((btScalar)x, (btScalar)y, (btScalar)z));
-        return xf;
-    }
-};
-
-// Every dynamic body of w asleep.
-template <class W> bool all_asleep(const W &w)
-{
-    for (const auto &b : w.bodies) {
-        if (b->getInvMass() > 0 && b->isActive()) {
-            return false;
-        }
-    }
-    return true;
-}
-
 // Steps w for seconds at 1/60 s, calling each() after every step; the
 // step after which every body slept first, or -1.
-template <class W, class F> int run_steps(W &w, double seconds, F each)
+template <class F> int run_steps(rfscenes::World &w, double seconds, F each)
 {
     int asleep = -1;
     for (int k = 0; k < (int)(seconds * 60); ++k) {
-        w.world.stepSimulation(btScalar(1.0 / 60), 1, btScalar(1.0 / 60));
+        w.step();
         each();
-        if (asleep < 0 && all_asleep(w)) {
+        if (asleep < 0 && rfscenes::awake_bodies(w) == 0) {
             asleep = k + 1;
         }
     }
@@ -124,8 +83,10 @@ rf_plugin *attach_run(btDiscreteDynamicsWorld &world, Run r)
     return nullptr;
 }
 
-// A tutorial scene built by rfscenes (bench/bullet_scenes.hpp).
+// A tutorial scene built by rfscenes (bench/bullet_scenes.hpp), or an
+// empty world (g = 10) to build in.
 struct Tutorial : rfscenes::World {
+    Tutorial() = default;
     explicit Tutorial(void (*build)(rfscenes::World &, rfscenes::Size))
     {
         build(*this, rfscenes::Size::full);
@@ -241,17 +202,17 @@ Metrics compound_boxes(Run r, double seconds)
 
 Metrics simple_joint(Run r, double)
 {
-    World w;
-    w.ground();
-    btRigidBody *box =
-        w.body(new btBoxShape(btVector3(1, 1, 1)), 1, World::at(0, 10, 0));
-    btRigidBody *fixed =
-        w.body(new btBoxShape(btVector3(1, 1, 1)), 0, World::at(0, 20, 0));
+    Tutorial w;
+    rfscenes::tutorial_ground(w);
+    btRigidBody *box = w.add(w.own(new btBoxShape(btVector3(1, 1, 1))), 1,
+                             btVector3(0, 10, 0));
+    btRigidBody *fixed = w.add(w.own(new btBoxShape(btVector3(1, 1, 1))), 0,
+                               btVector3(0, 20, 0));
     auto *j = new btPoint2PointConstraint(*box, *fixed, btVector3(0, 3, 0),
                                           btVector3(0, 0, 0));
     j->m_setting.m_damping = 0.0625f;
     j->m_setting.m_impulseClamp = 0.95f;
-    w.joint(j);
+    rfscenes::tutorial_joint(w, j);
     rf_plugin *p = attach_run(w.world, r);
     w.step(1.0 / 60, 30);
     Metrics m;
@@ -294,17 +255,19 @@ Metrics jointed(Run r, double seconds, bool bridge)
 
 Metrics forklift(Run r, double seconds)
 {
-    World w;
+    Tutorial w;
     btDantzigSolver dantzig;
     btMLCPSolver mlcp(&dantzig);
     if (r == kMlcp) {
         w.world.setConstraintSolver(&mlcp);
     }
-    w.ground();
-    btRigidBody *fork = w.body(new btBoxShape(btVector3(0.5f, 0.05f, 0.5f)), 5,
-                               World::at(0, 0.3, 0));
-    btRigidBody *load = w.body(new btBoxShape(btVector3(0.4f, 0.4f, 0.4f)), 350,
-                               World::at(0, 0.75, 0));
+    rfscenes::tutorial_ground(w);
+    btRigidBody *fork =
+        w.add(w.own(new btBoxShape(btVector3(0.5f, 0.05f, 0.5f))), 5,
+              btVector3(0, btScalar(0.3), 0));
+    btRigidBody *load =
+        w.add(w.own(new btBoxShape(btVector3(0.4f, 0.4f, 0.4f))), 350,
+              btVector3(0, btScalar(0.75), 0));
     fork->setActivationState(DISABLE_DEACTIVATION);
     load->setActivationState(DISABLE_DEACTIVATION);
     btTransform frame;
@@ -318,8 +281,7 @@ Metrics forklift(Run r, double seconds)
     slider->setPoweredLinMotor(true);
     slider->setMaxLinMotorForce(4000);
     slider->setTargetLinMotorVelocity(0.5f);
-    w.joints.emplace_back(slider);
-    w.world.addConstraint(slider, true);
+    w.add_joint(slider);
     rf_plugin *p = attach_run(w.world, r);
     const double y0 = load->getCenterOfMassPosition().y();
     double off = 0;

@@ -144,8 +144,7 @@ static RF__ALWAYS_INLINE VL WK(guard_apply)(WK(guard) * g, VL du, VL db, VL q)
 {
     /* the common case, every lane live (a scalar branch, which the
        predictor takes for free, not a select on every step) */
-    const VL c1 = du;
-    const VL whole = c1 + 0.5 * q;
+    const VL whole = du + 0.5 * q;
     const VM fits = !g->mixed ? whole <= g->S : (whole <= g->S) & g->live;
     if (WK(all)(fits)) { /* the common case */
         g->S = g->S - whole;
@@ -154,13 +153,13 @@ static RF__ALWAYS_INLINE VL WK(guard_apply)(WK(guard) * g, VL du, VL db, VL q)
         return WK(set1)(1.0);
     }
     const VL one = WK(set1)(1.0), zero = WK(set1)(0.0);
-    const VM qpos = q > RF_MINVAL, cpos = c1 > zero;
-    const VL qs = WK(sel)(qpos, q, one), cs = WK(sel)(cpos, c1, one);
-    VL a = WK(sel)(qpos, (-c1 + WK(sqrt)(c1 * c1 + 2.0 * q * g->S)) / qs,
+    const VM qpos = q > RF_MINVAL, cpos = du > zero;
+    const VL qs = WK(sel)(qpos, q, one), cs = WK(sel)(cpos, du, one);
+    VL a = WK(sel)(qpos, (-du + WK(sqrt)(du * du + 2.0 * q * g->S)) / qs,
                    WK(sel)(cpos, g->S / cs, one));
     a = WK(sel)(a > one, one, WK(sel)(a > zero, a, zero));
     a = WK(sel)(g->live, a, zero);
-    const VL spent = a * c1 + 0.5 * a * a * q;
+    const VL spent = a * du + 0.5 * a * a * q;
     const VL S_rare = WK(sel)(g->S > spent, g->S - spent, zero);
     const VL de_rare = g->de + (a * (du - db) + 0.5 * a * a * q);
     const VL db_rare = g->db + a * db;

@@ -9,11 +9,20 @@
 #include <algorithm>
 #include <vector>
 
-// The mean sideways displacement of the dynamic bodies of w since x0
-// (their positions then, every body's), m.
-inline double mean_creep(const rfscenes::World &w,
-                         const std::vector<btVector3> &x0)
+// Steps w (its plugin attached) to step `to` and returns the mean
+// sideways displacement of its dynamic bodies from where they were after
+// step `from` (0 < from < to), m: how far a settled scene creeps.
+inline double settled_creep(rfscenes::World &w, int from, int to)
 {
+    std::vector<btVector3> x0;
+    for (int i = 1; i <= to; ++i) {
+        w.step();
+        if (i == from) {
+            for (auto &b : w.bodies) {
+                x0.push_back(b->getWorldTransform().getOrigin());
+            }
+        }
+    }
     double sum = 0.0;
     int n = 0;
     for (size_t i = 0; i < w.bodies.size(); ++i) {

@@ -257,16 +257,7 @@ int test_friction_anchors()
             rf_plugin *p = rf_bullet_attach(&w.world, nullptr);
             ENSURE(p != nullptr);
             rf_bullet_set_mode(p, cone ? RF_BULLET_CONE : RF_BULLET_STOCK);
-            std::vector<btVector3> x0;
-            for (int i = 1; i <= 1200; ++i) {
-                w.step();
-                if (i == 150) {
-                    for (auto &b : w.bodies) {
-                        x0.push_back(b->getWorldTransform().getOrigin());
-                    }
-                }
-            }
-            creep[cone][anchored] = mean_creep(w, x0);
+            creep[cone][anchored] = settled_creep(w, 150, 1200);
             rf_bullet_detach(p);
         }
         std::printf("  %s, kept awake: mean creep over steps 150-1200 %.2f mm "

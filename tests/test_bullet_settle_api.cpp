@@ -107,16 +107,7 @@ int test_column_kept_awake_creep()
             rf_plugin *p = rf_bullet_attach(&w.world, nullptr);
             ENSURE(p != nullptr);
             rf_bullet_set_mode(p, mode);
-            std::vector<btVector3> x0;
-            for (int i = 1; i <= 600; ++i) {
-                w.step();
-                if (i == 300) {
-                    for (auto &b : w.bodies) {
-                        x0.push_back(b->getWorldTransform().getOrigin());
-                    }
-                }
-            }
-            creep[c].push_back(mean_creep(w, x0));
+            creep[c].push_back(settled_creep(w, 300, 600));
             rf_bullet_detach(p);
         }
         std::printf("  %s: a 5-box column kept awake creeps %.3f mm over "
@@ -138,8 +129,7 @@ int test_pyramid_kept_awake()
 {
     for (rf_bullet_mode mode : {RF_BULLET_STOCK, RF_BULLET_CONE}) {
         rfscenes::World w;
-        w.add(w.own(new btBoxShape(btVector3(50, 50, 50))), 0,
-              btVector3(0, -50, 0));
+        rfscenes::tutorial_ground(w);
         rfscenes::build_pyramid_part(w, btVector3(0, 0, 0), 10,
                                      w.own(new btBoxShape(btVector3(1, 1, 1))));
         for (auto &b : w.bodies) {
